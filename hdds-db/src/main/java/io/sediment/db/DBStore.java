@@ -1,0 +1,64 @@
+package io.sediment.db;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * An open store: one RocksDB database whose column families are the tables of its
+ * {@link DBDefinition}. Owns every native object and frees them in {@link #close()}.
+ * Thread-safe.
+ */
+public interface DBStore extends AutoCloseable {
+
+  String getName();
+
+  /** The data directory. */
+  Path getPath();
+
+  /** The table names, in definition order. */
+  List<String> listTables();
+
+  /** The raw table called {@code name}: encoded keys and values. */
+  Table<byte[], byte[]> getTable(String name);
+
+  /** The typed table of {@code definition}, which must be one of this store's tables. */
+  <K, V> Table<K, V> getTable(TableDefinition<K, V> definition);
+
+  /** A new, empty batch for this store's tables. */
+  BatchOperation initBatchOperation();
+
+  /** Same as {@code batch.commit()}. */
+  void commitBatchOperation(BatchOperation batch);
+
+  /** Flushes every table's memtable to SST files and waits. */
+  void flush();
+
+  /** Flushes one table's memtable and waits. */
+  void flush(String table);
+
+  /**
+   * Compacts the encoded keys of {@code table} in {@code [begin, end]} down to the bottommost
+   * level, dropping the tombstones no snapshot still needs. A {@code null} end is open.
+   */
+  void compactRange(String table, byte[] begin, byte[] end);
+
+  /**
+   * Writes a consistent checkpoint of every table into {@code dir}, which must not exist; it
+   * opens as a store with the same contents.
+   *
+   * @throws IllegalArgumentException if {@code dir} exists
+   * @throws io.sediment.db.managed.RocksDatabaseException if RocksDB fails
+   */
+  void createCheckpoint(Path dir);
+
+  /** A RocksDB statistics ticker by {@code TickerType} name, e.g. {@code NUMBER_DB_SEEK}. */
+  long getTickerCount(String ticker);
+
+  /**
+   * Waits (bounded) for operations in flight and open iterators, closes iterators still open,
+   * then frees every native object. Idempotent. Later calls on the store, its tables or its
+   * iterators throw {@link IllegalStateException}.
+   */
+  @Override
+  void close();
+}

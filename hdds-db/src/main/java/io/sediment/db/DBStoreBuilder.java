@@ -1,0 +1,75 @@
+package io.sediment.db;
+
+import io.sediment.db.managed.DBProfile;
+import io.sediment.db.rdb.RDBStore;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Opens a {@link DBStore}: a data directory, a {@link DBDefinition}, a {@link DBProfile} (the
+ * DESIGN §2 defaults unless set) and the store's limits. Not thread-safe; each {@link #build()}
+ * opens a new store.
+ */
+public final class DBStoreBuilder {
+
+  /** Default longest key: 64 KiB. */
+  public static final int DEFAULT_MAX_KEY_BYTES = 64 << 10;
+  /** Default time {@code close()} waits for open iterators and operations in flight. */
+  public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(10);
+
+  private final DBDefinition definition;
+  private Path path;
+  private DBProfile profile = DBProfile.defaults();
+  private int maxKeyBytes = DEFAULT_MAX_KEY_BYTES;
+  private Duration closeTimeout = DEFAULT_CLOSE_TIMEOUT;
+
+  private DBStoreBuilder(DBDefinition definition) {
+    this.definition = Objects.requireNonNull(definition, "definition");
+  }
+
+  public static DBStoreBuilder newBuilder(DBDefinition definition) {
+    return new DBStoreBuilder(definition);
+  }
+
+  /** The data directory; created if missing. Required. */
+  public DBStoreBuilder setPath(Path path) {
+    this.path = Objects.requireNonNull(path, "path");
+    return this;
+  }
+
+  public DBStoreBuilder setProfile(DBProfile profile) {
+    this.profile = Objects.requireNonNull(profile, "profile");
+    return this;
+  }
+
+  /** Keys (and prefixes and range ends) longer than this many bytes are rejected. */
+  public DBStoreBuilder setMaxKeyBytes(int maxKeyBytes) {
+    if (maxKeyBytes <= 0) {
+      throw new IllegalArgumentException("maxKeyBytes must be positive: " + maxKeyBytes);
+    }
+    this.maxKeyBytes = maxKeyBytes;
+    return this;
+  }
+
+  public DBStoreBuilder setCloseTimeout(Duration closeTimeout) {
+    if (closeTimeout.isNegative()) {
+      throw new IllegalArgumentException("closeTimeout must not be negative");
+    }
+    this.closeTimeout = closeTimeout;
+    return this;
+  }
+
+  /**
+   * Opens (creating if missing) the store.
+   *
+   * @throws io.sediment.db.managed.RocksDatabaseException if RocksDB cannot open it, for example
+   *     because another process holds the directory's LOCK
+   */
+  public DBStore build() {
+    if (path == null) {
+      throw new IllegalStateException("DBStoreBuilder needs a path");
+    }
+    return new RDBStore(definition, path, profile, maxKeyBytes, closeTimeout);
+  }
+}

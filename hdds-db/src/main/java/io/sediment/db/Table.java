@@ -1,0 +1,115 @@
+package io.sediment.db;
+
+import java.util.List;
+
+/**
+ * A sorted key-value table: one RocksDB column family. Keys are ordered by their encoded bytes
+ * (unsigned lexicographic).
+ *
+ * <p>Arguments: a {@code null} key, value, prefix element or batch throws
+ * {@link NullPointerException}; an encoded key longer than the store's key limit throws
+ * {@link IllegalArgumentException}. A rejected call changes nothing. Native failures throw
+ * {@link io.sediment.db.managed.RocksDatabaseException}; undecodable bytes throw
+ * {@link io.sediment.db.codec.CodecException} naming the table and key. Every call after the store
+ * closed throws {@link IllegalStateException}. Thread-safe; writes use the store's one configured
+ * {@code WriteOptions}.
+ *
+ * @param <K> key type
+ * @param <V> value type
+ */
+public interface Table<K, V> {
+
+  /** The column family name. */
+  String getName();
+
+  void put(K key, V value);
+
+  /** Adds a put to {@code batch}; nothing is written until the batch commits. */
+  void putWithBatch(BatchOperation batch, K key, V value);
+
+  /** The value of {@code key}, or {@code null} if absent. */
+  V get(K key);
+
+  /**
+   * As {@link #get}, but first asks the Bloom filters and memtables whether the key may exist,
+   * which answers "absent" without reading a data block for most missing keys.
+   */
+  V getIfExist(K key);
+
+  /** Whether {@code key} is present; definitive. */
+  boolean isExist(K key);
+
+  /** Deletes {@code key} (a point tombstone); deleting an absent key is not an error. */
+  void delete(K key);
+
+  /** Adds a point delete to {@code batch}. */
+  void deleteWithBatch(BatchOperation batch, K key);
+
+  /**
+   * Deletes every key in {@code [from, to)} with one range tombstone.
+   *
+   * @throws IllegalArgumentException if {@code from} sorts after {@code to}
+   */
+  void deleteRange(K from, K to);
+
+  /** Adds a range delete of {@code [from, to)} to {@code batch}. */
+  void deleteRangeWithBatch(BatchOperation batch, K from, K to);
+
+  /** Whether the table has no live entry. */
+  boolean isEmpty();
+
+  /** RocksDB's estimate of the number of live keys ({@code rocksdb.estimate-num-keys}). */
+  long getEstimatedKeyCount();
+
+  /** An iterator over the whole table. */
+  default TableIterator<K, KeyValue<K, V>> iterator() {
+    return iterator(null, IteratorType.KEY_AND_VALUE);
+  }
+
+  /** An iterator over the keys starting with {@code prefix} (the whole table if {@code null}). */
+  default TableIterator<K, KeyValue<K, V>> iterator(K prefix) {
+    return iterator(prefix, IteratorType.KEY_AND_VALUE);
+  }
+
+  /**
+   * An iterator over the keys starting with {@code prefix}, natively bounded to
+   * {@code [prefix, successor(prefix))} so that neither positioning nor advancing walks entries
+   * or tombstones outside it. A {@code null} or empty prefix means the whole table.
+   */
+  TableIterator<K, KeyValue<K, V>> iterator(K prefix, IteratorType type);
+
+  /**
+   * An iterator over {@code [fromInclusive, toExclusive)}, natively bounded; a {@code null} end is
+   * open.
+   *
+   * @throws IllegalArgumentException if {@code fromInclusive} sorts after {@code toExclusive}
+   */
+  TableIterator<K, KeyValue<K, V>> rangeIterator(K fromInclusive, K toExclusive, IteratorType type);
+
+  /**
+   * Up to {@code count} entries in key order that pass every filter, starting at
+   * {@code startKey} inclusive or, when it is {@code null}, at the start of {@code prefix} (the
+   * table start when {@code prefix} is {@code null}).
+   *
+   * <ul>
+   *   <li>{@code count < 0}: {@link IllegalArgumentException}; {@code count == 0}: empty.
+   *   <li>A {@code startKey} longer than {@code prefix} (or any {@code startKey} without a prefix)
+   *       must exist: if it does not, the answer is empty. A {@code startKey} equal to the prefix
+   *       is the start of the range and need not exist.
+   *   <li>With a prefix, {@code startKey} must start with it, else
+   *       {@link IllegalArgumentException}. An empty prefix is no prefix.
+   *   <li>When {@code startKey != null}, {@code count == 1}, no filters are given and
+   *       {@code startKey} is strictly longer than and inside the prefix (or there is no prefix),
+   *       the answer is one point read: no iterator is created.
+   * </ul>
+   * Otherwise one bounded iterator is positioned once and read lazily: no entry after the last
+   * one returned is visited.
+   */
+  List<KeyValue<K, V>> getRangeKVs(K startKey, int count, K prefix, KeyFilter... filters);
+
+  /**
+   * As {@link #getRangeKVs}, except that after the first entry that passes the filters, the first
+   * entry that fails them ends the result: a sequential run of matches.
+   */
+  List<KeyValue<K, V>> getSequentialRangeKVs(K startKey, int count, K prefix, KeyFilter... filters);
+}

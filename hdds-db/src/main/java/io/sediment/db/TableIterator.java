@@ -1,0 +1,52 @@
+package io.sediment.db;
+
+import java.util.Iterator;
+
+/**
+ * An iterator over the entries of one table, in key order, within the table's or the
+ * requested prefix's or range's bounds. It sees the table as it was when the iterator was
+ * created.
+ *
+ * <p>Positioning is lazy: creating an iterator does not position it. If the first call is
+ * {@link #seek}, {@link #seekToFirst()} or {@link #seekToLast()}, that call is the only
+ * positioning; if it is {@link #hasNext()}, {@link #next()} or {@link #removeFromDB()}, the
+ * iterator first positions at the start of its bounds. Advancing is lazy too: after {@code next()}
+ * the iterator stays on the entry it returned and moves on only when asked for the following one,
+ * so reading N entries never walks past the N-th.
+ *
+ * <p>Not thread-safe. Must be closed; {@link #close()} is idempotent. Any other call after close,
+ * or after the store closed, throws {@link IllegalStateException}.
+ *
+ * @param <K> the key type
+ * @param <T> the element type, usually {@link KeyValue}
+ */
+public interface TableIterator<K, T> extends Iterator<T>, AutoCloseable {
+
+  /** Positions at the first entry within the bounds; {@link #next()} returns it. */
+  void seekToFirst();
+
+  /** Positions at the last entry within the bounds; {@link #next()} returns it. */
+  void seekToLast();
+
+  /**
+   * Positions at the first entry whose key is at or after {@code key} within the bounds (a key
+   * below the lower bound positions at the lower bound) and returns that entry without consuming
+   * it: the following {@link #next()} returns it again.
+   *
+   * @return the entry positioned at, or {@code null} if there is none (past the end or the upper
+   *     bound)
+   */
+  T seek(K key);
+
+  /**
+   * Deletes from the table the current entry: the one last returned by {@link #next()} or
+   * positioned at by a seek. The iterator's own view is unchanged.
+   *
+   * @throws IllegalStateException if there is no current entry
+   * @throws UnsupportedOperationException if the iterator is not attached to a table
+   */
+  void removeFromDB();
+
+  @Override
+  void close();
+}

@@ -1,0 +1,196 @@
+package io.sediment.db.managed;
+
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The RocksDB tuning a store opens with. Immutable; {@link #defaults()} is the profile of
+ * DESIGN §2: block-based tables, two-level (partitioned) index and partitioned Bloom filters of
+ * 10 bits per key, {@code metadata_block_size} 4 KiB, top-level index and filter pinned,
+ * index and filter blocks cached with high priority in one shared LRU cache whose shards are
+ * never smaller than {@link BlockCacheSizing#MIN_SHARD_BYTES}, LZ4 on upper levels and ZSTD at
+ * the bottom, level compaction with dynamic level bytes, statistics on.
+ *
+ * <p>Any option can also be overridden from a RocksDB OPTIONS-format ini file
+ * ({@link Builder#optionsFile(Path)}): the file's {@code [DBOptions]} replace the profile's DB
+ * options and each {@code [CFOptions "name"]} section replaces the profile's options for that
+ * column family entirely. Statistics stay on whatever the file says.
+ */
+public final class DBProfile {
+
+  /** Compression of SST blocks. */
+  public enum Compression { NONE, LZ4, ZSTD }
+
+  private final long blockCacheBytes;
+  private final long blockSize;
+  private final long metadataBlockSize;
+  private final boolean partitionedIndexAndFilters;
+  private final boolean pinTopLevelIndexAndFilter;
+  private final boolean cacheIndexAndFilterBlocks;
+  private final double highPriPoolRatio;
+  private final double bloomBitsPerKey;
+  private final int formatVersion;
+  private final Compression compression;
+  private final Compression bottommostCompression;
+  private final long writeBufferBytes;
+  private final long targetFileSizeBase;
+  private final int maxBackgroundJobs;
+  private final boolean disableAutoCompactions;
+  private final boolean syncWrites;
+  private final boolean disableWal;
+  private final Path optionsFile;
+
+  private DBProfile(Builder b) {
+    this.blockCacheBytes = b.blockCacheBytes;
+    this.blockSize = b.blockSize;
+    this.metadataBlockSize = b.metadataBlockSize;
+    this.partitionedIndexAndFilters = b.partitionedIndexAndFilters;
+    this.pinTopLevelIndexAndFilter = b.pinTopLevelIndexAndFilter;
+    this.cacheIndexAndFilterBlocks = b.cacheIndexAndFilterBlocks;
+    this.highPriPoolRatio = b.highPriPoolRatio;
+    this.bloomBitsPerKey = b.bloomBitsPerKey;
+    this.formatVersion = b.formatVersion;
+    this.compression = b.compression;
+    this.bottommostCompression = b.bottommostCompression;
+    this.writeBufferBytes = b.writeBufferBytes;
+    this.targetFileSizeBase = b.targetFileSizeBase;
+    this.maxBackgroundJobs = b.maxBackgroundJobs;
+    this.disableAutoCompactions = b.disableAutoCompactions;
+    this.syncWrites = b.syncWrites;
+    this.disableWal = b.disableWal;
+    this.optionsFile = b.optionsFile;
+  }
+
+  /** The DESIGN §2 profile. */
+  public static DBProfile defaults() {
+    return new Builder().build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  public long blockCacheBytes() { return blockCacheBytes; }
+  public long blockSize() { return blockSize; }
+  public long metadataBlockSize() { return metadataBlockSize; }
+  public boolean partitionedIndexAndFilters() { return partitionedIndexAndFilters; }
+  public boolean pinTopLevelIndexAndFilter() { return pinTopLevelIndexAndFilter; }
+  public boolean cacheIndexAndFilterBlocks() { return cacheIndexAndFilterBlocks; }
+  public double highPriPoolRatio() { return highPriPoolRatio; }
+  public double bloomBitsPerKey() { return bloomBitsPerKey; }
+  public int formatVersion() { return formatVersion; }
+  public Compression compression() { return compression; }
+  public Compression bottommostCompression() { return bottommostCompression; }
+  public long writeBufferBytes() { return writeBufferBytes; }
+  public long targetFileSizeBase() { return targetFileSizeBase; }
+  public int maxBackgroundJobs() { return maxBackgroundJobs; }
+  public boolean disableAutoCompactions() { return disableAutoCompactions; }
+  public boolean syncWrites() { return syncWrites; }
+  public boolean disableWal() { return disableWal; }
+  public Optional<Path> optionsFile() { return Optional.ofNullable(optionsFile); }
+
+  /** Shard bits of the shared block cache; see {@link BlockCacheSizing}. */
+  public int blockCacheShardBits() {
+    return BlockCacheSizing.shardBits(blockCacheBytes, Math.max(blockSize, metadataBlockSize));
+  }
+
+  /** Mutable builder; every setter validates its argument. */
+  public static final class Builder {
+    private long blockCacheBytes = 256L << 20;
+    private long blockSize = 16L << 10;
+    private long metadataBlockSize = 4096;
+    private boolean partitionedIndexAndFilters = true;
+    private boolean pinTopLevelIndexAndFilter = true;
+    private boolean cacheIndexAndFilterBlocks = true;
+    private double highPriPoolRatio = 0.5;
+    private double bloomBitsPerKey = 10;
+    private int formatVersion = 6;
+    private Compression compression = Compression.LZ4;
+    private Compression bottommostCompression = Compression.ZSTD;
+    private long writeBufferBytes = 64L << 20;
+    private long targetFileSizeBase = 64L << 20;
+    private int maxBackgroundJobs = 2;
+    private boolean disableAutoCompactions;
+    private boolean syncWrites;
+    private boolean disableWal;
+    private Path optionsFile;
+
+    private Builder() {
+    }
+
+    private Builder(DBProfile p) {
+      blockCacheBytes = p.blockCacheBytes;
+      blockSize = p.blockSize;
+      metadataBlockSize = p.metadataBlockSize;
+      partitionedIndexAndFilters = p.partitionedIndexAndFilters;
+      pinTopLevelIndexAndFilter = p.pinTopLevelIndexAndFilter;
+      cacheIndexAndFilterBlocks = p.cacheIndexAndFilterBlocks;
+      highPriPoolRatio = p.highPriPoolRatio;
+      bloomBitsPerKey = p.bloomBitsPerKey;
+      formatVersion = p.formatVersion;
+      compression = p.compression;
+      bottommostCompression = p.bottommostCompression;
+      writeBufferBytes = p.writeBufferBytes;
+      targetFileSizeBase = p.targetFileSizeBase;
+      maxBackgroundJobs = p.maxBackgroundJobs;
+      disableAutoCompactions = p.disableAutoCompactions;
+      syncWrites = p.syncWrites;
+      disableWal = p.disableWal;
+      optionsFile = p.optionsFile;
+    }
+
+    public Builder blockCacheBytes(long v) { blockCacheBytes = positive(v, "blockCacheBytes"); return this; }
+    public Builder blockSize(long v) { blockSize = positive(v, "blockSize"); return this; }
+    public Builder metadataBlockSize(long v) { metadataBlockSize = positive(v, "metadataBlockSize"); return this; }
+    public Builder partitionedIndexAndFilters(boolean v) { partitionedIndexAndFilters = v; return this; }
+    public Builder pinTopLevelIndexAndFilter(boolean v) { pinTopLevelIndexAndFilter = v; return this; }
+    public Builder cacheIndexAndFilterBlocks(boolean v) { cacheIndexAndFilterBlocks = v; return this; }
+    public Builder bloomBitsPerKey(double v) {
+      if (!(v >= 0 && v <= 100)) {
+        throw new IllegalArgumentException("bloomBitsPerKey must be in [0, 100]: " + v);
+      }
+      bloomBitsPerKey = v;
+      return this;
+    }
+    public Builder highPriPoolRatio(double v) {
+      if (!(v >= 0 && v <= 1)) {
+        throw new IllegalArgumentException("highPriPoolRatio must be in [0, 1]: " + v);
+      }
+      highPriPoolRatio = v;
+      return this;
+    }
+    public Builder formatVersion(int v) {
+      if (v < 5 || v > 7) {
+        throw new IllegalArgumentException("formatVersion must be 5, 6 or 7: " + v);
+      }
+      formatVersion = v;
+      return this;
+    }
+    public Builder compression(Compression v) { compression = Objects.requireNonNull(v); return this; }
+    public Builder bottommostCompression(Compression v) { bottommostCompression = Objects.requireNonNull(v); return this; }
+    public Builder writeBufferBytes(long v) { writeBufferBytes = positive(v, "writeBufferBytes"); return this; }
+    public Builder targetFileSizeBase(long v) { targetFileSizeBase = positive(v, "targetFileSizeBase"); return this; }
+    public Builder maxBackgroundJobs(int v) { maxBackgroundJobs = (int) positive(v, "maxBackgroundJobs"); return this; }
+    public Builder disableAutoCompactions(boolean v) { disableAutoCompactions = v; return this; }
+    public Builder syncWrites(boolean v) { syncWrites = v; return this; }
+    public Builder disableWal(boolean v) { disableWal = v; return this; }
+    /** A RocksDB OPTIONS ini file whose settings override this profile; {@code null} for none. */
+    public Builder optionsFile(Path v) { optionsFile = v; return this; }
+
+    public DBProfile build() {
+      return new DBProfile(this);
+    }
+
+    private static long positive(long v, String what) {
+      if (v <= 0) {
+        throw new IllegalArgumentException(what + " must be positive: " + v);
+      }
+      return v;
+    }
+  }
+}

@@ -1,0 +1,186 @@
+package io.sediment.db.managed;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.function.Consumer;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+
+/**
+ * A native RocksDB iterator together with the read options and bound slices it points to.
+ *
+ * <p>Every call is a guarded operation on the owning database, so it throws
+ * {@link IllegalStateException} after the iterator or its database is closed, never touching
+ * freed memory. The methods mirror {@code RocksIterator} one to one; the positioning contract
+ * (lazy positioning, bounds) is the business of the table iterators above. Not thread-safe,
+ * except that {@link #close()} may race with the database's own close.
+ */
+public final class ManagedRocksIterator implements AutoCloseable {
+
+  private static final OperationGuard UNGUARDED = new OperationGuard("detached iterator");
+
+  private final Managed<RocksIterator> iterator;
+  private final List<Managed<?>> closeOrder;
+  private final OperationGuard guard;
+  private final Consumer<ManagedRocksIterator> onClose;
+  private volatile boolean closed;
+
+  ManagedRocksIterator(Managed<RocksIterator> iterator, List<Managed<?>> closeOrder,
+      OperationGuard guard, Consumer<ManagedRocksIterator> onClose) {
+    this.iterator = iterator;
+    this.closeOrder = closeOrder;
+    this.guard = guard;
+    this.onClose = onClose;
+  }
+
+  /**
+   * Wraps a bare {@code RocksIterator} with no database guard and no bounds: for tests that
+   * drive a mocked native iterator.
+   */
+  public static ManagedRocksIterator wrap(RocksIterator iterator) {
+    Managed<RocksIterator> m = Managed.of(iterator, "detached");
+    return new ManagedRocksIterator(m, List.of(m), UNGUARDED, it -> { });
+  }
+
+  private RocksIterator enter() {
+    guard.enter();
+    if (closed) {
+      guard.exit();
+      throw new IllegalStateException("Iterator is closed");
+    }
+    return iterator.get();
+  }
+
+  public void seekToFirst() {
+    RocksIterator it = enter();
+    try {
+      it.seekToFirst();
+    } finally {
+      guard.exit();
+    }
+  }
+
+  public void seekToLast() {
+    RocksIterator it = enter();
+    try {
+      it.seekToLast();
+    } finally {
+      guard.exit();
+    }
+  }
+
+  public void seek(byte[] target) {
+    RocksIterator it = enter();
+    try {
+      it.seek(target);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /** Seeks to the bytes between {@code target}'s position and limit; the buffer is not moved. */
+  public void seek(ByteBuffer target) {
+    RocksIterator it = enter();
+    try {
+      it.seek(target.duplicate());
+    } finally {
+      guard.exit();
+    }
+  }
+
+  public void next() {
+    RocksIterator it = enter();
+    try {
+      it.next();
+    } finally {
+      guard.exit();
+    }
+  }
+
+  public boolean isValid() {
+    RocksIterator it = enter();
+    try {
+      return it.isValid();
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /** The current key as a new array. Requires {@link #isValid()}. */
+  public byte[] key() {
+    RocksIterator it = enter();
+    try {
+      return it.key();
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /** The current value as a new array. Requires {@link #isValid()}. */
+  public byte[] value() {
+    RocksIterator it = enter();
+    try {
+      return it.value();
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /**
+   * Copies the current key into {@code dest} from its position, sets its limit, and returns the
+   * key's full size, which exceeds the space given when the key did not fit.
+   */
+  public int key(ByteBuffer dest) {
+    RocksIterator it = enter();
+    try {
+      return it.key(dest);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /** As {@link #key(ByteBuffer)}, for the current value. */
+  public int value(ByteBuffer dest) {
+    RocksIterator it = enter();
+    try {
+      return it.value(dest);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /** Throws if the iterator stopped on an error rather than at the end of its range. */
+  public void checkStatus() {
+    RocksIterator it = enter();
+    try {
+      it.status();
+    } catch (RocksDBException e) {
+      throw new RocksDatabaseException("Iterator failed: " + e.getMessage(), e);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  public boolean isClosed() {
+    return closed;
+  }
+
+  /**
+   * Frees the native iterator, then its read options, then its bound slices. Idempotent; safe to
+   * call after the database is closed (it is then a no-op, the database having closed it).
+   */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      for (Managed<?> m : closeOrder) {
+        m.close();
+      }
+    } finally {
+      onClose.accept(this);
+    }
+  }
+}

@@ -1,0 +1,62 @@
+package io.sediment.db.managed;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Counts operations in flight on a native object so that it is freed only when none runs.
+ *
+ * <p>{@link #enter()} admits an operation unless closing has begun, in which case it throws
+ * {@link IllegalStateException}; every admitted operation must call {@link #exit()}.
+ * {@link #beginClose()} stops admissions, and {@link #awaitIdle(Duration)} waits until every
+ * admitted operation has exited. The check-after-increment in {@code enter} guarantees that an
+ * operation either sees the close and backs out, or is counted before the closer looks.
+ * Thread-safe; costs one atomic increment and decrement per operation.
+ */
+final class OperationGuard {
+
+  private final String name;
+  private final AtomicLong inFlight = new AtomicLong();
+  private volatile boolean closing;
+
+  OperationGuard(String name) {
+    this.name = name;
+  }
+
+  void enter() {
+    inFlight.incrementAndGet();
+    if (closing) {
+      inFlight.decrementAndGet();
+      throw new IllegalStateException(name + " is closed");
+    }
+  }
+
+  void exit() {
+    inFlight.decrementAndGet();
+  }
+
+  boolean isClosing() {
+    return closing;
+  }
+
+  void beginClose() {
+    closing = true;
+  }
+
+  long inFlight() {
+    return inFlight.get();
+  }
+
+  /** Waits until no operation is in flight; returns false if {@code timeout} passed first. */
+  boolean awaitIdle(Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (inFlight.get() > 0) {
+      if (System.nanoTime() - deadline > 0) {
+        return false;
+      }
+      LockSupport.parkNanos(100_000L);
+    }
+    return true;
+  }
+}

@@ -1,0 +1,486 @@
+package io.sediment.db.managed;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.rocksdb.Checkpoint;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.CompactRangeOptions;
+import org.rocksdb.LiveFileMetaData;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.Slice;
+import org.rocksdb.TableProperties;
+import org.rocksdb.TickerType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One open RocksDB database with its column families: the only owner of the {@code RocksDB}
+ * handle. Every method is one guarded operation: it fails with {@link IllegalStateException}
+ * once {@link #close()} has begun, and close frees native memory only after every admitted
+ * operation has finished, so a use after close is an exception and never a crash.
+ *
+ * <p>Iterators from {@link #newIterator} are tracked; {@link #close()} waits up to the close
+ * timeout for their owners to close them, then closes the rest itself (their later use throws).
+ * Native failures surface as {@link RocksDatabaseException} naming the store and the operation.
+ * Thread-safe.
+ */
+public final class RocksDatabase implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RocksDatabase.class);
+  private static final String DEFAULT_FAMILY = "default";
+
+  private final String name;
+  private final Path path;
+  private final RocksOptions options;
+  private final Managed<RocksDB> db;
+  private final Map<String, ColumnFamily> families;
+  private final List<Managed<ColumnFamilyHandle>> handles;
+  private final OperationGuard guard;
+  private final Duration closeTimeout;
+  private final Set<ManagedRocksIterator> openIterators = ConcurrentHashMap.newKeySet();
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private RocksDatabase(String name, Path path, RocksOptions options, Managed<RocksDB> db,
+      Map<String, ColumnFamily> families, List<Managed<ColumnFamilyHandle>> handles,
+      Duration closeTimeout) {
+    this.name = name;
+    this.path = path;
+    this.options = options;
+    this.db = db;
+    this.families = Collections.unmodifiableMap(families);
+    this.handles = handles;
+    this.closeTimeout = closeTimeout;
+    this.guard = new OperationGuard("store " + name);
+  }
+
+  /**
+   * Opens (creating if missing) the database at {@code path} with the given column families
+   * (the {@code default} family is always opened too).
+   *
+   * @throws RocksDatabaseException if RocksDB cannot open it, for example because another
+   *     process holds its LOCK file
+   */
+  public static RocksDatabase open(String name, Path path, DBProfile profile,
+      List<String> familyNames, Duration closeTimeout) {
+    List<String> all = new ArrayList<>();
+    all.add(DEFAULT_FAMILY);
+    for (String f : familyNames) {
+      if (!all.contains(f)) {
+        all.add(f);
+      }
+    }
+    RocksOptions options = RocksOptions.create(profile, all, name);
+    List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+    for (String f : all) {
+      descriptors.add(new ColumnFamilyDescriptor(f.getBytes(StandardCharsets.UTF_8),
+          options.columnFamilyOptions(f)));
+    }
+    List<ColumnFamilyHandle> rawHandles = new ArrayList<>();
+    try {
+      Files.createDirectories(path);
+      RocksDB rocks = RocksDB.open(options.dbOptions(), path.toString(), descriptors, rawHandles);
+      Managed<RocksDB> db = Managed.of(rocks, name);
+      Map<String, ColumnFamily> families = new LinkedHashMap<>();
+      List<Managed<ColumnFamilyHandle>> handles = new ArrayList<>();
+      for (int i = 0; i < all.size(); i++) {
+        handles.add(Managed.of(rawHandles.get(i), name));
+        families.put(all.get(i), new ColumnFamily(all.get(i), rawHandles.get(i)));
+      }
+      return new RocksDatabase(name, path, options, db, families, handles, closeTimeout);
+    } catch (RocksDBException | IOException | RuntimeException e) {
+      for (ColumnFamilyHandle h : rawHandles) {
+        h.close();
+      }
+      options.close();
+      String hint = e.getMessage() != null && e.getMessage().contains("LOCK")
+          ? " (is another process using this data directory?)" : "";
+      throw new RocksDatabaseException("Cannot open store " + name + " at " + path + ": "
+          + e.getMessage() + hint, e);
+    }
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public Path path() {
+    return path;
+  }
+
+  /** The open column family called {@code family}. */
+  public ColumnFamily columnFamily(String family) {
+    ColumnFamily cf = families.get(family);
+    if (cf == null) {
+      throw new IllegalArgumentException("Store " + name + " has no table " + family);
+    }
+    return cf;
+  }
+
+  public boolean isClosed() {
+    return guard.isClosing();
+  }
+
+  // ---- point reads and writes ------------------------------------------------------------
+
+  /** The value of {@code key}, or {@code null} if absent. */
+  public byte[] get(ColumnFamily cf, byte[] key) {
+    guard.enter();
+    try {
+      return db.get().get(cf.handle(), options.readOptions(), key);
+    } catch (RocksDBException e) {
+      throw failure("get", cf, e);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /**
+   * Reads the value of {@code key} into {@code value} from its position; returns the value's
+   * full size (which may exceed the space given: then only a prefix was copied), or {@code -1}
+   * if the key is absent. The key buffer's position is not changed.
+   */
+  public int get(ColumnFamily cf, ByteBuffer key, ByteBuffer value) {
+    guard.enter();
+    try {
+      return db.get().get(cf.handle(), options.readOptions(), key.duplicate(), value);
+    } catch (RocksDBException e) {
+      throw failure("get", cf, e);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /** False only when {@code key} is certainly absent (Bloom filter and memtable check). */
+  public boolean keyMayExist(ColumnFamily cf, byte[] key) {
+    guard.enter();
+    try {
+      return db.get().keyMayExist(cf.handle(), key, null);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  public void put(ColumnFamily cf, byte[] key, byte[] value) {
+    guard.enter();
+    try {
+      db.get().put(cf.handle(), options.writeOptions(), key, value);
+    } catch (RocksDBException e) {
+      throw failure("put", cf, e);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  public void put(ColumnFamily cf, ByteBuffer key, ByteBuffer value) {
+    guard.enter();
+    try {
+      db.get().put(cf.handle(), options.writeOptions(), key.duplicate(), value.duplicate());
+    } catch (RocksDBException e) {
+      throw failure("put", cf, e);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  public void delete(ColumnFamily cf, byte[] key) {
+    guard.enter();
+    try {
+      db.get().delete(cf.handle(), options.writeOptions(), key);
+    } catch (RocksDBException e) {
+      throw failure("delete", cf, e);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  public void delete(ColumnFamily cf, ByteBuffer key) {
+    guard.enter();
+    try {
+      db.get().delete(cf.handle(), options.writeOptions(), key.duplicate());
+    } catch (RocksDBException e) {
+      throw failure("delete", cf, e);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /** Writes one range tombstone covering {@code [from, to)}. */
+  public void deleteRange(ColumnFamily cf, byte[] from, byte[] to) {
+    guard.enter();
+    try {
+      db.get().deleteRange(cf.handle(), options.writeOptions(), from, to);
+    } catch (RocksDBException e) {
+      throw failure("deleteRange", cf, e);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /** A new, empty write batch for this database; the caller closes it. */
+  public ManagedWriteBatch newBatch() {
+    guard.enter();
+    try {
+      return new ManagedWriteBatch(name);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /** Applies {@code batch} atomically with the store's write options. */
+  public void write(ManagedWriteBatch batch) {
+    guard.enter();
+    try {
+      db.get().write(options.writeOptions(), batch.batch());
+    } catch (RocksDBException e) {
+      throw new RocksDatabaseException(status(e) + ": store " + name + ": cannot commit batch", e);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  // ---- iteration --------------------------------------------------------------------------
+
+  /**
+   * A new, unpositioned iterator over {@code cf}, natively bounded to
+   * {@code [lowerInclusive, upperExclusive)} where a bound is not {@code null}. The iterator
+   * owns its read options and bound slices and frees them when closed; it pins this database's
+   * view at creation.
+   */
+  public ManagedRocksIterator newIterator(ColumnFamily cf, byte[] lowerInclusive,
+      byte[] upperExclusive) {
+    guard.enter();
+    List<Managed<?>> owned = new ArrayList<>(4);
+    try {
+      ReadOptions ro = new ReadOptions();
+      owned.add(Managed.of(ro, name));
+      ro.setFillCache(true);
+      if (lowerInclusive != null) {
+        Slice lower = new Slice(lowerInclusive);
+        owned.add(Managed.of(lower, name));
+        ro.setIterateLowerBound(lower);
+      }
+      if (upperExclusive != null) {
+        Slice upper = new Slice(upperExclusive);
+        owned.add(Managed.of(upper, name));
+        ro.setIterateUpperBound(upper);
+      }
+      Managed<org.rocksdb.RocksIterator> it =
+          Managed.of(db.get().newIterator(cf.handle(), ro), name);
+      // Close order: the iterator first, then its read options, then the slices they point to.
+      List<Managed<?>> closeOrder = new ArrayList<>(owned.size() + 1);
+      closeOrder.add(it);
+      closeOrder.addAll(owned);
+      ManagedRocksIterator iterator =
+          new ManagedRocksIterator(it, closeOrder, guard, openIterators::remove);
+      openIterators.add(iterator);
+      return iterator;
+    } catch (RuntimeException e) {
+      for (Managed<?> m : owned) {
+        m.close();
+      }
+      throw e;
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /** Number of iterators created and not yet closed. */
+  public int openIteratorCount() {
+    return openIterators.size();
+  }
+
+  // ---- maintenance ------------------------------------------------------------------------
+
+  /** Flushes the memtables of the given families (all when none given) and waits. */
+  public void flush(ColumnFamily... cfs) {
+    guard.enter();
+    try {
+      List<ColumnFamilyHandle> list = new ArrayList<>();
+      for (ColumnFamily cf : cfs.length == 0 ? families.values().toArray(new ColumnFamily[0]) : cfs) {
+        list.add(cf.handle());
+      }
+      db.get().flush(options.flushOptions(), list);
+    } catch (RocksDBException e) {
+      throw new RocksDatabaseException(status(e) + ": store " + name + ": flush failed", e);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /**
+   * Compacts the keys of {@code cf} in {@code [begin, end]} (a {@code null} end is open) down to
+   * the bottommost level, rewriting bottommost files too so their tombstones are dropped.
+   */
+  public void compactRange(ColumnFamily cf, byte[] begin, byte[] end) {
+    guard.enter();
+    try (CompactRangeOptions cro = new CompactRangeOptions()) {
+      cro.setBottommostLevelCompaction(CompactRangeOptions.BottommostLevelCompaction.kForceOptimized);
+      cro.setExclusiveManualCompaction(false);
+      db.get().compactRange(cf.handle(), begin, end, cro);
+    } catch (RocksDBException e) {
+      throw failure("compactRange", cf, e);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /** A numeric RocksDB property of {@code cf}, e.g. {@code rocksdb.estimate-num-keys}. */
+  public long getLongProperty(ColumnFamily cf, String property) {
+    guard.enter();
+    try {
+      return db.get().getLongProperty(cf.handle(), property);
+    } catch (RocksDBException e) {
+      throw failure("getLongProperty " + property, cf, e);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /** A RocksDB property of {@code cf} as text. */
+  public String getProperty(ColumnFamily cf, String property) {
+    guard.enter();
+    try {
+      return db.get().getProperty(cf.handle(), property);
+    } catch (RocksDBException e) {
+      throw failure("getProperty " + property, cf, e);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /** The value of a RocksDB statistics ticker, by {@code TickerType} name. */
+  public long tickerCount(String ticker) {
+    guard.enter();
+    try {
+      return options.statistics().getTickerCount(TickerType.valueOf(ticker));
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /** Table properties of every live SST file of {@code cf}. */
+  public List<SstFileProperties> sstFileProperties(ColumnFamily cf) {
+    guard.enter();
+    try {
+      Map<String, TableProperties> all = db.get().getPropertiesOfAllTables(cf.handle());
+      List<SstFileProperties> out = new ArrayList<>();
+      for (Map.Entry<String, TableProperties> e : all.entrySet()) {
+        TableProperties p = e.getValue();
+        String indexType = p.getUserCollectedProperties()
+            .getOrDefault("rocksdb.block.based.table.index.type", "");
+        out.add(new SstFileProperties(e.getKey(), p.getNumEntries(), p.getNumDeletions(),
+            p.getNumRangeDeletions(), p.getNumDataBlocks(), p.getIndexPartitions(),
+            p.getTopLevelIndexSize(), indexType.isEmpty() ? -1 : indexType.charAt(0),
+            p.getFilterPolicyName(), p.getFilterSize(),
+            SstMetaIndex.hasPartitionedFilter(Path.of(e.getKey()))));
+      }
+      return out;
+    } catch (RocksDBException e) {
+      throw failure("getPropertiesOfAllTables", cf, e);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /** Number of live SST files per level of {@code cf}. */
+  public Map<Integer, Integer> filesPerLevel(ColumnFamily cf) {
+    guard.enter();
+    try {
+      Map<Integer, Integer> out = new LinkedHashMap<>();
+      for (LiveFileMetaData f : db.get().getLiveFilesMetaData()) {
+        if (new String(f.columnFamilyName(), StandardCharsets.UTF_8).equals(cf.name())) {
+          out.merge(f.level(), 1, Integer::sum);
+        }
+      }
+      return out;
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /**
+   * Writes a consistent checkpoint (hard-linked SSTs plus the current WAL state, flushed first)
+   * into {@code dir}, which must not exist yet.
+   *
+   * @throws RocksDatabaseException if RocksDB cannot create it; never returns silently on failure
+   */
+  public void createCheckpoint(Path dir) {
+    if (Files.exists(dir)) {
+      throw new IllegalArgumentException("Checkpoint directory already exists: " + dir);
+    }
+    guard.enter();
+    try (Checkpoint cp = Checkpoint.create(db.get())) {
+      db.get().flush(options.flushOptions());
+      cp.createCheckpoint(dir.toString());
+    } catch (RocksDBException e) {
+      throw new RocksDatabaseException(status(e) + ": store " + name
+          + ": cannot create checkpoint at " + dir, e);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  // ---- lifecycle --------------------------------------------------------------------------
+
+  /**
+   * Stops admitting operations, waits up to the close timeout for open iterators to be closed by
+   * their owners and for operations in flight to finish, closes any iterator still open, then
+   * frees every native object in dependency order: column family handles, the database, the
+   * options. Idempotent.
+   *
+   * @throws RocksDatabaseException if operations are still running after the timeout; the
+   *     native objects are then left allocated rather than freed under a running operation
+   */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    guard.beginClose();
+    long deadline = System.nanoTime() + closeTimeout.toNanos();
+    while (!openIterators.isEmpty() && System.nanoTime() - deadline < 0) {
+      java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
+    }
+    if (!guard.awaitIdle(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
+      throw new RocksDatabaseException("Store " + name + ": " + guard.inFlight()
+          + " operations still running after " + closeTimeout + "; native memory not freed");
+    }
+    if (!openIterators.isEmpty()) {
+      LOG.warn("Store {}: closing {} iterators left open by their owners", name,
+          openIterators.size());
+      for (ManagedRocksIterator it : new ArrayList<>(openIterators)) {
+        it.close();
+      }
+    }
+    // Order matters: handles before the database, the database before its options.
+    for (Managed<ColumnFamilyHandle> h : handles) {
+      h.close();
+    }
+    db.close();
+    options.close();
+  }
+
+  private RocksDatabaseException failure(String op, ColumnFamily cf, RocksDBException e) {
+    return new RocksDatabaseException(status(e) + ": store " + name + ", table " + cf.name()
+        + ": " + op + " failed: " + e.getMessage(), e);
+  }
+
+  private static String status(RocksDBException e) {
+    return e.getStatus() != null ? e.getStatus().getCodeString() : "Unknown";
+  }
+}

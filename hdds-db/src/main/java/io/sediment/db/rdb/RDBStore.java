@@ -1,0 +1,141 @@
+package io.sediment.db.rdb;
+
+import io.sediment.db.BatchOperation;
+import io.sediment.db.DBDefinition;
+import io.sediment.db.DBStore;
+import io.sediment.db.Table;
+import io.sediment.db.TableDefinition;
+import io.sediment.db.managed.DBProfile;
+import io.sediment.db.managed.RocksDatabase;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The {@link DBStore} over one {@link RocksDatabase}. Tables are created once at open and shared;
+ * their lifetime is the store's. Thread-safe.
+ */
+public final class RDBStore implements DBStore {
+
+  private final DBDefinition definition;
+  private final RocksDatabase db;
+  private final Map<String, RDBTable> rawTables = new LinkedHashMap<>();
+  private final Map<String, TypedTable<?, ?>> typedTables = new LinkedHashMap<>();
+
+  /** Opens the store; use {@link io.sediment.db.DBStoreBuilder}. */
+  public RDBStore(DBDefinition definition, Path path, DBProfile profile, int maxKeyBytes,
+      Duration closeTimeout) {
+    this.definition = definition;
+    List<String> names = new ArrayList<>();
+    for (TableDefinition<?, ?> t : definition.tables()) {
+      names.add(t.name());
+    }
+    this.db = RocksDatabase.open(definition.name(), path, profile, names, closeTimeout);
+    for (TableDefinition<?, ?> t : definition.tables()) {
+      RDBTable raw = new RDBTable(db, db.columnFamily(t.name()), maxKeyBytes);
+      rawTables.put(t.name(), raw);
+      typedTables.put(t.name(), typed(raw, t));
+    }
+  }
+
+  private static <K, V> TypedTable<K, V> typed(RDBTable raw, TableDefinition<K, V> t) {
+    return new TypedTable<>(raw, t);
+  }
+
+  /** The native database, for the layers of hdds-db that account and compact. */
+  public RocksDatabase database() {
+    return db;
+  }
+
+  @Override
+  public String getName() {
+    return definition.name();
+  }
+
+  @Override
+  public Path getPath() {
+    return db.path();
+  }
+
+  @Override
+  public List<String> listTables() {
+    return List.copyOf(rawTables.keySet());
+  }
+
+  @Override
+  public RDBTable getTable(String name) {
+    checkOpen();
+    RDBTable t = rawTables.get(Objects.requireNonNull(name, "name"));
+    if (t == null) {
+      throw new IllegalArgumentException("Store " + getName() + " has no table " + name);
+    }
+    return t;
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public <K, V> TypedTable<K, V> getTable(TableDefinition<K, V> table) {
+    checkOpen();
+    TableDefinition<?, ?> own = definition.table(table.name());
+    if (!own.equals(table)) {
+      throw new IllegalArgumentException("Table " + table.name() + " of store " + getName()
+          + " is defined with other codecs");
+    }
+    return (TypedTable<K, V>) typedTables.get(table.name());
+  }
+
+  @Override
+  public BatchOperation initBatchOperation() {
+    return new RDBBatchOperation(db);
+  }
+
+  @Override
+  public void commitBatchOperation(BatchOperation batch) {
+    Objects.requireNonNull(batch, "batch").commit();
+  }
+
+  @Override
+  public void flush() {
+    db.flush();
+  }
+
+  @Override
+  public void flush(String table) {
+    db.flush(db.columnFamily(table));
+  }
+
+  @Override
+  public void compactRange(String table, byte[] begin, byte[] end) {
+    db.compactRange(db.columnFamily(table), begin, end);
+  }
+
+  @Override
+  public void createCheckpoint(Path dir) {
+    db.createCheckpoint(Objects.requireNonNull(dir, "dir"));
+  }
+
+  @Override
+  public long getTickerCount(String ticker) {
+    return db.tickerCount(ticker);
+  }
+
+  private void checkOpen() {
+    if (db.isClosed()) {
+      throw new IllegalStateException("Store " + getName() + " is closed");
+    }
+  }
+
+  @Override
+  public void close() {
+    db.close();
+  }
+
+  @Override
+  public String toString() {
+    return "RDBStore[" + getName() + " at " + getPath() + "]";
+  }
+}

@@ -1,0 +1,194 @@
+package io.sediment.db.rdb;
+
+import io.sediment.db.IteratorType;
+import io.sediment.db.KeyValue;
+import io.sediment.db.TableIterator;
+import io.sediment.db.managed.ManagedRocksIterator;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+
+/**
+ * The iterator contract of {@link TableIterator} over a native iterator, written once for both
+ * raw representations ({@code byte[]} and {@link io.sediment.db.codec.CodecBuffer}); subclasses
+ * supply only how a key or value is read, how a seek target is passed, and how a key is deleted.
+ *
+ * <p>State machine (see docs/ARCHITECTURE.md):
+ * <pre>
+ *   UNPOSITIONED --seek/seekToFirst/seekToLast--> POSITIONED
+ *   UNPOSITIONED --hasNext/next/removeFromDB----> native seekToFirst, then as POSITIONED
+ *   POSITIONED   --next--> CONSUMED   (native stays on the returned entry)
+ *   CONSUMED     --hasNext/next--> native next(), POSITIONED
+ *   any          --close--> CLOSED    (every later call but close throws)
+ * </pre>
+ * Bounds are native ({@code iterate_lower_bound}/{@code iterate_upper_bound}, set when the native
+ * iterator was created), so {@code hasNext()} asks only {@code isValid()} and never reads a key.
+ * Not thread-safe.
+ *
+ * @param <RAW> the raw key and value representation
+ */
+public abstract class RDBStoreAbstractIterator<RAW>
+    implements TableIterator<RAW, KeyValue<RAW, RAW>> {
+
+  private final ManagedRocksIterator nativeIterator;
+  private final RDBTable table;
+  private final IteratorType type;
+
+  private boolean positioned;
+  private boolean consumed;
+  private KeyValue<RAW, RAW> pending;
+  private RAW currentKey;
+  private boolean closed;
+
+  /**
+   * @param nativeIterator created but not positioned; this iterator owns and closes it
+   * @param table where {@link #removeFromDB()} deletes; {@code null} makes it unsupported
+   */
+  protected RDBStoreAbstractIterator(ManagedRocksIterator nativeIterator, RDBTable table,
+      IteratorType type) {
+    this.nativeIterator = Objects.requireNonNull(nativeIterator, "nativeIterator");
+    this.table = table;
+    this.type = Objects.requireNonNull(type, "type");
+  }
+
+  /** Reads the key at the native position, which is valid. */
+  protected abstract RAW readKey();
+
+  /** Reads the value at the native position, which is valid. */
+  protected abstract RAW readValue();
+
+  /** Positions the native iterator at the first key at or after {@code target}. */
+  protected abstract void seekNative(RAW target);
+
+  /** Deletes {@code key} from {@code table}. */
+  protected abstract void delete(RDBTable table, RAW key);
+
+  /** Frees what the subclass owns; called once, after the native iterator is closed. */
+  protected void closeResources() {
+  }
+
+  protected final ManagedRocksIterator nativeIterator() {
+    return nativeIterator;
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("Iterator is closed");
+    }
+  }
+
+  private void positioned() {
+    positioned = true;
+    consumed = false;
+    pending = null;
+    currentKey = null;
+  }
+
+  private KeyValue<RAW, RAW> readEntry() {
+    RAW key = readKey();
+    return KeyValue.of(key, type.readValue() ? readValue() : null);
+  }
+
+  private boolean isValid() {
+    if (nativeIterator.isValid()) {
+      return true;
+    }
+    nativeIterator.checkStatus();
+    return false;
+  }
+
+  @Override
+  public final boolean hasNext() {
+    checkOpen();
+    if (!positioned) {
+      nativeIterator.seekToFirst();
+      positioned();
+    } else if (consumed) {
+      nativeIterator.next();
+      consumed = false;
+      pending = null;
+    }
+    return isValid();
+  }
+
+  /**
+   * Returns the entry at the current position and stays on it until the next call needs the
+   * following one.
+   *
+   * @throws NoSuchElementException at the end of the bounds
+   */
+  @Override
+  public final KeyValue<RAW, RAW> next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException("No entry left within the iterator's bounds");
+    }
+    KeyValue<RAW, RAW> entry = pending != null ? pending : readEntry();
+    pending = null;
+    consumed = true;
+    currentKey = entry.getKey();
+    return entry;
+  }
+
+  @Override
+  public final void seekToFirst() {
+    checkOpen();
+    nativeIterator.seekToFirst();
+    positioned();
+  }
+
+  @Override
+  public final void seekToLast() {
+    checkOpen();
+    nativeIterator.seekToLast();
+    positioned();
+  }
+
+  @Override
+  public final KeyValue<RAW, RAW> seek(RAW key) {
+    checkOpen();
+    Objects.requireNonNull(key, "key");
+    seekNative(key);
+    positioned();
+    if (!isValid()) {
+      return null;
+    }
+    pending = readEntry();
+    currentKey = pending.getKey();
+    return pending;
+  }
+
+  @Override
+  public final void removeFromDB() {
+    checkOpen();
+    if (table == null) {
+      throw new UnsupportedOperationException("This iterator is not attached to a table");
+    }
+    if (!positioned) {
+      nativeIterator.seekToFirst();
+      positioned();
+    }
+    RAW key = currentKey;
+    if (key == null) {
+      if (consumed || !isValid()) {
+        throw new IllegalStateException("No current entry to remove");
+      }
+      key = readKey();
+      currentKey = key;
+    }
+    delete(table, key);
+  }
+
+  @Override
+  public final void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    pending = null;
+    currentKey = null;
+    try {
+      nativeIterator.close();
+    } finally {
+      closeResources();
+    }
+  }
+}

@@ -1,0 +1,36 @@
+package io.sediment.db.rdb;
+
+import io.sediment.db.IteratorType;
+import io.sediment.db.managed.ManagedRocksIterator;
+
+/**
+ * The {@code byte[]} iterator: every key and value is a fresh array the caller may keep.
+ * Contract in {@link RDBStoreAbstractIterator}.
+ */
+public final class RDBStoreByteArrayIterator extends RDBStoreAbstractIterator<byte[]> {
+
+  public RDBStoreByteArrayIterator(ManagedRocksIterator nativeIterator, RDBTable table,
+      IteratorType type) {
+    super(nativeIterator, table, type);
+  }
+
+  @Override
+  protected byte[] readKey() {
+    return nativeIterator().key();
+  }
+
+  @Override
+  protected byte[] readValue() {
+    return nativeIterator().value();
+  }
+
+  @Override
+  protected void seekNative(byte[] target) {
+    nativeIterator().seek(target);
+  }
+
+  @Override
+  protected void delete(RDBTable table, byte[] key) {
+    table.delete(key);
+  }
+}

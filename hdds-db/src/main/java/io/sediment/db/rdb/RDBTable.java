@@ -1,0 +1,241 @@
+package io.sediment.db.rdb;
+
+import io.sediment.db.BatchOperation;
+import io.sediment.db.Bytes;
+import io.sediment.db.IteratorType;
+import io.sediment.db.KeyFilter;
+import io.sediment.db.KeyValue;
+import io.sediment.db.Table;
+import io.sediment.db.TableIterator;
+import io.sediment.db.codec.CodecBuffer;
+import io.sediment.db.managed.ColumnFamily;
+import io.sediment.db.managed.RocksDatabase;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The raw table: encoded keys and values over one column family. Besides the {@link Table}
+ * methods on {@code byte[]} it offers {@link CodecBuffer} overloads that pass pooled direct
+ * memory to RocksDB without copying; {@link TypedTable} uses those. Arguments are validated
+ * before anything is written. Thread-safe.
+ */
+public class RDBTable implements Table<byte[], byte[]> {
+
+  private final RocksDatabase db;
+  private final ColumnFamily family;
+  private final int maxKeyBytes;
+
+  RDBTable(RocksDatabase db, ColumnFamily family, int maxKeyBytes) {
+    this.db = db;
+    this.family = family;
+    this.maxKeyBytes = maxKeyBytes;
+  }
+
+  @Override
+  public String getName() {
+    return family.name();
+  }
+
+  /** The longest key, in bytes, this table accepts. */
+  public int maxKeyBytes() {
+    return maxKeyBytes;
+  }
+
+  private byte[] checkKey(byte[] key, String what) {
+    Objects.requireNonNull(key, what);
+    if (key.length > maxKeyBytes) {
+      throw new IllegalArgumentException(what + " of " + key.length + " bytes exceeds the limit of "
+          + maxKeyBytes + " bytes in table " + getName());
+    }
+    return key;
+  }
+
+  private CodecBuffer checkKey(CodecBuffer key) {
+    Objects.requireNonNull(key, "key");
+    if (key.readableBytes() > maxKeyBytes) {
+      throw new IllegalArgumentException("key of " + key.readableBytes()
+          + " bytes exceeds the limit of " + maxKeyBytes + " bytes in table " + getName());
+    }
+    return key;
+  }
+
+  private void checkRange(byte[] from, byte[] to) {
+    checkKey(from, "from");
+    checkKey(to, "to");
+    if (Bytes.compare(from, to) > 0) {
+      throw new IllegalArgumentException("Range start " + Bytes.toDisplayString(from)
+          + " sorts after its end " + Bytes.toDisplayString(to) + " in table " + getName());
+    }
+  }
+
+  // ---- byte[] ------------------------------------------------------------------------------
+
+  @Override
+  public void put(byte[] key, byte[] value) {
+    checkKey(key, "key");
+    db.put(family, key, Objects.requireNonNull(value, "value"));
+  }
+
+  @Override
+  public void putWithBatch(BatchOperation batch, byte[] key, byte[] value) {
+    checkKey(key, "key");
+    Objects.requireNonNull(value, "value");
+    RDBBatchOperation.writable(batch, db).put(family, key, value);
+  }
+
+  @Override
+  public byte[] get(byte[] key) {
+    return db.get(family, checkKey(key, "key"));
+  }
+
+  @Override
+  public byte[] getIfExist(byte[] key) {
+    checkKey(key, "key");
+    return db.keyMayExist(family, key) ? db.get(family, key) : null;
+  }
+
+  @Override
+  public boolean isExist(byte[] key) {
+    return getIfExist(key) != null;
+  }
+
+  @Override
+  public void delete(byte[] key) {
+    db.delete(family, checkKey(key, "key"));
+  }
+
+  @Override
+  public void deleteWithBatch(BatchOperation batch, byte[] key) {
+    checkKey(key, "key");
+    RDBBatchOperation.writable(batch, db).delete(family, key);
+  }
+
+  @Override
+  public void deleteRange(byte[] from, byte[] to) {
+    checkRange(from, to);
+    db.deleteRange(family, from, to);
+  }
+
+  @Override
+  public void deleteRangeWithBatch(BatchOperation batch, byte[] from, byte[] to) {
+    checkRange(from, to);
+    RDBBatchOperation.writable(batch, db).deleteRange(family, from, to);
+  }
+
+  @Override
+  public boolean isEmpty() {
+    try (TableIterator<byte[], KeyValue<byte[], byte[]>> it = iterator(null, IteratorType.KEY_ONLY)) {
+      return !it.hasNext();
+    }
+  }
+
+  @Override
+  public long getEstimatedKeyCount() {
+    return db.getLongProperty(family, "rocksdb.estimate-num-keys");
+  }
+
+  @Override
+  public RDBStoreByteArrayIterator iterator(byte[] prefix, IteratorType type) {
+    byte[] lower = prefix == null || prefix.length == 0 ? null : checkKey(prefix, "prefix").clone();
+    return new RDBStoreByteArrayIterator(
+        db.newIterator(family, lower, lower == null ? null : Bytes.prefixSuccessor(lower)),
+        this, type);
+  }
+
+  @Override
+  public RDBStoreByteArrayIterator rangeIterator(byte[] from, byte[] to, IteratorType type) {
+    if (from != null && to != null) {
+      checkRange(from, to);
+    }
+    return new RDBStoreByteArrayIterator(db.newIterator(family, from, to), this, type);
+  }
+
+  @Override
+  public List<KeyValue<byte[], byte[]>> getRangeKVs(byte[] startKey, int count, byte[] prefix,
+      KeyFilter... filters) {
+    return rangeKVs(startKey, count, prefix, false, filters);
+  }
+
+  @Override
+  public List<KeyValue<byte[], byte[]>> getSequentialRangeKVs(byte[] startKey, int count,
+      byte[] prefix, KeyFilter... filters) {
+    return rangeKVs(startKey, count, prefix, true, filters);
+  }
+
+  private List<KeyValue<byte[], byte[]>> rangeKVs(byte[] startKey, int count, byte[] prefix,
+      boolean sequential, KeyFilter[] filters) {
+    if (count < 0) {
+      throw new IllegalArgumentException("count must not be negative: " + count);
+    }
+    Objects.requireNonNull(filters, "filters");
+    for (KeyFilter f : filters) {
+      Objects.requireNonNull(f, "filter");
+    }
+    byte[] p = prefix == null || prefix.length == 0 ? null : checkKey(prefix, "prefix");
+    if (startKey != null) {
+      checkKey(startKey, "startKey");
+      if (p != null && !Bytes.startsWith(startKey, p)) {
+        throw new IllegalArgumentException("startKey " + Bytes.toDisplayString(startKey)
+            + " does not start with prefix " + Bytes.toDisplayString(p));
+      }
+    }
+    if (count == 0) {
+      return List.of();
+    }
+    boolean startMustExist = startKey != null && (p == null || startKey.length > p.length);
+    if (startMustExist && count == 1 && filters.length == 0) {
+      byte[] value = db.get(family, startKey);
+      return value == null ? List.of() : List.of(KeyValue.of(startKey.clone(), value));
+    }
+    try (RDBStoreByteArrayIterator it = iterator(p, IteratorType.KEY_AND_VALUE)) {
+      return RangeCollector.collect(it, startKey, startMustExist, count, sequential, filters);
+    }
+  }
+
+  // ---- CodecBuffer -------------------------------------------------------------------------
+
+  /** Puts the readable bytes of {@code key} and {@code value}; the buffers are not released. */
+  public void put(CodecBuffer key, CodecBuffer value) {
+    checkKey(key);
+    db.put(family, key.asReadOnlyByteBuffer(), value.asReadOnlyByteBuffer());
+  }
+
+  /**
+   * Reads the value of {@code key} into {@code value}, growing it as needed.
+   *
+   * @return whether the key exists; when not, {@code value} is left empty
+   */
+  public boolean get(CodecBuffer key, CodecBuffer value) {
+    checkKey(key);
+    var k = key.asReadOnlyByteBuffer();
+    return value.readFrom(dest -> db.get(family, k, dest)) >= 0;
+  }
+
+  public void delete(CodecBuffer key) {
+    checkKey(key);
+    db.delete(family, key.asReadOnlyByteBuffer());
+  }
+
+  public void putWithBatch(BatchOperation batch, CodecBuffer key, CodecBuffer value) {
+    checkKey(key);
+    RDBBatchOperation.writable(batch, db)
+        .put(family, key.asReadOnlyByteBuffer(), value.asReadOnlyByteBuffer());
+  }
+
+  public void deleteWithBatch(BatchOperation batch, CodecBuffer key) {
+    checkKey(key);
+    RDBBatchOperation.writable(batch, db).delete(family, key.asReadOnlyByteBuffer());
+  }
+
+  /**
+   * A zero-copy iterator natively bounded to {@code [lower, upper)} ({@code null} = open);
+   * see {@link RDBStoreCodecBufferIterator} for the lifetime of the entries it returns.
+   */
+  public RDBStoreCodecBufferIterator codecBufferIterator(byte[] lower, byte[] upper,
+      IteratorType type) {
+    if (lower != null && upper != null) {
+      checkRange(lower, upper);
+    }
+    return new RDBStoreCodecBufferIterator(db.newIterator(family, lower, upper), this, type);
+  }
+}
