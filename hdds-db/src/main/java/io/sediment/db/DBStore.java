@@ -51,6 +51,12 @@ public interface DBStore extends AutoCloseable {
    */
   void createCheckpoint(Path dir);
 
+  /**
+   * Per table: live-key estimate, point and range deletions in memtables and SST files, ranges where
+   * scans keep skipping tombstones; and the targeted compactions scheduled, done and skipped.
+   */
+  io.sediment.db.tombstone.TombstoneStats tombstoneStats();
+
   /** A RocksDB statistics ticker by {@code TickerType} name, e.g. {@code NUMBER_DB_SEEK}. */
   long getTickerCount(String ticker);
 

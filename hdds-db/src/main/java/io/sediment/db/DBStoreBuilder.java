@@ -2,6 +2,7 @@ package io.sediment.db;
 
 import io.sediment.db.managed.DBProfile;
 import io.sediment.db.rdb.RDBStore;
+import io.sediment.db.tombstone.TombstonePolicy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -23,6 +24,7 @@ public final class DBStoreBuilder {
   private DBProfile profile = DBProfile.defaults();
   private int maxKeyBytes = DEFAULT_MAX_KEY_BYTES;
   private Duration closeTimeout = DEFAULT_CLOSE_TIMEOUT;
+  private TombstonePolicy tombstonePolicy = TombstonePolicy.defaults();
 
   private DBStoreBuilder(DBDefinition definition) {
     this.definition = Objects.requireNonNull(definition, "definition");
@@ -60,6 +62,12 @@ public final class DBStoreBuilder {
     return this;
   }
 
+  /** How scans are sampled for tombstones and hot ranges compacted; {@link TombstonePolicy#defaults()}. */
+  public DBStoreBuilder setTombstonePolicy(TombstonePolicy tombstonePolicy) {
+    this.tombstonePolicy = Objects.requireNonNull(tombstonePolicy, "tombstonePolicy");
+    return this;
+  }
+
   /**
    * Opens (creating if missing) the store.
    *
@@ -70,6 +78,6 @@ public final class DBStoreBuilder {
     if (path == null) {
       throw new IllegalStateException("DBStoreBuilder needs a path");
     }
-    return new RDBStore(definition, path, profile, maxKeyBytes, closeTimeout);
+    return new RDBStore(definition, path, profile, maxKeyBytes, closeTimeout, tombstonePolicy);
   }
 }

@@ -55,6 +55,19 @@ public interface Table<K, V> {
   /** Adds a range delete of {@code [from, to)} to {@code batch}. */
   void deleteRangeWithBatch(BatchOperation batch, K from, K to);
 
+  /**
+   * Deletes every key starting with {@code prefix} with one range tombstone
+   * ({@code [prefix, successor(prefix))}). Use it only when every key under the prefix must go,
+   * whoever wrote it: unlike deleting the keys one listed, it also removes keys written under the
+   * prefix after the caller looked. One wide range is cheap for readers (one reseek); many small adjacent ranges cost about as much
+   * as point deletes, so delete a subtree once, not per child. For an empty or all-{@code 0xFF}
+   * prefix (no successor) the range ends at the last existing key.
+   */
+  void deletePrefix(K prefix);
+
+  /** Adds {@link #deletePrefix} to {@code batch}. */
+  void deletePrefixWithBatch(BatchOperation batch, K prefix);
+
   /** Whether the table has no live entry. */
   boolean isEmpty();
 

@@ -3,6 +3,7 @@ package io.sediment.db.managed;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.function.Consumer;
+import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 
@@ -23,14 +24,24 @@ public final class ManagedRocksIterator implements AutoCloseable {
   private final List<Managed<?>> closeOrder;
   private final OperationGuard guard;
   private final Consumer<ManagedRocksIterator> onClose;
+  private final byte[] lowerBound;
+  private final byte[] upperBound;
+  /** Non-null when this iterator counts what each positioning and advance skipped. */
+  private final Managed<RocksDB> counting;
+  private final long[] lastSkips = new long[3];
+  private long totalTombstonesSkipped;
   private volatile boolean closed;
 
   ManagedRocksIterator(Managed<RocksIterator> iterator, List<Managed<?>> closeOrder,
-      OperationGuard guard, Consumer<ManagedRocksIterator> onClose) {
+      OperationGuard guard, Consumer<ManagedRocksIterator> onClose, byte[] lowerBound,
+      byte[] upperBound, Managed<RocksDB> counting) {
     this.iterator = iterator;
     this.closeOrder = closeOrder;
     this.guard = guard;
     this.onClose = onClose;
+    this.lowerBound = lowerBound;
+    this.upperBound = upperBound;
+    this.counting = counting;
   }
 
   /**
@@ -39,7 +50,55 @@ public final class ManagedRocksIterator implements AutoCloseable {
    */
   public static ManagedRocksIterator wrap(RocksIterator iterator) {
     Managed<RocksIterator> m = Managed.of(iterator, "detached");
-    return new ManagedRocksIterator(m, List.of(m), UNGUARDED, it -> { });
+    return new ManagedRocksIterator(m, List.of(m), UNGUARDED, it -> { }, null, null, null);
+  }
+
+  /** The inclusive lower bound, or {@code null}; callers must not modify it. */
+  public byte[] lowerBound() {
+    return lowerBound;
+  }
+
+  /** The exclusive upper bound, or {@code null}; callers must not modify it. */
+  public byte[] upperBound() {
+    return upperBound;
+  }
+
+  /** Whether this iterator counts skipped entries ({@link #lastTombstonesSkipped()}). */
+  public boolean isCounting() {
+    return counting != null;
+  }
+
+  /** Tombstones the last positioning or {@code next()} skipped; 0 when not counting. */
+  public long lastTombstonesSkipped() {
+    return lastSkips[0];
+  }
+
+  /** Entries of any kind (tombstones, hidden versions) the last positioning or next skipped. */
+  public long lastEntriesSkipped() {
+    return lastSkips[1];
+  }
+
+  /** Range-tombstone reseeks of the last positioning or next. */
+  public long lastRangeDeletionReseeks() {
+    return lastSkips[2];
+  }
+
+  /** Tombstones skipped by every counted operation of this iterator. */
+  public long totalTombstonesSkipped() {
+    return totalTombstonesSkipped;
+  }
+
+  private void beginCount() {
+    if (counting != null) {
+      SkipProbe.start(counting.get());
+    }
+  }
+
+  private void endCount() {
+    if (counting != null) {
+      SkipProbe.stop(counting.get(), lastSkips);
+      totalTombstonesSkipped += lastSkips[0];
+    }
   }
 
   private RocksIterator enter() {
@@ -54,7 +113,12 @@ public final class ManagedRocksIterator implements AutoCloseable {
   public void seekToFirst() {
     RocksIterator it = enter();
     try {
-      it.seekToFirst();
+      beginCount();
+      try {
+        it.seekToFirst();
+      } finally {
+        endCount();
+      }
     } finally {
       guard.exit();
     }
@@ -63,7 +127,12 @@ public final class ManagedRocksIterator implements AutoCloseable {
   public void seekToLast() {
     RocksIterator it = enter();
     try {
-      it.seekToLast();
+      beginCount();
+      try {
+        it.seekToLast();
+      } finally {
+        endCount();
+      }
     } finally {
       guard.exit();
     }
@@ -72,7 +141,12 @@ public final class ManagedRocksIterator implements AutoCloseable {
   public void seek(byte[] target) {
     RocksIterator it = enter();
     try {
-      it.seek(target);
+      beginCount();
+      try {
+        it.seek(target);
+      } finally {
+        endCount();
+      }
     } finally {
       guard.exit();
     }
@@ -82,7 +156,12 @@ public final class ManagedRocksIterator implements AutoCloseable {
   public void seek(ByteBuffer target) {
     RocksIterator it = enter();
     try {
-      it.seek(target.duplicate());
+      beginCount();
+      try {
+        it.seek(target.duplicate());
+      } finally {
+        endCount();
+      }
     } finally {
       guard.exit();
     }
@@ -91,7 +170,12 @@ public final class ManagedRocksIterator implements AutoCloseable {
   public void next() {
     RocksIterator it = enter();
     try {
-      it.next();
+      beginCount();
+      try {
+        it.next();
+      } finally {
+        endCount();
+      }
     } finally {
       guard.exit();
     }

@@ -7,6 +7,12 @@ import io.sediment.db.Table;
 import io.sediment.db.TableDefinition;
 import io.sediment.db.managed.DBProfile;
 import io.sediment.db.managed.RocksDatabase;
+import io.sediment.db.managed.SstFileProperties;
+import io.sediment.db.tombstone.CompactionScheduler;
+import io.sediment.db.tombstone.TableTombstoneStats;
+import io.sediment.db.tombstone.TombstonePolicy;
+import io.sediment.db.tombstone.TombstoneStats;
+import io.sediment.db.tombstone.TombstoneTracker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,20 +29,25 @@ public final class RDBStore implements DBStore {
 
   private final DBDefinition definition;
   private final RocksDatabase db;
+  private final CompactionScheduler scheduler;
+  private final Duration closeTimeout;
   private final Map<String, RDBTable> rawTables = new LinkedHashMap<>();
   private final Map<String, TypedTable<?, ?>> typedTables = new LinkedHashMap<>();
 
   /** Opens the store; use {@link io.sediment.db.DBStoreBuilder}. */
   public RDBStore(DBDefinition definition, Path path, DBProfile profile, int maxKeyBytes,
-      Duration closeTimeout) {
+      Duration closeTimeout, TombstonePolicy tombstonePolicy) {
     this.definition = definition;
+    this.closeTimeout = closeTimeout;
     List<String> names = new ArrayList<>();
     for (TableDefinition<?, ?> t : definition.tables()) {
       names.add(t.name());
     }
     this.db = RocksDatabase.open(definition.name(), path, profile, names, closeTimeout);
+    this.scheduler = new CompactionScheduler(db, tombstonePolicy);
     for (TableDefinition<?, ?> t : definition.tables()) {
-      RDBTable raw = new RDBTable(db, db.columnFamily(t.name()), maxKeyBytes);
+      TombstoneTracker tracker = new TombstoneTracker(t.name(), tombstonePolicy, scheduler::request);
+      RDBTable raw = new RDBTable(db, db.columnFamily(t.name()), maxKeyBytes, tracker);
       rawTables.put(t.name(), raw);
       typedTables.put(t.name(), typed(raw, t));
     }
@@ -123,6 +134,31 @@ public final class RDBStore implements DBStore {
     return db.tickerCount(ticker);
   }
 
+  @Override
+  public TombstoneStats tombstoneStats() {
+    checkOpen();
+    List<TableTombstoneStats> tables = new ArrayList<>();
+    for (RDBTable t : rawTables.values()) {
+      var cf = db.columnFamily(t.getName());
+      long entries = 0;
+      long deletions = 0;
+      long rangeDeletions = 0;
+      List<SstFileProperties> files = db.sstFileProperties(cf);
+      for (SstFileProperties f : files) {
+        entries += f.entries();
+        deletions += f.deletions();
+        rangeDeletions += f.rangeDeletions();
+      }
+      TombstoneTracker tracker = t.tombstoneTracker();
+      tables.add(new TableTombstoneStats(t.getName(), t.getEstimatedKeyCount(),
+          db.getLongProperty(cf, "rocksdb.num-deletes-active-mem-table")
+              + db.getLongProperty(cf, "rocksdb.num-deletes-imm-mem-tables"),
+          files.size(), entries, deletions, rangeDeletions, tracker.slowPasses(),
+          tracker.tombstonesSkipped(), tracker.hotRanges(), scheduler.pending(t.getName())));
+    }
+    return new TombstoneStats(tables, scheduler.stats());
+  }
+
   private void checkOpen() {
     if (db.isClosed()) {
       throw new IllegalStateException("Store " + getName() + " is closed");
@@ -131,7 +167,12 @@ public final class RDBStore implements DBStore {
 
   @Override
   public void close() {
-    db.close();
+    scheduler.close(Duration.ZERO);
+    try {
+      db.close();
+    } finally {
+      scheduler.close(closeTimeout);
+    }
   }
 
   @Override

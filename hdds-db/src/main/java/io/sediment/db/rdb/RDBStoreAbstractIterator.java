@@ -4,6 +4,7 @@ import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
 import io.sediment.db.TableIterator;
 import io.sediment.db.managed.ManagedRocksIterator;
+import io.sediment.db.tombstone.TombstoneTracker;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 
@@ -22,7 +23,10 @@ import java.util.Objects;
  * </pre>
  * Bounds are native ({@code iterate_lower_bound}/{@code iterate_upper_bound}, set when the native
  * iterator was created), so {@code hasNext()} asks only {@code isValid()} and never reads a key.
- * Not thread-safe.
+ *
+ * <p>When the native iterator counts skips (one iterator in the table's sampling rate), every
+ * positioning or advance that skipped at least the tracker's minimum of tombstones is reported to
+ * the table's {@link TombstoneTracker} with the keys it walked between. Not thread-safe.
  *
  * @param <RAW> the raw key and value representation
  */
@@ -32,6 +36,7 @@ public abstract class RDBStoreAbstractIterator<RAW>
   private final ManagedRocksIterator nativeIterator;
   private final RDBTable table;
   private final IteratorType type;
+  private final TombstoneTracker tracker;
 
   private boolean positioned;
   private boolean consumed;
@@ -48,6 +53,7 @@ public abstract class RDBStoreAbstractIterator<RAW>
     this.nativeIterator = Objects.requireNonNull(nativeIterator, "nativeIterator");
     this.table = table;
     this.type = Objects.requireNonNull(type, "type");
+    this.tracker = table == null ? null : table.tombstoneTracker();
   }
 
   /** Reads the key at the native position, which is valid. */
@@ -61,6 +67,9 @@ public abstract class RDBStoreAbstractIterator<RAW>
 
   /** Deletes {@code key} from {@code table}. */
   protected abstract void delete(RDBTable table, RAW key);
+
+  /** A copy of {@code raw} as an array. */
+  protected abstract byte[] toBytes(RAW raw);
 
   /** Frees what the subclass owns; called once, after the native iterator is closed. */
   protected void closeResources() {
@@ -83,6 +92,32 @@ public abstract class RDBStoreAbstractIterator<RAW>
     currentKey = null;
   }
 
+  /**
+   * Reports the last native move to the tracker if it skipped enough tombstones. {@code from} is
+   * where the walk started ({@code null}: the lower bound); reverse walks end at the upper bound.
+   * Reads the landing key with a fresh array so the reused buffers are not disturbed.
+   */
+  private void accountMove(RAW from, boolean reverse) {
+    if (tracker == null || !nativeIterator.isCounting()
+        || nativeIterator.lastTombstonesSkipped() < tracker.policy().minTombstonesPerPass()) {
+      return;
+    }
+    byte[] landing = nativeIterator.isValid() ? nativeIterator.key() : null;
+    if (reverse) {
+      tracker.onSkipped(landing != null ? landing : nativeIterator.lowerBound(),
+          nativeIterator.upperBound(), nativeIterator.lastTombstonesSkipped());
+    } else {
+      tracker.onSkipped(from != null ? toBytes(from) : nativeIterator.lowerBound(),
+          landing != null ? landing : nativeIterator.upperBound(),
+          nativeIterator.lastTombstonesSkipped());
+    }
+  }
+
+  private void seekToFirstNative() {
+    nativeIterator.seekToFirst();
+    accountMove(null, false);
+  }
+
   private KeyValue<RAW, RAW> readEntry() {
     RAW key = readKey();
     return KeyValue.of(key, type.readValue() ? readValue() : null);
@@ -100,10 +135,11 @@ public abstract class RDBStoreAbstractIterator<RAW>
   public final boolean hasNext() {
     checkOpen();
     if (!positioned) {
-      nativeIterator.seekToFirst();
+      seekToFirstNative();
       positioned();
     } else if (consumed) {
       nativeIterator.next();
+      accountMove(currentKey, false);
       consumed = false;
       pending = null;
     }
@@ -131,7 +167,7 @@ public abstract class RDBStoreAbstractIterator<RAW>
   @Override
   public final void seekToFirst() {
     checkOpen();
-    nativeIterator.seekToFirst();
+    seekToFirstNative();
     positioned();
   }
 
@@ -139,6 +175,7 @@ public abstract class RDBStoreAbstractIterator<RAW>
   public final void seekToLast() {
     checkOpen();
     nativeIterator.seekToLast();
+    accountMove(null, true);
     positioned();
   }
 
@@ -147,6 +184,7 @@ public abstract class RDBStoreAbstractIterator<RAW>
     checkOpen();
     Objects.requireNonNull(key, "key");
     seekNative(key);
+    accountMove(key, false);
     positioned();
     if (!isValid()) {
       return null;
@@ -163,7 +201,7 @@ public abstract class RDBStoreAbstractIterator<RAW>
       throw new UnsupportedOperationException("This iterator is not attached to a table");
     }
     if (!positioned) {
-      nativeIterator.seekToFirst();
+      seekToFirstNative();
       positioned();
     }
     RAW key = currentKey;

@@ -33,4 +33,9 @@ public final class RDBStoreByteArrayIterator extends RDBStoreAbstractIterator<by
   protected void delete(RDBTable table, byte[] key) {
     table.delete(key);
   }
+
+  @Override
+  protected byte[] toBytes(byte[] raw) {
+    return raw.clone();
+  }
 }

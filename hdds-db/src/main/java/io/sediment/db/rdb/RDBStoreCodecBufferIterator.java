@@ -50,4 +50,9 @@ public final class RDBStoreCodecBufferIterator extends RDBStoreAbstractIterator<
       valueBuffer.release();
     }
   }
+
+  @Override
+  protected byte[] toBytes(CodecBuffer raw) {
+    return raw.getArray();
+  }
 }

@@ -10,6 +10,7 @@ import io.sediment.db.TableIterator;
 import io.sediment.db.codec.CodecBuffer;
 import io.sediment.db.managed.ColumnFamily;
 import io.sediment.db.managed.RocksDatabase;
+import io.sediment.db.tombstone.TombstoneTracker;
 import java.util.List;
 import java.util.Objects;
 
@@ -24,11 +25,22 @@ public class RDBTable implements Table<byte[], byte[]> {
   private final RocksDatabase db;
   private final ColumnFamily family;
   private final int maxKeyBytes;
+  private final TombstoneTracker tracker;
 
-  RDBTable(RocksDatabase db, ColumnFamily family, int maxKeyBytes) {
+  RDBTable(RocksDatabase db, ColumnFamily family, int maxKeyBytes, TombstoneTracker tracker) {
     this.db = db;
     this.family = family;
     this.maxKeyBytes = maxKeyBytes;
+    this.tracker = tracker;
+  }
+
+  /** Where this table's iterators report tombstone-heavy ranges. */
+  public TombstoneTracker tombstoneTracker() {
+    return tracker;
+  }
+
+  private boolean sample() {
+    return tracker != null && tracker.sampleNextIterator();
   }
 
   @Override
@@ -123,6 +135,55 @@ public class RDBTable implements Table<byte[], byte[]> {
   }
 
   @Override
+  public void deletePrefix(byte[] prefix) {
+    byte[][] range = prefixRange(prefix);
+    if (range[1] == null) {
+      deleteAllFrom(range[0]);
+    } else {
+      db.deleteRange(family, range[0], range[1]);
+    }
+  }
+
+  @Override
+  public void deletePrefixWithBatch(BatchOperation batch, byte[] prefix) {
+    byte[][] range = prefixRange(prefix);
+    var writable = RDBBatchOperation.writable(batch, db);
+    if (range[1] == null) {
+      try (RDBStoreByteArrayIterator it = rangeIterator(range[0], null, IteratorType.KEY_ONLY)) {
+        it.seekToLast();
+        if (it.hasNext()) {
+          byte[] last = it.next().getKey();
+          writable.deleteRange(family, range[0], last);
+          writable.delete(family, last);
+        }
+      }
+    } else {
+      writable.deleteRange(family, range[0], range[1]);
+    }
+  }
+
+  /** {@code [prefix, successor)}; the successor is {@code null} for an all-0xFF or empty prefix. */
+  private byte[][] prefixRange(byte[] prefix) {
+    checkKey(prefix, "prefix");
+    return new byte[][] {prefix.clone(), Bytes.prefixSuccessor(prefix)};
+  }
+
+  /** Deletes every key at or after {@code from}: one range tombstone up to the last key, plus it. */
+  private void deleteAllFrom(byte[] from) {
+    try (RDBStoreByteArrayIterator it = rangeIterator(from, null, IteratorType.KEY_ONLY)) {
+      it.seekToLast();
+      if (it.hasNext()) {
+        byte[] last = it.next().getKey();
+        try (BatchOperation batch = new RDBBatchOperation(db)) {
+          RDBBatchOperation.writable(batch, db).deleteRange(family, from, last);
+          RDBBatchOperation.writable(batch, db).delete(family, last);
+          batch.commit();
+        }
+      }
+    }
+  }
+
+  @Override
   public boolean isEmpty() {
     try (TableIterator<byte[], KeyValue<byte[], byte[]>> it = iterator(null, IteratorType.KEY_ONLY)) {
       return !it.hasNext();
@@ -138,7 +199,7 @@ public class RDBTable implements Table<byte[], byte[]> {
   public RDBStoreByteArrayIterator iterator(byte[] prefix, IteratorType type) {
     byte[] lower = prefix == null || prefix.length == 0 ? null : checkKey(prefix, "prefix").clone();
     return new RDBStoreByteArrayIterator(
-        db.newIterator(family, lower, lower == null ? null : Bytes.prefixSuccessor(lower)),
+        db.newIterator(family, lower, lower == null ? null : Bytes.prefixSuccessor(lower), sample()),
         this, type);
   }
 
@@ -147,7 +208,7 @@ public class RDBTable implements Table<byte[], byte[]> {
     if (from != null && to != null) {
       checkRange(from, to);
     }
-    return new RDBStoreByteArrayIterator(db.newIterator(family, from, to), this, type);
+    return new RDBStoreByteArrayIterator(db.newIterator(family, from, to, sample()), this, type);
   }
 
   @Override
@@ -236,6 +297,7 @@ public class RDBTable implements Table<byte[], byte[]> {
     if (lower != null && upper != null) {
       checkRange(lower, upper);
     }
-    return new RDBStoreCodecBufferIterator(db.newIterator(family, lower, upper), this, type);
+    return new RDBStoreCodecBufferIterator(db.newIterator(family, lower, upper, sample()), this,
+        type);
   }
 }

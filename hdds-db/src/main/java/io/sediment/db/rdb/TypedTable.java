@@ -161,6 +161,16 @@ public final class TypedTable<K, V> implements Table<K, V> {
   }
 
   @Override
+  public void deletePrefix(K prefix) {
+    raw.deletePrefix(keyBytes(Objects.requireNonNull(prefix, "prefix"), "prefix"));
+  }
+
+  @Override
+  public void deletePrefixWithBatch(BatchOperation batch, K prefix) {
+    raw.deletePrefixWithBatch(batch, keyBytes(Objects.requireNonNull(prefix, "prefix"), "prefix"));
+  }
+
+  @Override
   public boolean isEmpty() {
     return raw.isEmpty();
   }

@@ -7,6 +7,7 @@ import io.sediment.db.TableDefinition;
 import io.sediment.db.codec.ByteArrayCodec;
 import io.sediment.db.codec.StringCodec;
 import io.sediment.db.managed.DBProfile;
+import io.sediment.db.tombstone.TombstonePolicy;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -31,8 +32,13 @@ public final class TestStores {
     return open(dir, DEFINITION);
   }
 
+  /** A store without tombstone sampling or background compaction, so tests are deterministic. */
   public static DBStore open(Path dir, DBDefinition definition) {
+    return open(dir, definition, TombstonePolicy.disabled());
+  }
+
+  public static DBStore open(Path dir, DBDefinition definition, TombstonePolicy policy) {
     return DBStoreBuilder.newBuilder(definition).setPath(dir).setProfile(smallProfile())
-        .setCloseTimeout(Duration.ofSeconds(5)).build();
+        .setCloseTimeout(Duration.ofSeconds(5)).setTombstonePolicy(policy).build();
   }
 }

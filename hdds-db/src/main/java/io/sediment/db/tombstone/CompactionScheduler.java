@@ -1,0 +1,206 @@
+package io.sediment.db.tombstone;
+
+import io.sediment.db.managed.ColumnFamily;
+import io.sediment.db.managed.RocksDatabase;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs targeted {@code compactRange} calls for hot tombstone ranges on one background thread, off
+ * the request path.
+ *
+ * <p>Requests are deduplicated: one overlapping or touching a pending request of the same table
+ * merges into it. Runs are rate-limited to one per {@link TombstonePolicy#minCompactionInterval()}.
+ * After each compaction one counted positioning over the range checks the result: if tombstones
+ * survived, an open snapshot still needs them, so the range is recorded as {@code PINNED} and
+ * requests covered by it are skipped for {@link TombstonePolicy#pinnedRetryAfter()} instead of
+ * compacting in a loop. Every outcome is kept in a bounded history for the stats. Thread-safe.
+ */
+public final class CompactionScheduler implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(CompactionScheduler.class);
+  private static final int HISTORY = 100;
+
+  private final RocksDatabase db;
+  private final TombstonePolicy policy;
+  private final ScheduledExecutorService executor;
+  private final List<Request> pending = new ArrayList<>();
+  private final List<Cooldown> cooldowns = new ArrayList<>();
+  private final Deque<CompactionEvent> history = new ArrayDeque<>();
+  private long requested;
+  private long merged;
+  private long completed;
+  private long pinned;
+  private long skipped;
+  private long failed;
+  private long nextRunNanos = System.nanoTime();
+  private boolean drainScheduled;
+  private boolean closed;
+
+  private record Request(String table, KeyRange range, long tombstonesSkipped) { }
+
+  private record Cooldown(String table, KeyRange range, long untilMillis) { }
+
+  /** Counters and recent outcomes; see {@link CompactionScheduler}. */
+  public record Stats(long requested, long merged, long completed, long pinned, long skipped,
+      long failed, int pending, List<CompactionEvent> recent) { }
+
+  public CompactionScheduler(RocksDatabase db, TombstonePolicy policy) {
+    this.db = db;
+    this.policy = policy;
+    this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "sediment-compaction-" + db.name());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** Asks for a compaction of {@code hot.range()} in {@code table}; returns at once. */
+  public void request(String table, HotRange hot) {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      requested++;
+      long now = System.currentTimeMillis();
+      cooldowns.removeIf(c -> c.untilMillis() <= now);
+      for (Cooldown c : cooldowns) {
+        if (c.table().equals(table) && c.range().covers(hot.range())) {
+          skipped++;
+          record(new CompactionEvent(table, hot.range(), CompactionEvent.Outcome.SKIPPED,
+              "tombstones here survived the last compaction (pinned by an open snapshot); not"
+                  + " retried before " + java.time.Instant.ofEpochMilli(c.untilMillis()),
+              hot.tombstonesSkipped(), -1, 0, now));
+          return;
+        }
+      }
+      for (int i = 0; i < pending.size(); i++) {
+        Request p = pending.get(i);
+        if (p.table().equals(table) && p.range().overlapsOrTouches(hot.range())) {
+          pending.set(i, new Request(table, p.range().union(hot.range()),
+              p.tombstonesSkipped() + hot.tombstonesSkipped()));
+          merged++;
+          return;
+        }
+      }
+      pending.add(new Request(table, hot.range(), hot.tombstonesSkipped()));
+      scheduleDrain();
+    }
+  }
+
+  private void scheduleDrain() {
+    if (drainScheduled || closed) {
+      return;
+    }
+    drainScheduled = true;
+    long delay = Math.max(0, nextRunNanos - System.nanoTime());
+    executor.schedule(this::runOne, delay, TimeUnit.NANOSECONDS);
+  }
+
+  private void runOne() {
+    Request r;
+    synchronized (this) {
+      drainScheduled = false;
+      if (closed || pending.isEmpty()) {
+        return;
+      }
+      r = pending.remove(0);
+    }
+    long start = System.nanoTime();
+    CompactionEvent event;
+    try {
+      ColumnFamily cf = db.columnFamily(r.table());
+      db.compactRange(cf, r.range().from(), r.range().to());
+      long after = db.probeTombstones(cf, r.range().from(), r.range().to());
+      long ms = (System.nanoTime() - start) / 1_000_000;
+      if (after >= policy.minTombstonesPerPass()) {
+        long snapshots = db.openSnapshots();
+        event = new CompactionEvent(r.table(), r.range(), CompactionEvent.Outcome.PINNED,
+            after + " tombstones survived compaction; " + snapshots
+                + " open snapshot(s) still need them", r.tombstonesSkipped(), after, ms,
+            System.currentTimeMillis());
+      } else {
+        event = new CompactionEvent(r.table(), r.range(), CompactionEvent.Outcome.COMPLETED,
+            "compacted", r.tombstonesSkipped(), after, ms, System.currentTimeMillis());
+      }
+    } catch (IllegalStateException storeClosing) {
+      return;
+    } catch (RuntimeException e) {
+      LOG.warn("Targeted compaction of {} {} failed", r.table(), r.range(), e);
+      event = new CompactionEvent(r.table(), r.range(), CompactionEvent.Outcome.FAILED,
+          String.valueOf(e.getMessage()), r.tombstonesSkipped(), -1,
+          (System.nanoTime() - start) / 1_000_000, System.currentTimeMillis());
+    }
+    synchronized (this) {
+      switch (event.outcome()) {
+        case COMPLETED -> completed++;
+        case PINNED -> {
+          pinned++;
+          cooldowns.add(new Cooldown(r.table(), r.range(),
+              System.currentTimeMillis() + policy.pinnedRetryAfter().toMillis()));
+        }
+        default -> failed++;
+      }
+      record(event);
+      nextRunNanos = System.nanoTime() + policy.minCompactionInterval().toNanos();
+      if (!pending.isEmpty()) {
+        scheduleDrain();
+      }
+    }
+  }
+
+  private void record(CompactionEvent e) {
+    history.addLast(e);
+    while (history.size() > HISTORY) {
+      history.removeFirst();
+    }
+  }
+
+  public synchronized Stats stats() {
+    return new Stats(requested, merged, completed, pinned, skipped, failed, pending.size(),
+        List.copyOf(history));
+  }
+
+  /** Ranges waiting to be compacted, per table. */
+  public synchronized List<KeyRange> pending(String table) {
+    List<KeyRange> out = new ArrayList<>();
+    for (Iterator<Request> it = pending.iterator(); it.hasNext(); ) {
+      Request r = it.next();
+      if (r.table().equals(table)) {
+        out.add(r.range());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Stops scheduling and drops pending requests; a compaction already running is cancelled by
+   * the database's close. Waits up to {@code timeout} for the thread to end.
+   */
+  public void close(Duration timeout) {
+    synchronized (this) {
+      closed = true;
+      pending.clear();
+    }
+    executor.shutdownNow();
+    try {
+      executor.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public void close() {
+    close(Duration.ZERO);
+  }
+}

@@ -1,0 +1,12 @@
+package io.sediment.db.tombstone;
+
+import java.util.List;
+
+/**
+ * Tombstone figures of a store: per table, and what the compaction scheduler did.
+ *
+ * @param tables per table, in definition order
+ * @param compactions targeted compactions requested, run, skipped and why
+ */
+public record TombstoneStats(List<TableTombstoneStats> tables, CompactionScheduler.Stats compactions) {
+}

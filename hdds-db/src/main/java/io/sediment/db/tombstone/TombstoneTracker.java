@@ -1,0 +1,104 @@
+package io.sediment.db.tombstone;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
+
+/**
+ * Remembers where scans of one table keep skipping tombstones and asks for a compaction of those
+ * ranges. Iterators report each positioning or advance that skipped at least
+ * {@link TombstonePolicy#minTombstonesPerPass()} tombstones with the keys it walked between;
+ * overlapping or touching reports merge into one hot range, and when a range has
+ * {@link TombstonePolicy#slowPassesToCompact()} slow passes it is handed to the compaction
+ * requester (once; it is forgotten when the compaction ends). At most
+ * {@link TombstonePolicy#maxHotRanges()} ranges are kept, the least skipped dropped first.
+ * Thread-safe; reporting costs a lock only for slow passes.
+ */
+public final class TombstoneTracker {
+
+  private final String table;
+  private final TombstonePolicy policy;
+  private final BiConsumer<String, HotRange> compactionRequester;
+  private final AtomicLong iterators = new AtomicLong();
+  private final AtomicLong slowPasses = new AtomicLong();
+  private final AtomicLong tombstonesSkipped = new AtomicLong();
+  private final List<HotRange> ranges = new ArrayList<>();
+
+  /**
+   * @param compactionRequester receives the table name and a range that needs compaction; called
+   *     without this tracker's lock held
+   */
+  public TombstoneTracker(String table, TombstonePolicy policy,
+      BiConsumer<String, HotRange> compactionRequester) {
+    this.table = table;
+    this.policy = policy;
+    this.compactionRequester = compactionRequester;
+  }
+
+  public String table() {
+    return table;
+  }
+
+  public TombstonePolicy policy() {
+    return policy;
+  }
+
+  /** Whether the next iterator should count what it skips: one in {@code sampleEvery}. */
+  public boolean sampleNextIterator() {
+    return policy.enabled() && iterators.getAndIncrement() % policy.sampleEvery() == 0;
+  }
+
+  /**
+   * Reports that one positioning or advance skipped {@code tombstones} tombstones while walking
+   * {@code [from, to)} ({@code null} ends are open). Passes below the policy's minimum are ignored.
+   */
+  public void onSkipped(byte[] from, byte[] to, long tombstones) {
+    if (!policy.enabled() || tombstones < policy.minTombstonesPerPass()) {
+      return;
+    }
+    slowPasses.incrementAndGet();
+    tombstonesSkipped.addAndGet(tombstones);
+    HotRange due = null;
+    synchronized (this) {
+      HotRange merged = new HotRange(new KeyRange(from, to), 1, tombstones, System.currentTimeMillis());
+      for (int i = ranges.size() - 1; i >= 0; i--) {
+        HotRange r = ranges.get(i);
+        if (r.range().overlapsOrTouches(merged.range())) {
+          merged = new HotRange(r.range().union(merged.range()), r.slowPasses() + merged.slowPasses(),
+              r.tombstonesSkipped() + merged.tombstonesSkipped(), merged.lastSeenMillis());
+          ranges.remove(i);
+        }
+      }
+      if (merged.slowPasses() >= policy.slowPassesToCompact()) {
+        due = merged;
+      } else {
+        ranges.add(merged);
+        if (ranges.size() > policy.maxHotRanges()) {
+          ranges.remove(ranges.stream().min(Comparator.comparingLong(HotRange::tombstonesSkipped)).get());
+        }
+      }
+    }
+    if (due != null) {
+      compactionRequester.accept(table, due);
+    }
+  }
+
+  /** Ranges being watched (not yet due for compaction), ordered by start key. */
+  public synchronized List<HotRange> hotRanges() {
+    List<HotRange> out = new ArrayList<>(ranges);
+    out.sort((a, b) -> KeyRange.compareEnds(a.range().from(), true, b.range().from(), true));
+    return out;
+  }
+
+  /** Slow passes reported since the store opened. */
+  public long slowPasses() {
+    return slowPasses.get();
+  }
+
+  /** Tombstones skipped by slow passes since the store opened. */
+  public long tombstonesSkipped() {
+    return tombstonesSkipped.get();
+  }
+}

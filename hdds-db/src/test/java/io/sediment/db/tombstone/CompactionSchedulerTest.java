@@ -1,0 +1,117 @@
+package io.sediment.db.tombstone;
+
+import static io.sediment.db.tombstone.TombstoneBands.deleteBand;
+import static io.sediment.db.tombstone.TombstoneBands.key;
+import static io.sediment.db.tombstone.TombstoneBands.writeBand;
+import static io.sediment.db.tombstone.TombstoneBands.writeKeys;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sediment.db.DBStore;
+import io.sediment.db.managed.ManagedSnapshot;
+import io.sediment.db.managed.RocksDatabase;
+import io.sediment.db.rdb.RDBStore;
+import io.sediment.db.testing.TestStores;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Targeted compaction on real RocksDB: it removes a point-tombstone band, deduplicates overlapping
+ * requests, rate-limits runs, and recognises tombstones pinned by a snapshot instead of looping.
+ */
+class CompactionSchedulerTest {
+
+  @TempDir Path dir;
+
+  private static final TombstonePolicy POLICY = TombstonePolicy.defaults()
+      .withMinTombstonesPerPass(100).withMinCompactionInterval(Duration.ZERO)
+      .withPinnedRetryAfter(Duration.ofMinutes(10));
+
+  private static void await(BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (!condition.getAsBoolean()) {
+      assertTrue(System.nanoTime() < deadline, "timed out");
+      Thread.sleep(10);
+    }
+  }
+
+  private static HotRange hot(int from, int to) {
+    return new HotRange(new KeyRange(key(from), key(to)), 1, to - from, 0);
+  }
+
+  @Test
+  void aTargetedCompactionRemovesThePointTombstoneBand() throws Exception {
+    try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, POLICY)) {
+      writeBand(store, "bytes", 20_000, 5_000, 15_000);
+      RocksDatabase db = ((RDBStore) store).database();
+      var cf = db.columnFamily("bytes");
+      assertEquals(10_000, db.probeTombstones(cf, key(5_000), key(20_000)));
+      try (CompactionScheduler s = new CompactionScheduler(db, POLICY)) {
+        s.request("bytes", hot(5_000, 15_000));
+        await(() -> s.stats().completed() == 1);
+        CompactionEvent e = s.stats().recent().get(0);
+        assertEquals(CompactionEvent.Outcome.COMPLETED, e.outcome());
+        assertEquals(0, e.tombstonesAfter());
+      }
+      assertEquals(0, db.probeTombstones(cf, key(5_000), key(20_000)));
+      assertEquals(10_000, store.getTable("bytes").getRangeKVs(null, 100_000, null).size());
+    }
+  }
+
+  @Test
+  void overlappingPendingRequestsMergeIntoOneCompaction() throws Exception {
+    try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, POLICY)) {
+      RocksDatabase db = ((RDBStore) store).database();
+      TombstonePolicy slow = POLICY.withMinCompactionInterval(Duration.ofSeconds(1));
+      try (CompactionScheduler s = new CompactionScheduler(db, slow)) {
+        s.request("bytes", hot(0, 10));      // runs at once and starts the interval
+        await(() -> s.stats().completed() == 1);
+        s.request("bytes", hot(100, 200));   // waits for the interval
+        s.request("bytes", hot(150, 300));   // overlaps: merged
+        s.request("bytes", hot(300, 400));   // touches: merged
+        s.request("strings", hot(100, 200)); // another table: separate
+        assertEquals(List.of(new KeyRange(key(100), key(400))), s.pending("bytes"));
+        await(() -> s.stats().completed() == 3);
+        CompactionScheduler.Stats stats = s.stats();
+        assertEquals(5, stats.requested());
+        assertEquals(2, stats.merged());
+        long gap = stats.recent().get(2).atMillis() - stats.recent().get(0).atMillis();
+        assertTrue(gap >= 1_900, "runs are rate-limited, gap " + gap);
+      }
+    }
+  }
+
+  @Test
+  void tombstonesPinnedByASnapshotAreReportedAndNotCompactedInALoop() throws Exception {
+    try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, POLICY)) {
+      RocksDatabase db = ((RDBStore) store).database();
+      var cf = db.columnFamily("bytes");
+      writeKeys(store, "bytes", 5_000);
+      try (ManagedSnapshot pin = db.newSnapshot()) {
+        deleteBand(store, "bytes", 1_000, 4_000);
+        try (CompactionScheduler s = new CompactionScheduler(db, POLICY)) {
+          s.request("bytes", hot(1_000, 4_000));
+          await(() -> s.stats().pinned() == 1);
+          CompactionEvent e = s.stats().recent().get(0);
+          assertEquals(CompactionEvent.Outcome.PINNED, e.outcome());
+          assertTrue(e.reason().contains("1 open snapshot"), e.reason());
+          assertEquals(3_000, db.probeTombstones(cf, key(1_000), key(5_000)));
+
+          s.request("bytes", hot(1_500, 2_000));
+          CompactionScheduler.Stats after = s.stats();
+          assertEquals(1, after.skipped());
+          assertEquals(0, after.pending());
+          assertEquals(CompactionEvent.Outcome.SKIPPED, after.recent().get(1).outcome());
+          assertEquals(0, after.completed());
+        }
+        assertTrue(pin.sequenceNumber() > 0);
+      }
+      store.compactRange("bytes", key(1_000), key(4_000));
+      assertEquals(0, db.probeTombstones(cf, key(1_000), key(5_000)), "released snapshot unpins");
+    }
+  }
+}

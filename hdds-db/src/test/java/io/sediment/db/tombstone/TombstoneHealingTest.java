@@ -1,0 +1,89 @@
+package io.sediment.db.tombstone;
+
+import static io.sediment.db.tombstone.TombstoneBands.key;
+import static io.sediment.db.tombstone.TombstoneBands.writeBand;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sediment.db.DBStore;
+import io.sediment.db.IteratorType;
+import io.sediment.db.KeyValue;
+import io.sediment.db.Table;
+import io.sediment.db.TableIterator;
+import io.sediment.db.managed.RocksDatabase;
+import io.sediment.db.rdb.RDBStore;
+import io.sediment.db.testing.TestStores;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * End to end: scans that walk a band of point tombstones are noticed by the table's tracker, which
+ * gets the band compacted in the background with no manual call; afterwards the same positioning
+ * skips nothing, and the stats say what happened.
+ */
+class TombstoneHealingTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void slowScansGetTheirBandCompactedInTheBackground() throws Exception {
+    TombstonePolicy policy = TombstonePolicy.defaults().withSampleEvery(1)
+        .withMinTombstonesPerPass(1_000).withSlowPassesToCompact(2)
+        .withMinCompactionInterval(Duration.ZERO);
+    try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, policy)) {
+      writeBand(store, "bytes", 30_000, 10_000, 25_000);
+      Table<byte[], byte[]> table = store.getTable("bytes");
+      RocksDatabase db = ((RDBStore) store).database();
+
+      TableTombstoneStats before = stats(store);
+      assertEquals(15_000, before.sstDeletions());
+      for (int pass = 0; pass < 2; pass++) {
+        try (TableIterator<byte[], KeyValue<byte[], byte[]>> it =
+                 table.rangeIterator(key(9_990), null, IteratorType.KEY_ONLY)) {
+          for (int i = 0; i < 10; i++) {
+            it.next();
+          }
+          assertArrayEquals(key(25_000), it.next().getKey());
+        }
+      }
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (store.tombstoneStats().compactions().completed() < 1) {
+        assertTrue(System.nanoTime() < deadline, "no compaction within 10 s: " + store.tombstoneStats());
+        Thread.sleep(20);
+      }
+      TombstoneStats after = store.tombstoneStats();
+      TableTombstoneStats t = stats(store);
+      assertEquals(2, t.slowPasses());
+      assertTrue(t.tombstonesSkipped() >= 30_000, "skipped " + t.tombstonesSkipped());
+      assertEquals(0, t.sstDeletions(), "the band is gone from the SST files");
+      assertTrue(t.hotRanges().isEmpty());
+      CompactionEvent e = after.compactions().recent().get(0);
+      assertEquals(CompactionEvent.Outcome.COMPLETED, e.outcome());
+      assertArrayEquals(key(9_999), e.range().from());
+      assertArrayEquals(key(25_000), e.range().to());
+      assertEquals(0, db.probeTombstones(db.columnFamily("bytes"), key(10_000), null));
+    }
+  }
+
+  @Test
+  void unsampledStoresNeverScheduleCompactions() throws Exception {
+    try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, TombstonePolicy.disabled())) {
+      writeBand(store, "bytes", 5_000, 1_000, 4_000);
+      Table<byte[], byte[]> table = store.getTable("bytes");
+      for (int pass = 0; pass < 5; pass++) {
+        assertEquals(2_000, table.getRangeKVs(null, 10_000, null).size());
+      }
+      Thread.sleep(100);
+      assertEquals(0, store.tombstoneStats().compactions().requested());
+      assertEquals(3_000, stats(store).sstDeletions());
+    }
+  }
+
+  private static TableTombstoneStats stats(DBStore store) {
+    return store.tombstoneStats().tables().stream().filter(s -> s.table().equals("bytes"))
+        .findFirst().orElseThrow();
+  }
+}

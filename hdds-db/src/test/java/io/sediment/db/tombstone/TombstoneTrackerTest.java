@@ -1,0 +1,125 @@
+package io.sediment.db.tombstone;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Thresholds, merging, hand-off and sampling of {@link TombstoneTracker}; no RocksDB. */
+class TombstoneTrackerTest {
+
+  private final List<HotRange> requested = new ArrayList<>();
+
+  private static byte[] b(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private TombstoneTracker tracker(TombstonePolicy policy) {
+    return new TombstoneTracker("t", policy, (table, range) -> {
+      assertEquals("t", table);
+      requested.add(range);
+    });
+  }
+
+  private static TombstonePolicy policy(long min, int passes) {
+    return TombstonePolicy.defaults().withMinTombstonesPerPass(min).withSlowPassesToCompact(passes);
+  }
+
+  @Test
+  void passesBelowTheMinimumAreIgnored() {
+    TombstoneTracker t = tracker(policy(100, 1));
+    t.onSkipped(b("a"), b("b"), 99);
+    assertEquals(0, t.slowPasses());
+    assertTrue(t.hotRanges().isEmpty());
+    assertTrue(requested.isEmpty());
+  }
+
+  @Test
+  void overlappingAndTouchingPassesMergeIntoOneHotRange() {
+    TombstoneTracker t = tracker(policy(10, 5));
+    t.onSkipped(b("b"), b("d"), 10);
+    t.onSkipped(b("c"), b("f"), 20);
+    t.onSkipped(b("f"), b("h"), 30);
+    t.onSkipped(b("x"), b("y"), 40);
+    List<HotRange> hot = t.hotRanges();
+    assertEquals(2, hot.size());
+    assertArrayEquals(b("b"), hot.get(0).range().from());
+    assertArrayEquals(b("h"), hot.get(0).range().to());
+    assertEquals(3, hot.get(0).slowPasses());
+    assertEquals(60, hot.get(0).tombstonesSkipped());
+    assertEquals(100, t.tombstonesSkipped());
+  }
+
+  @Test
+  void aRangeIsHandedOffOnceWhenItReachesTheSlowPassCount() {
+    TombstoneTracker t = tracker(policy(10, 2));
+    t.onSkipped(b("a"), b("c"), 10);
+    assertTrue(requested.isEmpty());
+    t.onSkipped(b("b"), b("d"), 15);
+    assertEquals(1, requested.size());
+    assertArrayEquals(b("a"), requested.get(0).range().from());
+    assertArrayEquals(b("d"), requested.get(0).range().to());
+    assertEquals(25, requested.get(0).tombstonesSkipped());
+    assertTrue(t.hotRanges().isEmpty(), "a handed-off range is forgotten");
+  }
+
+  @Test
+  void openEndsMergeAsInfinity() {
+    TombstoneTracker t = tracker(policy(1, 3));
+    t.onSkipped(null, b("m"), 5);
+    t.onSkipped(b("k"), null, 5);
+    HotRange r = t.hotRanges().get(0);
+    assertNull(r.range().from());
+    assertNull(r.range().to());
+  }
+
+  @Test
+  void theLeastSkippedRangeIsForgottenBeyondTheLimit() {
+    TombstonePolicy p = new TombstonePolicy(true, 1, 1, 100, Duration.ZERO, Duration.ZERO, 2);
+    TombstoneTracker t = tracker(p);
+    t.onSkipped(b("a"), b("b"), 50);
+    t.onSkipped(b("c"), b("d"), 5);
+    t.onSkipped(b("e"), b("f"), 70);
+    List<HotRange> hot = t.hotRanges();
+    assertEquals(2, hot.size());
+    assertArrayEquals(b("a"), hot.get(0).range().from());
+    assertArrayEquals(b("e"), hot.get(1).range().from());
+  }
+
+  @Test
+  void oneIteratorInSampleEveryIsSampled() {
+    TombstoneTracker t = tracker(TombstonePolicy.defaults().withSampleEvery(4));
+    int sampled = 0;
+    for (int i = 0; i < 40; i++) {
+      if (t.sampleNextIterator()) {
+        sampled++;
+      }
+    }
+    assertEquals(10, sampled);
+  }
+
+  @Test
+  void aDisabledPolicyNeitherSamplesNorRecords() {
+    TombstoneTracker t = tracker(TombstonePolicy.disabled());
+    assertFalse(t.sampleNextIterator());
+    t.onSkipped(b("a"), b("b"), Long.MAX_VALUE);
+    assertEquals(0, t.slowPasses());
+  }
+
+  @Test
+  void invalidPoliciesAreRejected() {
+    assertThrows(IllegalArgumentException.class, () -> TombstonePolicy.defaults().withSampleEvery(0));
+    assertThrows(IllegalArgumentException.class,
+        () -> TombstonePolicy.defaults().withMinTombstonesPerPass(0));
+    assertThrows(IllegalArgumentException.class,
+        () -> TombstonePolicy.defaults().withMinCompactionInterval(Duration.ofSeconds(-1)));
+  }
+}
