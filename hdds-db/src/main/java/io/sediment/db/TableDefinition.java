@@ -10,8 +10,13 @@ import java.util.Objects;
  * @param name column family name; non-empty, at most 255 bytes, not {@code default}
  * @param keyCodec encodes keys; its byte order is the table order
  * @param valueCodec encodes values
+ * @param deleteHeavy whether most keys are deleted soon after they are written (queues, pending
+ *     deletes, open keys): such tables get RocksDB's deletion-triggered compaction
+ *     ({@code CompactOnDeletionCollector}), so SST files dense with point tombstones are compacted
+ *     away without waiting for size triggers
  */
-public record TableDefinition<K, V>(String name, Codec<K> keyCodec, Codec<V> valueCodec) {
+public record TableDefinition<K, V>(String name, Codec<K> keyCodec, Codec<V> valueCodec,
+    boolean deleteHeavy) {
 
   public TableDefinition {
     Objects.requireNonNull(name, "name");
@@ -22,7 +27,16 @@ public record TableDefinition<K, V>(String name, Codec<K> keyCodec, Codec<V> val
     }
   }
 
+  public TableDefinition(String name, Codec<K> keyCodec, Codec<V> valueCodec) {
+    this(name, keyCodec, valueCodec, false);
+  }
+
   public static <K, V> TableDefinition<K, V> of(String name, Codec<K> keyCodec, Codec<V> valueCodec) {
-    return new TableDefinition<>(name, keyCodec, valueCodec);
+    return new TableDefinition<>(name, keyCodec, valueCodec, false);
+  }
+
+  /** The same table, declared delete-heavy. */
+  public TableDefinition<K, V> asDeleteHeavy() {
+    return new TableDefinition<>(name, keyCodec, valueCodec, true);
   }
 }

@@ -10,7 +10,12 @@ import java.util.Optional;
  * 10 bits per key, {@code metadata_block_size} 4 KiB, top-level index and filter pinned,
  * index and filter blocks cached with high priority in one shared LRU cache whose shards are
  * never smaller than {@link BlockCacheSizing#MIN_SHARD_BYTES}, LZ4 on upper levels and ZSTD at
- * the bottom, level compaction with dynamic level bytes, statistics on.
+ * the bottom, level compaction with dynamic level bytes, statistics on. Tables declared
+ * delete-heavy also get RocksDB's {@code CompactOnDeletionCollector} (a file with
+ * {@link #deletionTrigger()} point deletions in any {@link #deletionWindow()} consecutive entries,
+ * or a {@link #deletionRatio()} of deletions overall, is compacted) and
+ * {@code memtable_op_scan_flush_trigger}, so a slow scan over memtable tombstones flushes them into
+ * a file the collector can mark.
  *
  * <p>Any option can also be overridden from a RocksDB OPTIONS-format ini file
  * ({@link Builder#optionsFile(Path)}): the file's {@code [DBOptions]} replace the profile's DB
@@ -40,8 +45,16 @@ public final class DBProfile {
   private final boolean syncWrites;
   private final boolean disableWal;
   private final Path optionsFile;
+  private final long deletionWindow;
+  private final long deletionTrigger;
+  private final double deletionRatio;
+  private final long memtableOpScanFlushTrigger;
 
   private DBProfile(Builder b) {
+    this.deletionWindow = b.deletionWindow;
+    this.deletionTrigger = b.deletionTrigger;
+    this.deletionRatio = b.deletionRatio;
+    this.memtableOpScanFlushTrigger = b.memtableOpScanFlushTrigger;
     this.blockCacheBytes = b.blockCacheBytes;
     this.blockSize = b.blockSize;
     this.metadataBlockSize = b.metadataBlockSize;
@@ -94,6 +107,15 @@ public final class DBProfile {
   public boolean disableWal() { return disableWal; }
   public Optional<Path> optionsFile() { return Optional.ofNullable(optionsFile); }
 
+  /** Delete-heavy tables: a file is compacted when any window of this many entries ... */
+  public long deletionWindow() { return deletionWindow; }
+  /** ... holds at least this many point deletions, */
+  public long deletionTrigger() { return deletionTrigger; }
+  /** or when at least this fraction of the whole file is deletions (0 disables the ratio). */
+  public double deletionRatio() { return deletionRatio; }
+  /** Delete-heavy tables: a scan that skips this many memtable entries flushes the memtable. */
+  public long memtableOpScanFlushTrigger() { return memtableOpScanFlushTrigger; }
+
   /** Shard bits of the shared block cache; see {@link BlockCacheSizing}. */
   public int blockCacheShardBits() {
     return BlockCacheSizing.shardBits(blockCacheBytes, Math.max(blockSize, metadataBlockSize));
@@ -119,6 +141,10 @@ public final class DBProfile {
     private boolean syncWrites;
     private boolean disableWal;
     private Path optionsFile;
+    private long deletionWindow = 4096;
+    private long deletionTrigger = 2048;
+    private double deletionRatio = 0.5;
+    private long memtableOpScanFlushTrigger = 10_000;
 
     private Builder() {
     }
@@ -142,6 +168,26 @@ public final class DBProfile {
       syncWrites = p.syncWrites;
       disableWal = p.disableWal;
       optionsFile = p.optionsFile;
+      deletionWindow = p.deletionWindow;
+      deletionTrigger = p.deletionTrigger;
+      deletionRatio = p.deletionRatio;
+      memtableOpScanFlushTrigger = p.memtableOpScanFlushTrigger;
+    }
+
+    /** Deletion-triggered compaction of delete-heavy tables: window, trigger and file ratio. */
+    public Builder deletionCompaction(long window, long trigger, double ratio) {
+      if (window < 1 || trigger < 1 || trigger > window || !(ratio >= 0 && ratio <= 1)) {
+        throw new IllegalArgumentException("need 1 <= trigger <= window and 0 <= ratio <= 1");
+      }
+      deletionWindow = window;
+      deletionTrigger = trigger;
+      deletionRatio = ratio;
+      return this;
+    }
+
+    public Builder memtableOpScanFlushTrigger(long v) {
+      memtableOpScanFlushTrigger = positive(v, "memtableOpScanFlushTrigger");
+      return this;
     }
 
     public Builder blockCacheBytes(long v) { blockCacheBytes = positive(v, "blockCacheBytes"); return this; }

@@ -79,6 +79,15 @@ public final class RocksDatabase implements AutoCloseable {
    */
   public static RocksDatabase open(String name, Path path, DBProfile profile,
       List<String> familyNames, Duration closeTimeout) {
+    return open(name, path, profile, familyNames, Set.of(), closeTimeout);
+  }
+
+  /**
+   * As {@link #open(String, Path, DBProfile, List, Duration)}; the families named in
+   * {@code deleteHeavy} get deletion-triggered compaction (see {@link DBProfile}).
+   */
+  public static RocksDatabase open(String name, Path path, DBProfile profile,
+      List<String> familyNames, Set<String> deleteHeavy, Duration closeTimeout) {
     List<String> all = new ArrayList<>();
     all.add(DEFAULT_FAMILY);
     for (String f : familyNames) {
@@ -86,7 +95,7 @@ public final class RocksDatabase implements AutoCloseable {
         all.add(f);
       }
     }
-    RocksOptions options = RocksOptions.create(profile, all, name);
+    RocksOptions options = RocksOptions.create(profile, all, deleteHeavy, name);
     List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
     for (String f : all) {
       descriptors.add(new ColumnFamilyDescriptor(f.getBytes(StandardCharsets.UTF_8),
@@ -407,7 +416,8 @@ public final class RocksDatabase implements AutoCloseable {
             p.getNumRangeDeletions(), p.getNumDataBlocks(), p.getIndexPartitions(),
             p.getTopLevelIndexSize(), indexType.isEmpty() ? -1 : indexType.charAt(0),
             p.getFilterPolicyName(), p.getFilterSize(),
-            SstMetaIndex.hasPartitionedFilter(Path.of(e.getKey()))));
+            SstMetaIndex.hasPartitionedFilter(Path.of(e.getKey())),
+            p.getPropertyCollectorsNames()));
       }
       return out;
     } catch (RocksDBException e) {

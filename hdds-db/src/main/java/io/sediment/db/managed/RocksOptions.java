@@ -50,10 +50,15 @@ final class RocksOptions implements AutoCloseable {
     this.owner = owner;
   }
 
-  static RocksOptions create(DBProfile profile, List<String> families, String owner) {
+  /**
+   * @param families column family names
+   * @param deleteHeavy the subset of {@code families} that get deletion-triggered compaction
+   */
+  static RocksOptions create(DBProfile profile, List<String> families, java.util.Set<String> deleteHeavy,
+      String owner) {
     RocksOptions o = new RocksOptions(owner);
     try {
-      o.build(profile, families);
+      o.build(profile, families, deleteHeavy);
       return o;
     } catch (RuntimeException e) {
       o.close();
@@ -66,7 +71,7 @@ final class RocksOptions implements AutoCloseable {
     return object;
   }
 
-  private void build(DBProfile profile, List<String> families) {
+  private void build(DBProfile profile, List<String> families, java.util.Set<String> deleteHeavy) {
     statistics = own(new Statistics());
     statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
     writeOptions = own(new WriteOptions());
@@ -96,7 +101,11 @@ final class RocksOptions implements AutoCloseable {
 
     for (String family : families) {
       ColumnFamilyOptions cf = fromFile.get(family);
-      cfOptions.put(family, cf != null ? cf : profileOptions(profile, cache, filter));
+      if (cf == null) {
+        cf = deleteHeavy.contains(family) ? deleteHeavyBase(profile) : own(new ColumnFamilyOptions());
+        configure(cf, profile, cache, filter);
+      }
+      cfOptions.put(family, cf);
     }
   }
 
@@ -119,7 +128,26 @@ final class RocksOptions implements AutoCloseable {
     }
   }
 
-  private ColumnFamilyOptions profileOptions(DBProfile p, LRUCache cache, BloomFilter filter) {
+  /**
+   * Column family options carrying a {@code CompactOnDeletionCollector} and
+   * {@code memtable_op_scan_flush_trigger}. {@code ColumnFamilyOptions} has no Java setter for
+   * either in rocksdbjni 10.10.1.1, so they go through RocksDB's option-string parser.
+   */
+  private ColumnFamilyOptions deleteHeavyBase(DBProfile p) {
+    java.util.Properties props = new java.util.Properties();
+    props.setProperty("table_properties_collectors", String.format(java.util.Locale.ROOT,
+        "{id=CompactOnDeletionCollector;window_size=%d;deletion_trigger=%d;deletion_ratio=%f}",
+        p.deletionWindow(), p.deletionTrigger(), p.deletionRatio()));
+    props.setProperty("memtable_op_scan_flush_trigger", Long.toString(p.memtableOpScanFlushTrigger()));
+    ConfigOptions config = own(new ConfigOptions());
+    ColumnFamilyOptions cf = ColumnFamilyOptions.getColumnFamilyOptionsFromProps(config, props);
+    if (cf == null) {
+      throw new RocksDatabaseException(owner + ": RocksDB rejected the delete-heavy options " + props);
+    }
+    return own(cf);
+  }
+
+  private void configure(ColumnFamilyOptions cf, DBProfile p, LRUCache cache, BloomFilter filter) {
     BlockBasedTableConfig table = new BlockBasedTableConfig()
         .setBlockCache(cache)
         .setFilterPolicy(filter)
@@ -134,7 +162,6 @@ final class RocksOptions implements AutoCloseable {
     } else {
       table.setIndexType(IndexType.kBinarySearch).setPartitionFilters(false);
     }
-    ColumnFamilyOptions cf = own(new ColumnFamilyOptions());
     cf.setTableFormatConfig(table)
         .setCompactionStyle(CompactionStyle.LEVEL)
         .setLevelCompactionDynamicLevelBytes(true)
@@ -143,7 +170,6 @@ final class RocksOptions implements AutoCloseable {
         .setWriteBufferSize(p.writeBufferBytes())
         .setTargetFileSizeBase(p.targetFileSizeBase())
         .setDisableAutoCompactions(p.disableAutoCompactions());
-    return cf;
   }
 
   private static CompressionType compression(DBProfile.Compression c) {

@@ -14,6 +14,7 @@ package io.sediment.db.managed;
  * @param filterPolicy the filter policy's name, empty when the file has no filter
  * @param filterSize bytes of filter (all partitions)
  * @param partitionedFilter whether the filter is partitioned
+ * @param propertyCollectors the table-property collectors that ran when the file was written
  */
 public record SstFileProperties(
     String file,
@@ -26,5 +27,6 @@ public record SstFileProperties(
     long indexType,
     String filterPolicy,
     long filterSize,
-    boolean partitionedFilter) {
+    boolean partitionedFilter,
+    String propertyCollectors) {
 }

@@ -40,10 +40,14 @@ public final class RDBStore implements DBStore {
     this.definition = definition;
     this.closeTimeout = closeTimeout;
     List<String> names = new ArrayList<>();
+    java.util.Set<String> deleteHeavy = new java.util.HashSet<>();
     for (TableDefinition<?, ?> t : definition.tables()) {
       names.add(t.name());
+      if (t.deleteHeavy()) {
+        deleteHeavy.add(t.name());
+      }
     }
-    this.db = RocksDatabase.open(definition.name(), path, profile, names, closeTimeout);
+    this.db = RocksDatabase.open(definition.name(), path, profile, names, deleteHeavy, closeTimeout);
     this.scheduler = new CompactionScheduler(db, tombstonePolicy);
     for (TableDefinition<?, ?> t : definition.tables()) {
       TombstoneTracker tracker = new TombstoneTracker(t.name(), tombstonePolicy, scheduler::request);

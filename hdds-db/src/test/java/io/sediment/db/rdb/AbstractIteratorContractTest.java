@@ -1,0 +1,1097 @@
+package io.sediment.db.rdb;
+
+import static io.sediment.db.IteratorType.KEY_AND_VALUE;
+import static io.sediment.db.IteratorType.KEY_ONLY;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sediment.db.BatchOperation;
+import io.sediment.db.DBStore;
+import io.sediment.db.DBStoreBuilder;
+import io.sediment.db.IteratorType;
+import io.sediment.db.KeyValue;
+import io.sediment.db.TableIterator;
+import io.sediment.db.testing.TestStores;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@link TableIterator} contract, written once and run on real RocksDB against each iterator
+ * variant (a subclass per variant supplies the iterator factory and the conversion of its raw
+ * entries to {@code byte[]}):
+ *
+ * <ul>
+ *   <li>lazy positioning: a fresh iterator positions at the start of its table, prefix or range on
+ *       the first {@code hasNext()}/{@code next()}/{@code removeFromDB()};
+ *   <li>{@code seek(k)} returns the landing entry without consuming it, is clamped by the bounds,
+ *       and returns {@code null} (never throws) past the end or the upper bound;
+ *   <li>{@code seekToFirst}/{@code seekToLast} on the whole table, a prefix and a range, including
+ *       empty ones and prefixes ending in {@code 0xFF};
+ *   <li>prefix bounds, {@code NoSuchElementException} at the end, the view fixed at creation;
+ *   <li>{@code removeFromDB} deletes the current entry: the first one on a fresh iterator, the one
+ *       last returned by {@code next()} (also after a following {@code hasNext()}, true or
+ *       false, as {@link java.util.Iterator#remove()} does) or the one a seek landed on; it throws
+ *       {@code IllegalStateException} when there is none (empty table, prefix or range; a seek
+ *       that found nothing) and does not change the iterator's own view;
+ *   <li>{@link IteratorType}, {@link KeyValue} content equality, use after close of the iterator or
+ *       the store;
+ *   <li>lazy advance, proved with the {@code NUMBER_ITER_SKIP} statistics ticker: a bounded
+ *       iterator does not walk tombstones past its bound, and reading exactly N entries does not
+ *       walk tombstones after the N-th.
+ * </ul>
+ *
+ * <p>Keys are built from strings in ISO-8859-1 so that {@code "\u00FF"} is the byte {@code 0xFF}.
+ * Every test entry's value is {@code "v:" + key}.
+ *
+ * @param <RAW> the raw key and value representation of the variant under test
+ */
+abstract class AbstractIteratorContractTest<RAW> {
+
+  private static final String SKIPS = "NUMBER_ITER_SKIP";
+  private static final int TOMBSTONES = 20_000;
+
+  @TempDir
+  Path dir;
+
+  private DBStore store;
+  private RDBTable table;
+
+  // ---- what each variant supplies ----------------------------------------------------------
+
+  /** A new iterator over the whole of {@code table}. */
+  protected abstract TableIterator<RAW, KeyValue<RAW, RAW>> newWholeTableIterator(RDBTable table,
+      IteratorType type);
+
+  /** A new iterator over the keys of {@code table} starting with {@code prefix}. */
+  protected abstract TableIterator<RAW, KeyValue<RAW, RAW>> newPrefixIterator(RDBTable table,
+      byte[] prefix, IteratorType type);
+
+  /** A new iterator over {@code [from, to)} of {@code table}; a {@code null} end is open. */
+  protected abstract TableIterator<RAW, KeyValue<RAW, RAW>> newRangeIterator(RDBTable table,
+      byte[] from, byte[] to, IteratorType type);
+
+  /** A copy of the bytes of {@code raw}, which may be a view the iterator reuses. */
+  protected abstract byte[] toBytes(RAW raw);
+
+  /** A raw seek target holding {@code bytes}; released with {@link #releaseRaw} after use. */
+  protected abstract RAW toRaw(byte[] bytes);
+
+  /** Releases what {@link #toRaw} acquired. */
+  protected abstract void releaseRaw(RAW raw);
+
+  // ---- fixture and helpers -----------------------------------------------------------------
+
+  @BeforeEach
+  void openStore() {
+    store = TestStores.open(dir.resolve("db"));
+    table = ((RDBStore) store).getTable(TestStores.BYTES.name());
+  }
+
+  @AfterEach
+  void closeStore() {
+    store.close();
+  }
+
+  private static byte[] b(String s) {
+    return s.getBytes(StandardCharsets.ISO_8859_1);
+  }
+
+  private static String s(byte[] bytes) {
+    return bytes == null ? null : new String(bytes, StandardCharsets.ISO_8859_1);
+  }
+
+  private void put(String... keys) {
+    for (String k : keys) {
+      table.put(b(k), b("v:" + k));
+    }
+  }
+
+  /** Six keys in three prefixes: a1 a2 a3 b1 b2 c1. */
+  private void standardKeys() {
+    put("a1", "a2", "a3", "b1", "b2", "c1");
+  }
+
+  private TableIterator<RAW, KeyValue<RAW, RAW>> whole(IteratorType type) {
+    return newWholeTableIterator(table, type);
+  }
+
+  private TableIterator<RAW, KeyValue<RAW, RAW>> prefix(String prefix, IteratorType type) {
+    return newPrefixIterator(table, b(prefix), type);
+  }
+
+  private TableIterator<RAW, KeyValue<RAW, RAW>> range(String from, String to,
+      IteratorType type) {
+    return newRangeIterator(table, from == null ? null : b(from), to == null ? null : b(to), type);
+  }
+
+  private final List<RAW> kept = new ArrayList<>();
+
+  /** A seek target released at the end of the test by {@link #releaseKept()}. */
+  private RAW toRawAndKeep(String key) {
+    RAW raw = toRaw(b(key));
+    kept.add(raw);
+    return raw;
+  }
+
+  private void releaseKept() {
+    kept.forEach(this::releaseRaw);
+    kept.clear();
+  }
+
+  /** The raw entry as an independent {@code byte[]} entry (null stays null). */
+  private KeyValue<byte[], byte[]> copy(KeyValue<RAW, RAW> raw) {
+    if (raw == null) {
+      return null;
+    }
+    return KeyValue.of(toBytes(raw.getKey()),
+        raw.getValue() == null ? null : toBytes(raw.getValue()));
+  }
+
+  private KeyValue<byte[], byte[]> next(TableIterator<RAW, KeyValue<RAW, RAW>> it) {
+    return copy(it.next());
+  }
+
+  private KeyValue<byte[], byte[]> seek(TableIterator<RAW, KeyValue<RAW, RAW>> it, String key) {
+    return seek(it, b(key));
+  }
+
+  private KeyValue<byte[], byte[]> seek(TableIterator<RAW, KeyValue<RAW, RAW>> it, byte[] key) {
+    RAW target = toRaw(key);
+    try {
+      return copy(it.seek(target));
+    } finally {
+      releaseRaw(target);
+    }
+  }
+
+  /** The keys {@code forEachRemaining} visits, in order. */
+  private List<String> remainingKeys(TableIterator<RAW, KeyValue<RAW, RAW>> it) {
+    List<String> keys = new ArrayList<>();
+    it.forEachRemaining(kv -> keys.add(s(toBytes(kv.getKey()))));
+    return keys;
+  }
+
+  private List<String> allKeys() {
+    try (TableIterator<RAW, KeyValue<RAW, RAW>> it = whole(KEY_ONLY)) {
+      return remainingKeys(it);
+    }
+  }
+
+  private static void assertEntry(String key, KeyValue<byte[], byte[]> kv) {
+    assertNotNull(kv, "expected an entry for " + key);
+    assertEquals(key, s(kv.getKey()));
+    assertEquals("v:" + key, s(kv.getValue()), "value of " + key);
+  }
+
+  private static void assertKey(String key, KeyValue<byte[], byte[]> kv) {
+    assertKey(key, kv, "expected an entry for " + key);
+  }
+
+  private static void assertKey(String key, KeyValue<byte[], byte[]> kv, String message) {
+    assertNotNull(kv, message);
+    assertEquals(key, s(kv.getKey()), message);
+  }
+
+  private void assertExhausted(TableIterator<RAW, KeyValue<RAW, RAW>> it) {
+    assertFalse(it.hasNext());
+    assertThrows(NoSuchElementException.class, it::next);
+    assertFalse(it.hasNext(), "hasNext() must stay false after a failed next()");
+  }
+
+  private long skipsWhile(Consumer<TableIterator<RAW, KeyValue<RAW, RAW>>> use,
+      TableIterator<RAW, KeyValue<RAW, RAW>> it) {
+    long before = store.getTickerCount(SKIPS);
+    try (it) {
+      use.accept(it);
+    }
+    // NUMBER_ITER_SKIP is published when the native iterator is destroyed, i.e. at close.
+    return store.getTickerCount(SKIPS) - before;
+  }
+
+  /** Puts {@code count} keys {@code base + i}, flushes, deletes them all and flushes again. */
+  private void pointTombstones(String base, int count) {
+    try (BatchOperation batch = store.initBatchOperation()) {
+      for (int i = 0; i < count; i++) {
+        table.putWithBatch(batch, b(String.format("%s%05d", base, i)), b("dead"));
+      }
+      batch.commit();
+    }
+    store.flush();
+    try (BatchOperation batch = store.initBatchOperation()) {
+      for (int i = 0; i < count; i++) {
+        table.deleteWithBatch(batch, b(String.format("%s%05d", base, i)));
+      }
+      batch.commit();
+    }
+    store.flush();
+  }
+
+  // ---- fresh iterator ----------------------------------------------------------------------
+
+  @Test
+  void hasNextOnFreshWholeTableIteratorPositionsAtTheFirstKey() {
+    standardKeys();
+    try (var it = whole(KEY_AND_VALUE)) {
+      assertTrue(it.hasNext());
+      assertTrue(it.hasNext(), "a repeated hasNext() must not advance");
+      assertEntry("a1", next(it));
+      assertEntry("a2", next(it));
+    }
+  }
+
+  @Test
+  void hasNextOnFreshPrefixIteratorPositionsAtThePrefixStart() {
+    standardKeys();
+    try (var it = prefix("b", KEY_AND_VALUE)) {
+      assertTrue(it.hasNext());
+      assertEntry("b1", next(it));
+      assertEntry("b2", next(it));
+      assertExhausted(it);
+    }
+  }
+
+  @Test
+  void hasNextOnFreshRangeIteratorPositionsAtTheRangeStart() {
+    standardKeys();
+    try (var it = range("a2", "b2", KEY_AND_VALUE)) {
+      assertTrue(it.hasNext());
+      assertEntry("a2", next(it));
+      assertEquals(List.of("a3", "b1"), remainingKeys(it));
+    }
+  }
+
+  @Test
+  void nextWithoutHasNextReturnsTheFirstEntry() {
+    standardKeys();
+    try (var w = whole(KEY_AND_VALUE); var p = prefix("b", KEY_AND_VALUE);
+        var r = range("a15", "c", KEY_AND_VALUE)) {
+      assertEntry("a1", next(w));
+      assertEntry("b1", next(p));
+      assertEntry("a2", next(r));
+      assertEntry("a2", next(w));
+      assertEntry("b2", next(p));
+      assertEntry("a3", next(r));
+    }
+  }
+
+  @Test
+  void forEachRemainingVisitsEveryEntryInOrderExactlyOnce() {
+    standardKeys();
+    try (var w = whole(KEY_AND_VALUE); var p = prefix("a", KEY_AND_VALUE);
+        var r = range("a3", "c1", KEY_AND_VALUE)) {
+      List<KeyValue<byte[], byte[]>> entries = new ArrayList<>();
+      w.forEachRemaining(kv -> entries.add(copy(kv)));
+      assertEquals(6, entries.size());
+      String[] expected = {"a1", "a2", "a3", "b1", "b2", "c1"};
+      for (int i = 0; i < expected.length; i++) {
+        assertEntry(expected[i], entries.get(i));
+      }
+      assertEquals(List.of("a1", "a2", "a3"), remainingKeys(p));
+      assertEquals(List.of("a3", "b1", "b2"), remainingKeys(r));
+      assertEquals(List.of(), remainingKeys(w), "a second forEachRemaining visits nothing");
+    }
+  }
+
+  @Test
+  void forEachRemainingAfterNextVisitsOnlyTheRest() {
+    standardKeys();
+    try (var it = whole(KEY_ONLY)) {
+      assertKey("a1", next(it));
+      assertTrue(it.hasNext());
+      assertEquals(List.of("a2", "a3", "b1", "b2", "c1"), remainingKeys(it));
+    }
+  }
+
+  @Test
+  void freshIteratorOnAnEmptyTableHasNoNext() {
+    try (var w = whole(KEY_AND_VALUE); var p = prefix("a", KEY_AND_VALUE);
+        var r = range("a", "z", KEY_AND_VALUE)) {
+      assertExhausted(w);
+      assertExhausted(p);
+      assertExhausted(r);
+    }
+  }
+
+  // ---- seek --------------------------------------------------------------------------------
+
+  @Test
+  void seekToAnExistingKeyReturnsItWithoutConsumingIt() {
+    standardKeys();
+    try (var it = whole(KEY_AND_VALUE)) {
+      assertEntry("a2", seek(it, "a2"));
+      assertTrue(it.hasNext());
+      assertEntry("a2", next(it));
+      assertEntry("a3", next(it));
+    }
+  }
+
+  @Test
+  void seekBetweenKeysLandsOnTheNextGreaterKey() {
+    standardKeys();
+    try (var it = whole(KEY_AND_VALUE)) {
+      assertEntry("a3", seek(it, "a25"));
+      assertEntry("b1", seek(it, "a4"));
+      assertEntry("a1", seek(it, ""));
+      assertEntry("a1", next(it));
+      assertEntry("a2", next(it));
+    }
+  }
+
+  @Test
+  void seekBelowThePrefixLandsOnTheFirstKeyOfThePrefix() {
+    standardKeys();
+    try (var it = prefix("b", KEY_AND_VALUE)) {
+      assertEntry("b1", seek(it, "a"));
+      assertEntry("b1", next(it));
+      assertEntry("b1", seek(it, "a3"));
+      assertEntry("b1", seek(it, ""));
+    }
+  }
+
+  @Test
+  void seekBelowTheRangeLowerBoundLandsOnTheFirstKeyInRange() {
+    standardKeys();
+    try (var it = range("a2", "b2", KEY_AND_VALUE)) {
+      assertEntry("a2", seek(it, "a1"));
+      assertEntry("a2", seek(it, ""));
+      assertEntry("a2", next(it));
+      assertEntry("a3", next(it));
+    }
+  }
+
+  @Test
+  void seekPastTheEndReturnsNullAndHasNextIsFalse() {
+    standardKeys();
+    try (var it = whole(KEY_AND_VALUE)) {
+      assertNull(seek(it, "d"));
+      assertExhausted(it);
+      assertNull(seek(it, "\u00FF\u00FF"), "a repeated seek past the end is still null");
+      assertFalse(it.hasNext());
+    }
+  }
+
+  @Test
+  void seekAtOrAboveTheUpperBoundReturnsNullAndHasNextIsFalse() {
+    standardKeys();
+    try (var r = range("a2", "b2", KEY_AND_VALUE); var p = prefix("a", KEY_AND_VALUE)) {
+      assertNull(seek(r, "b2"), "the upper bound is exclusive");
+      assertExhausted(r);
+      assertNull(seek(r, "c1"), "a key beyond the upper bound exists but is out of range");
+      assertExhausted(r);
+      assertNull(seek(p, "a4"), "the next key b1 is outside the prefix");
+      assertExhausted(p);
+      assertNull(seek(p, "b"));
+      assertExhausted(p);
+    }
+  }
+
+  @Test
+  void seekThenContinuingIterationVisitsTheRestInOrder() {
+    standardKeys();
+    try (var it = whole(KEY_ONLY); var p = prefix("a", KEY_ONLY)) {
+      assertKey("b1", seek(it, "b"));
+      assertEquals(List.of("b1", "b2", "c1"), remainingKeys(it));
+      assertKey("a2", seek(p, "a2"));
+      assertEquals(List.of("a2", "a3"), remainingKeys(p));
+    }
+  }
+
+  @Test
+  void seekBackwardsAfterIteratingRepositions() {
+    standardKeys();
+    try (var it = whole(KEY_AND_VALUE)) {
+      assertEquals(6, remainingKeys(it).size());
+      assertFalse(it.hasNext());
+      assertEntry("a2", seek(it, "a2"));
+      assertTrue(it.hasNext());
+      assertEntry("a2", next(it));
+      assertEntry("a3", next(it));
+      assertEntry("a1", seek(it, "a1"));
+      assertEntry("a1", next(it));
+    }
+  }
+
+  @Test
+  void repeatedSeeksEachReturnTheirLandingEntry() {
+    standardKeys();
+    try (var it = range("a", "c", KEY_AND_VALUE)) {
+      assertEntry("b2", seek(it, "b2"));
+      assertEntry("a1", seek(it, "a"));
+      assertNull(seek(it, "c1"));
+      assertEntry("b1", seek(it, "b1"));
+      assertEntry("b1", seek(it, "b1"));
+      assertEntry("b1", next(it));
+      assertEntry("b2", next(it));
+      assertExhausted(it);
+    }
+  }
+
+  // ---- seekToFirst / seekToLast ------------------------------------------------------------
+
+  @Test
+  void seekToFirstAndSeekToLastOnTheWholeTable() {
+    standardKeys();
+    try (var it = whole(KEY_AND_VALUE)) {
+      it.seekToLast();
+      assertEntry("c1", next(it));
+      it.seekToFirst();
+      assertEntry("a1", next(it));
+      assertEntry("a2", next(it));
+      it.seekToFirst();
+      assertEntry("a1", next(it));
+    }
+  }
+
+  @Test
+  void seekToLastOnAPrefixLandsOnItsLastKeyWhenLaterKeysExist() {
+    standardKeys();
+    try (var it = prefix("a", KEY_AND_VALUE)) {
+      it.seekToLast();
+      assertTrue(it.hasNext());
+      assertEntry("a3", next(it));
+      assertExhausted(it);
+      it.seekToFirst();
+      assertEntry("a1", next(it));
+    }
+  }
+
+  @Test
+  void seekToLastOnAPrefixFollowedByOtherPrefixesLandsOnItsLastKey() {
+    put("p1/x", "p2", "p2/a", "p2/b", "p2/c", "p20", "p2\u00FF", "p3/a", "p3/b", "q");
+    try (var it = prefix("p2/", KEY_AND_VALUE)) {
+      it.seekToLast();
+      assertEntry("p2/c", next(it));
+      assertExhausted(it);
+      it.seekToFirst();
+      assertEquals(List.of("p2/a", "p2/b", "p2/c"), remainingKeys(it));
+    }
+    try (var it = prefix("p2", KEY_ONLY)) {
+      it.seekToLast();
+      assertKey("p2\u00FF", next(it));
+    }
+  }
+
+  @Test
+  void seekToFirstAndSeekToLastOnARange() {
+    standardKeys();
+    try (var it = range("a2", "b2", KEY_AND_VALUE)) {
+      it.seekToLast();
+      assertEntry("b1", next(it));
+      assertExhausted(it);
+      it.seekToFirst();
+      assertEntry("a2", next(it));
+    }
+    try (var it = range("a15", "b15", KEY_ONLY)) {
+      it.seekToLast();
+      assertKey("b1", next(it));
+      it.seekToFirst();
+      assertKey("a2", next(it));
+    }
+  }
+
+  @Test
+  void seekToFirstAndSeekToLastOnAnEmptyTableHaveNoNext() {
+    try (var it = whole(KEY_AND_VALUE)) {
+      it.seekToFirst();
+      assertExhausted(it);
+      it.seekToLast();
+      assertExhausted(it);
+    }
+  }
+
+  @Test
+  void seekToFirstAndSeekToLastOnAnEmptyPrefixOrRangeHaveNoNext() {
+    standardKeys();
+    try (var p = prefix("b0", KEY_AND_VALUE); var r = range("a4", "b1", KEY_AND_VALUE)) {
+      p.seekToFirst();
+      assertExhausted(p);
+      p.seekToLast();
+      assertExhausted(p);
+      r.seekToFirst();
+      assertExhausted(r);
+      r.seekToLast();
+      assertExhausted(r);
+    }
+  }
+
+  @Test
+  void seekToLastThenNextReturnsTheLastEntryThenHasNextIsFalse() {
+    standardKeys();
+    try (var w = whole(KEY_AND_VALUE); var p = prefix("b", KEY_AND_VALUE);
+        var r = range(null, "b", KEY_AND_VALUE)) {
+      w.seekToLast();
+      assertEntry("c1", next(w));
+      assertExhausted(w);
+      p.seekToLast();
+      assertEntry("b2", next(p));
+      assertExhausted(p);
+      r.seekToLast();
+      assertEntry("a3", next(r));
+      assertExhausted(r);
+    }
+  }
+
+  // ---- prefix bounds -----------------------------------------------------------------------
+
+  @Test
+  void prefixIteratorReturnsOnlyKeysSharingThePrefix() {
+    put("a", "a/1", "a/2", "a0", "b/1", "b/2", "b/3", "b0", "c/1");
+    try (var it = prefix("b/", KEY_ONLY)) {
+      assertEquals(List.of("b/1", "b/2", "b/3"), remainingKeys(it));
+    }
+  }
+
+  @Test
+  void prefixThatIsAProperPrefixOfOtherKeysIncludesThemAndNothingShorter() {
+    put("", "a", "ab", "abc", "abd", "ac", "b");
+    try (var it = prefix("a", KEY_ONLY)) {
+      assertEquals(List.of("a", "ab", "abc", "abd", "ac"), remainingKeys(it));
+    }
+    try (var it = prefix("ab", KEY_ONLY)) {
+      assertEquals(List.of("ab", "abc", "abd"), remainingKeys(it));
+      it.seekToLast();
+      assertKey("abd", next(it));
+      assertKey("ab", seek(it, "a"));
+    }
+  }
+
+  @Test
+  void prefixEndingInFFStopsAtItsSuccessor() {
+    put("a", "a\u00FE", "a\u00FE\u00FF", "a\u00FF", "a\u00FF\u0000", "a\u00FF\u00FF",
+        "a\u00FF\u00FF\u0001", "b", "b\u0000");
+    try (var it = prefix("a\u00FF", KEY_ONLY)) {
+      assertEquals(List.of("a\u00FF", "a\u00FF\u0000", "a\u00FF\u00FF", "a\u00FF\u00FF\u0001"),
+          remainingKeys(it));
+      it.seekToLast();
+      assertKey("a\u00FF\u00FF\u0001", next(it));
+      assertExhausted(it);
+      assertKey("a\u00FF", seek(it, "a\u00FE\u00FF"));
+      assertNull(seek(it, "b"));
+    }
+  }
+
+  @Test
+  void allFFPrefixHasNoUpperBound() {
+    put("\u00FE", "\u00FE\u00FF", "\u00FF", "\u00FF\u0000", "\u00FF\u00FF",
+        "\u00FF\u00FF\u00FF\u00FF\u0001");
+    try (var it = prefix("\u00FF", KEY_ONLY)) {
+      assertEquals(List.of("\u00FF", "\u00FF\u0000", "\u00FF\u00FF",
+          "\u00FF\u00FF\u00FF\u00FF\u0001"), remainingKeys(it));
+      it.seekToLast();
+      assertKey("\u00FF\u00FF\u00FF\u00FF\u0001", next(it));
+      assertKey("\u00FF", seek(it, "\u00FE\u00FF"));
+    }
+    try (var it = prefix("\u00FF\u00FF", KEY_ONLY)) {
+      assertEquals(List.of("\u00FF\u00FF", "\u00FF\u00FF\u00FF\u00FF\u0001"), remainingKeys(it));
+    }
+  }
+
+  @Test
+  void emptyPrefixBehavesAsTheWholeTable() {
+    put("", "\u0000", "a1", "b1", "\u00FF\u00FF");
+    try (var p = prefix("", KEY_AND_VALUE)) {
+      assertEquals(allKeys(), remainingKeys(p));
+      assertEquals(5, allKeys().size());
+      p.seekToLast();
+      assertEntry("\u00FF\u00FF", next(p));
+      p.seekToFirst();
+      assertEntry("", next(p));
+      assertEntry("b1", seek(p, "a2"));
+    }
+  }
+
+  // ---- the end -----------------------------------------------------------------------------
+
+  @Test
+  void nextAtTheEndThrowsNoSuchElementAndHasNextStaysFalse() {
+    standardKeys();
+    try (var it = prefix("c", KEY_AND_VALUE)) {
+      assertEntry("c1", next(it));
+      assertThrows(NoSuchElementException.class, it::next);
+      assertFalse(it.hasNext());
+      assertFalse(it.hasNext());
+      assertThrows(NoSuchElementException.class, it::next);
+    }
+    try (var it = whole(KEY_ONLY)) {
+      assertThrows(NoSuchElementException.class, () -> {
+        for (int i = 0; i < 7; i++) {
+          it.next();
+        }
+      });
+      assertFalse(it.hasNext());
+    }
+  }
+
+  // ---- view fixed at creation --------------------------------------------------------------
+
+  @Test
+  void iteratorDoesNotSeePutsAfterItsCreation() {
+    standardKeys();
+    try (var fresh = whole(KEY_AND_VALUE); var started = whole(KEY_AND_VALUE)) {
+      assertEntry("a1", next(started));
+      put("a0", "a15", "b3", "d1");
+      table.put(b("a2"), b("overwritten"));
+      assertEquals(List.of("a1", "a2", "a3", "b1", "b2", "c1"), remainingKeys(fresh));
+      assertEntry("a2", next(started));
+      assertEquals(List.of("a3", "b1", "b2", "c1"), remainingKeys(started));
+      assertNull(seek(started, "d"));
+      assertEntry("a2", seek(started, "a11"));
+    }
+    assertEquals(10, allKeys().size(), "a new iterator sees the new keys");
+  }
+
+  @Test
+  void iteratorDoesNotSeeDeletesAfterItsCreation() {
+    standardKeys();
+    try (var fresh = prefix("a", KEY_AND_VALUE); var started = whole(KEY_AND_VALUE)) {
+      assertEntry("a1", next(started));
+      table.delete(b("a2"));
+      table.delete(b("c1"));
+      table.deleteRange(b("a"), b("z"));
+      assertEquals(List.of("a1", "a2", "a3"), remainingKeys(fresh));
+      assertEntry("a2", next(started));
+      started.seekToLast();
+      assertEntry("c1", next(started));
+    }
+    assertEquals(List.of(), allKeys(), "a new iterator sees the deletes");
+  }
+
+  // ---- removeFromDB ------------------------------------------------------------------------
+
+  @Test
+  void removeFromDBOnAFreshIteratorDeletesTheFirstEntry() {
+    standardKeys();
+    try (var it = whole(KEY_ONLY)) {
+      it.removeFromDB();
+      assertKey("a1", next(it), "the iterator still sees what it deleted");
+    }
+    try (var it = prefix("b", KEY_ONLY)) {
+      it.removeFromDB();
+    }
+    try (var it = range("a25", "c", KEY_ONLY)) {
+      it.removeFromDB();
+    }
+    assertEquals(List.of("a2", "b2", "c1"), allKeys());
+  }
+
+  @Test
+  void removeFromDBAfterNextDeletesThatEntry() {
+    standardKeys();
+    try (var it = whole(KEY_AND_VALUE)) {
+      assertEntry("a1", next(it));
+      assertEntry("a2", next(it));
+      it.removeFromDB();
+      assertEntry("a3", next(it));
+    }
+    assertEquals(List.of("a1", "a3", "b1", "b2", "c1"), allKeys());
+  }
+
+  @Test
+  void removeFromDBAfterNextAndHasNextDeletesTheEntryReturnedByNext() {
+    standardKeys();
+    try (var p = prefix("a", KEY_AND_VALUE); var w = whole(KEY_AND_VALUE)) {
+      assertEntry("a1", next(p));
+      assertTrue(p.hasNext());
+      p.removeFromDB();
+      assertEntry("a2", next(p));
+
+      assertEntry("b2", seek(w, "b2"));
+      assertEntry("b2", next(w));
+      assertTrue(w.hasNext());
+      assertTrue(w.hasNext());
+      w.removeFromDB();
+      assertEntry("c1", next(w));
+    }
+    assertEquals(List.of("a2", "a3", "b1", "c1"), allKeys());
+  }
+
+  @Test
+  void removeFromDBAfterNextOfTheLastEntryAndHasNextDeletesThatLastEntry() {
+    standardKeys();
+    try (var it = prefix("b", KEY_ONLY)) {
+      assertEquals(List.of("b1", "b2"), remainingKeys(it));
+      assertFalse(it.hasNext());
+      it.removeFromDB();
+    }
+    assertEquals(List.of("a1", "a2", "a3", "b1", "c1"), allKeys());
+  }
+
+  @Test
+  void removeFromDBAfterSeekDeletesTheLandedEntry() {
+    standardKeys();
+    try (var it = whole(KEY_AND_VALUE)) {
+      assertEntry("a3", seek(it, "a25"));
+      it.removeFromDB();
+      assertKey("a3", next(it), "seek's entry is still next() in the iterator's view");
+      assertEntry("b1", seek(it, "a4"));
+      assertEntry("b1", next(it));
+      it.removeFromDB();
+    }
+    try (var it = prefix("c", KEY_ONLY)) {
+      assertKey("c1", seek(it, "b"));
+      it.removeFromDB();
+    }
+    assertEquals(List.of("a1", "a2", "b2"), allKeys());
+  }
+
+  @Test
+  void removeFromDBAfterSeekToLastDeletesTheLastEntry() {
+    standardKeys();
+    try (var w = whole(KEY_ONLY); var p = prefix("a", KEY_ONLY);
+        var r = range("b", "c", KEY_ONLY)) {
+      w.seekToLast();
+      w.removeFromDB();
+      p.seekToLast();
+      p.removeFromDB();
+      r.seekToLast();
+      r.removeFromDB();
+    }
+    assertEquals(List.of("a1", "a2", "b1"), allKeys());
+  }
+
+  @Test
+  void removeFromDBAfterSeekToFirstDeletesTheFirstEntry() {
+    standardKeys();
+    try (var it = range("a2", null, KEY_ONLY)) {
+      assertKey("a2", next(it));
+      assertKey("a3", next(it));
+      it.seekToFirst();
+      it.removeFromDB();
+    }
+    assertEquals(List.of("a1", "a3", "b1", "b2", "c1"), allKeys());
+  }
+
+  @Test
+  void removeFromDBOnAnEmptyTableOrPrefixThrowsIllegalState() {
+    try (var it = whole(KEY_AND_VALUE)) {
+      assertThrows(IllegalStateException.class, it::removeFromDB);
+      assertFalse(it.hasNext());
+    }
+    standardKeys();
+    try (var it = prefix("b0", KEY_AND_VALUE)) {
+      assertThrows(IllegalStateException.class, it::removeFromDB);
+      it.seekToFirst();
+      assertThrows(IllegalStateException.class, it::removeFromDB);
+      it.seekToLast();
+      assertThrows(IllegalStateException.class, it::removeFromDB);
+    }
+    assertEquals(6, allKeys().size());
+  }
+
+  @Test
+  void removeFromDBAfterASeekPastTheEndThrowsIllegalState() {
+    standardKeys();
+    try (var it = whole(KEY_AND_VALUE); var r = range("a", "b", KEY_AND_VALUE)) {
+      assertEntry("a1", next(it));
+      assertNull(seek(it, "d"));
+      assertThrows(IllegalStateException.class, it::removeFromDB,
+          "a seek that found nothing leaves no current entry, not the one next() returned");
+      assertNull(seek(r, "b1"));
+      assertThrows(IllegalStateException.class, r::removeFromDB);
+    }
+    assertEquals(6, allKeys().size());
+  }
+
+  @Test
+  void removeFromDBIsVisibleToNewIteratorsAndGetButNotToTheIteratorItself() {
+    standardKeys();
+    try (var it = whole(KEY_AND_VALUE)) {
+      assertEntry("a1", next(it));
+      assertEntry("a2", next(it));
+      it.removeFromDB();
+      assertNull(table.get(b("a2")));
+      try (var other = whole(KEY_ONLY)) {
+        assertEquals(List.of("a1", "a3", "b1", "b2", "c1"), remainingKeys(other));
+      }
+      assertEquals(List.of("a3", "b1", "b2", "c1"), remainingKeys(it));
+      it.seekToFirst();
+      assertEquals(List.of("a1", "a2", "a3", "b1", "b2", "c1"), remainingKeys(it));
+      assertEntry("a2", seek(it, "a2"));
+    }
+  }
+
+  @Test
+  void removeFromDBAfterEachNextEmptiesTheRange() {
+    standardKeys();
+    try (var it = range("a2", "b2", KEY_ONLY)) {
+      int removed = 0;
+      while (it.hasNext()) {
+        it.next();
+        it.removeFromDB();
+        removed++;
+      }
+      assertEquals(3, removed);
+    }
+    assertEquals(List.of("a1", "b2", "c1"), allKeys());
+  }
+
+  // ---- iterator type -----------------------------------------------------------------------
+
+  @Test
+  void keyOnlyIteratorReturnsNullValues() {
+    standardKeys();
+    try (var it = whole(KEY_ONLY)) {
+      assertNull(it.next().getValue());
+      assertNull(it.seek(toRawAndKeep("b1")).getValue());
+      assertNull(it.next().getValue());
+      it.seekToLast();
+      KeyValue<byte[], byte[]> last = next(it);
+      assertKey("c1", last);
+      assertNull(last.getValue());
+      it.seekToFirst();
+      it.forEachRemaining(kv -> assertNull(kv.getValue()));
+    } finally {
+      releaseKept();
+    }
+  }
+
+  @Test
+  void keyAndValueIteratorReturnsValues() {
+    standardKeys();
+    try (var it = prefix("a", KEY_AND_VALUE)) {
+      assertEntry("a1", next(it));
+      assertEntry("a3", seek(it, "a3"));
+      assertEntry("a3", next(it));
+      it.seekToLast();
+      assertEntry("a3", next(it));
+      it.seekToFirst();
+      List<KeyValue<byte[], byte[]>> all = new ArrayList<>();
+      it.forEachRemaining(kv -> all.add(copy(kv)));
+      assertEquals(3, all.size());
+      all.forEach(kv -> assertEquals("v:" + s(kv.getKey()), s(kv.getValue())));
+    }
+  }
+
+  @Test
+  void largeKeysAndValuesAreReadWhole() {
+    byte[] bigKey = new byte[3000];
+    Arrays.fill(bigKey, (byte) 'k');
+    byte[] bigValue = new byte[100_000];
+    for (int i = 0; i < bigValue.length; i++) {
+      bigValue[i] = (byte) i;
+    }
+    table.put(b("a"), b("small"));
+    table.put(bigKey, bigValue);
+    table.put(b("z"), b("small"));
+    try (var it = whole(KEY_AND_VALUE)) {
+      assertEquals("a", s(next(it).getKey()));
+      KeyValue<byte[], byte[]> big = next(it);
+      assertArrayEquals(bigKey, big.getKey());
+      assertArrayEquals(bigValue, big.getValue());
+      KeyValue<byte[], byte[]> after = next(it);
+      assertEquals("z", s(after.getKey()));
+      assertEquals("small", s(after.getValue()));
+      KeyValue<byte[], byte[]> sought = seek(it, "b");
+      assertArrayEquals(bigKey, sought.getKey());
+      assertArrayEquals(bigValue, sought.getValue());
+    }
+  }
+
+  // ---- KeyValue equality -------------------------------------------------------------------
+
+  @Test
+  void entriesReadSeparatelyAreEqualByContent() {
+    standardKeys();
+    try (var one = whole(KEY_AND_VALUE); var two = prefix("a", KEY_AND_VALUE)) {
+      KeyValue<RAW, RAW> rawOne = one.next();
+      KeyValue<RAW, RAW> rawTwo = two.next();
+      assertEquals(rawOne, rawTwo, "raw entries from two iterators are equal by content");
+      assertEquals(rawOne.hashCode(), rawTwo.hashCode());
+
+      KeyValue<byte[], byte[]> first = copy(rawOne);
+      KeyValue<byte[], byte[]> second = copy(rawTwo);
+      assertNotSame(first.getKey(), second.getKey());
+      assertEquals(first, second);
+      assertEquals(first.hashCode(), second.hashCode());
+      assertEquals(KeyValue.of(b("a1"), b("v:a1")), first);
+
+      KeyValue<byte[], byte[]> sought = seek(one, "a1");
+      assertEquals(first, sought);
+      assertNotEquals(first, next(two));
+    }
+    KeyValue<byte[], byte[]> keyOnly;
+    try (var it = whole(KEY_ONLY)) {
+      keyOnly = next(it);
+    }
+    assertEquals(KeyValue.of(b("a1"), null), keyOnly);
+    assertNotEquals(KeyValue.of(b("a1"), b("v:a1")), keyOnly);
+  }
+
+  // ---- close -------------------------------------------------------------------------------
+
+  @Test
+  void closeIsIdempotent() {
+    standardKeys();
+    var fresh = whole(KEY_AND_VALUE);
+    fresh.close();
+    fresh.close();
+    var used = prefix("a", KEY_AND_VALUE);
+    assertEntry("a1", next(used));
+    used.close();
+    used.close();
+    assertThrows(IllegalStateException.class, used::hasNext);
+    assertEquals(0, ((RDBStore) store).database().openIteratorCount());
+  }
+
+  private void assertEveryMethodThrowsIllegalState(TableIterator<RAW, KeyValue<RAW, RAW>> it) {
+    List<Executable> calls = List.of(it::hasNext, it::next, it::seekToFirst, it::seekToLast,
+        () -> seek(it, "a1"), it::removeFromDB, () -> it.forEachRemaining(kv -> { }));
+    for (Executable call : calls) {
+      assertThrows(IllegalStateException.class, call);
+    }
+  }
+
+  @Test
+  void everyMethodAfterCloseThrowsIllegalState() {
+    standardKeys();
+    var fresh = whole(KEY_AND_VALUE);
+    fresh.close();
+    assertEveryMethodThrowsIllegalState(fresh);
+    var used = range("a", "b", KEY_ONLY);
+    assertKey("a1", next(used));
+    assertTrue(used.hasNext());
+    used.close();
+    assertEveryMethodThrowsIllegalState(used);
+    used.close();
+    assertEquals(6, allKeys().size(), "nothing was removed through a closed iterator");
+  }
+
+  @Test
+  void afterStoreCloseIteratorMethodsThrowIllegalStateAndCloseIsSafe() {
+    DBStore other = DBStoreBuilder.newBuilder(TestStores.DEFINITION)
+        .setPath(dir.resolve("other")).setProfile(TestStores.smallProfile())
+        .setCloseTimeout(Duration.ofMillis(50)).build();
+    RDBTable otherTable = ((RDBStore) other).getTable(TestStores.BYTES.name());
+    otherTable.put(b("a1"), b("v:a1"));
+    otherTable.put(b("a2"), b("v:a2"));
+    var fresh = newWholeTableIterator(otherTable, KEY_AND_VALUE);
+    var used = newPrefixIterator(otherTable, b("a"), KEY_AND_VALUE);
+    try {
+      assertEntry("a1", next(used));
+      assertTrue(used.hasNext());
+      other.close();
+      assertEveryMethodThrowsIllegalState(fresh);
+      assertEveryMethodThrowsIllegalState(used);
+      assertThrows(IllegalStateException.class,
+          () -> newWholeTableIterator(otherTable, KEY_ONLY).close());
+    } finally {
+      fresh.close();
+      used.close();
+      used.close();
+      other.close();
+    }
+  }
+
+  // ---- lazy advance, observed through RocksDB statistics -----------------------------------
+
+  @Test
+  void iteratingAPrefixToItsEndDoesNotWalkTombstonesPastThePrefix() {
+    for (int i = 0; i < 10; i++) {
+      put(String.format("p/%02d", i));
+    }
+    pointTombstones("q/", TOMBSTONES);
+    put("z");
+
+    List<String> seen = new ArrayList<>();
+    long bounded = skipsWhile(it -> {
+      seen.addAll(remainingKeys(it));
+      assertFalse(it.hasNext());
+    }, prefix("p/", KEY_AND_VALUE));
+    assertEquals(10, seen.size());
+    assertEquals("p/09", seen.get(9));
+
+    long unbounded = skipsWhile(it -> {
+      for (int i = 0; i < 10; i++) {
+        it.next();
+      }
+      assertTrue(it.hasNext());
+      assertKey("z", next(it));
+    }, whole(KEY_AND_VALUE));
+
+    assertTrue(unbounded >= TOMBSTONES,
+        "control: the unbounded iterator walks the tombstones, skipped " + unbounded);
+    assertTrue(bounded < 10, "the prefix iterator skipped " + bounded + " entries");
+  }
+
+  @Test
+  void seekToLastOnAPrefixDoesNotWalkTombstonesPastThePrefix() {
+    for (int i = 0; i < 10; i++) {
+      put(String.format("p/%02d", i));
+    }
+    pointTombstones("q/", TOMBSTONES);
+
+    long bounded = skipsWhile(it -> {
+      it.seekToLast();
+      assertEntry("p/09", next(it));
+      assertFalse(it.hasNext());
+    }, prefix("p/", KEY_AND_VALUE));
+    long unbounded = skipsWhile(it -> {
+      it.seekToLast();
+      assertEntry("p/09", next(it));
+    }, whole(KEY_AND_VALUE));
+
+    assertTrue(unbounded >= TOMBSTONES,
+        "control: an unbounded seekToLast walks the tombstones back, skipped " + unbounded);
+    assertTrue(bounded < 10, "the prefix iterator skipped " + bounded + " entries");
+  }
+
+  @Test
+  void readingExactlyNEntriesDoesNotSkipTombstonesAfterTheNth() {
+    for (int i = 0; i < 10; i++) {
+      put(String.format("r/%02d", i));
+    }
+    pointTombstones("r/t/", TOMBSTONES);
+    put("r/z");
+
+    long exact = skipsWhile(it -> {
+      for (int i = 0; i < 10; i++) {
+        assertEntry(String.format("r/%02d", i), next(it));
+      }
+    }, range("r/", "r0", KEY_AND_VALUE));
+    long oneMoreHasNext = skipsWhile(it -> {
+      for (int i = 0; i < 10; i++) {
+        it.next();
+      }
+      assertTrue(it.hasNext());
+      assertEntry("r/z", next(it));
+    }, range("r/", "r0", KEY_AND_VALUE));
+
+    assertTrue(oneMoreHasNext >= TOMBSTONES,
+        "control: asking for the 11th entry walks the tombstones, skipped " + oneMoreHasNext);
+    assertTrue(exact < 10, "reading exactly 10 entries skipped " + exact + " entries");
+  }
+
+  @Test
+  void seekReadingOneEntryDoesNotSkipTombstonesAfterIt() {
+    put("r/a");
+    pointTombstones("r/t/", TOMBSTONES);
+    put("r/z");
+
+    long skipped = skipsWhile(it -> {
+      assertEntry("r/a", seek(it, "r/a"));
+      assertEntry("r/a", next(it));
+      it.removeFromDB();
+    }, range("r/", "r0", KEY_AND_VALUE));
+
+    assertTrue(skipped < 10, "seek + next of one entry skipped " + skipped + " entries");
+    assertNull(table.get(b("r/a")));
+  }
+}
