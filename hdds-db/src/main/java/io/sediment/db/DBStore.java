@@ -27,7 +27,10 @@ public interface DBStore extends AutoCloseable {
   /** A new, empty batch for this store's tables. */
   BatchOperation initBatchOperation();
 
-  /** Same as {@code batch.commit()}. */
+  /**
+   * Same as {@code batch.commit()}, after checking that {@code batch} belongs to this store
+   * ({@link IllegalArgumentException} otherwise).
+   */
   void commitBatchOperation(BatchOperation batch);
 
   /** Flushes every table's memtable to SST files and waits. */

@@ -22,7 +22,8 @@ public record TableDefinition<K, V>(String name, Codec<K> keyCodec, Codec<V> val
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(keyCodec, "keyCodec");
     Objects.requireNonNull(valueCodec, "valueCodec");
-    if (name.isEmpty() || name.length() > 255 || name.equals("default")) {
+    if (name.isEmpty() || name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 255
+        || name.equals("default")) {
       throw new IllegalArgumentException("Invalid table name '" + name + "'");
     }
   }

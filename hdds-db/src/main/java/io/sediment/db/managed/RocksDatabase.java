@@ -444,8 +444,8 @@ public final class RocksDatabase implements AutoCloseable {
   }
 
   /**
-   * Writes a consistent checkpoint (hard-linked SSTs plus the current WAL state, flushed first)
-   * into {@code dir}, which must not exist yet.
+   * Writes a consistent checkpoint of every column family into {@code dir}, which must not exist
+   * yet: RocksDB flushes the memtables and hard-links the SST files.
    *
    * @throws RocksDatabaseException if RocksDB cannot create it; never returns silently on failure
    */
@@ -454,9 +454,8 @@ public final class RocksDatabase implements AutoCloseable {
       throw new IllegalArgumentException("Checkpoint directory already exists: " + dir);
     }
     guard.enter();
-    try (Checkpoint cp = Checkpoint.create(db.get())) {
-      db.get().flush(options.flushOptions());
-      cp.createCheckpoint(dir.toString());
+    try (Managed<Checkpoint> cp = Managed.of(Checkpoint.create(db.get()), name)) {
+      cp.get().createCheckpoint(dir.toString());
     } catch (RocksDBException e) {
       throw new RocksDatabaseException(status(e) + ": store " + name
           + ": cannot create checkpoint at " + dir, e);

@@ -110,7 +110,8 @@ public final class RDBStore implements DBStore {
 
   @Override
   public void commitBatchOperation(BatchOperation batch) {
-    Objects.requireNonNull(batch, "batch").commit();
+    RDBBatchOperation.writable(batch, db);
+    batch.commit();
   }
 
   @Override

@@ -80,6 +80,17 @@ public class RDBTable implements Table<byte[], byte[]> {
     }
   }
 
+  /** Checks each non-null bound's length, and their order when both are given. */
+  private void checkBounds(byte[] from, byte[] to) {
+    if (from != null && to != null) {
+      checkRange(from, to);
+    } else if (from != null) {
+      checkKey(from, "from");
+    } else if (to != null) {
+      checkKey(to, "to");
+    }
+  }
+
   // ---- byte[] ------------------------------------------------------------------------------
 
   @Override
@@ -205,9 +216,7 @@ public class RDBTable implements Table<byte[], byte[]> {
 
   @Override
   public RDBStoreByteArrayIterator rangeIterator(byte[] from, byte[] to, IteratorType type) {
-    if (from != null && to != null) {
-      checkRange(from, to);
-    }
+    checkBounds(from, to);
     return new RDBStoreByteArrayIterator(db.newIterator(family, from, to, sample()), this, type);
   }
 
@@ -294,9 +303,7 @@ public class RDBTable implements Table<byte[], byte[]> {
    */
   public RDBStoreCodecBufferIterator codecBufferIterator(byte[] lower, byte[] upper,
       IteratorType type) {
-    if (lower != null && upper != null) {
-      checkRange(lower, upper);
-    }
+    checkBounds(lower, upper);
     return new RDBStoreCodecBufferIterator(db.newIterator(family, lower, upper, sample()), this,
         type);
   }
