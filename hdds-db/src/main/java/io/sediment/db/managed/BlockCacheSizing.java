@@ -28,7 +28,9 @@ public final class BlockCacheSizing {
     if (capacity <= 0 || largestBlock <= 0) {
       throw new IllegalArgumentException("capacity and largestBlock must be positive");
     }
-    long minShard = Math.max(MIN_SHARD_BYTES, largestBlock * MIN_BLOCKS_PER_SHARD);
+    long blocks = largestBlock > Long.MAX_VALUE / MIN_BLOCKS_PER_SHARD
+        ? Long.MAX_VALUE : largestBlock * MIN_BLOCKS_PER_SHARD;
+    long minShard = Math.max(MIN_SHARD_BYTES, blocks);
     int bits = 0;
     while (bits < MAX_SHARD_BITS && (capacity >> (bits + 1)) >= minShard) {
       bits++;

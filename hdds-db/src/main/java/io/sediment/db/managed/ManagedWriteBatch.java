@@ -13,10 +13,26 @@ public final class ManagedWriteBatch implements AutoCloseable {
 
   private final Managed<WriteBatch> batch;
   private final String owner;
+  private final OperationGuard guard;
 
-  ManagedWriteBatch(String owner) {
+  /**
+   * @param guard the owning database's guard: adding to a batch passes a column family handle to
+   *     native code, which must not happen once the database has freed its handles
+   */
+  ManagedWriteBatch(String owner, OperationGuard guard) {
     this.owner = owner;
+    this.guard = guard;
     this.batch = Managed.of(new WriteBatch(), owner);
+  }
+
+  private WriteBatch enter() {
+    guard.enter();
+    try {
+      return batch.get();
+    } catch (RuntimeException e) {
+      guard.exit();
+      throw e;
+    }
   }
 
   WriteBatch batch() {
@@ -24,44 +40,59 @@ public final class ManagedWriteBatch implements AutoCloseable {
   }
 
   public void put(ColumnFamily cf, byte[] key, byte[] value) {
+    WriteBatch b = enter();
     try {
-      batch.get().put(cf.handle(), key, value);
+      b.put(cf.handle(), key, value);
     } catch (RocksDBException e) {
       throw new RocksDatabaseException(owner + ": batch put on " + cf.name() + " failed", e);
+    } finally {
+      guard.exit();
     }
   }
 
   /** Adds a put of the bytes between each buffer's position and limit; the buffers are not moved. */
   public void put(ColumnFamily cf, ByteBuffer key, ByteBuffer value) {
+    WriteBatch b = enter();
     try {
-      batch.get().put(cf.handle(), key.duplicate(), value.duplicate());
+      b.put(cf.handle(), key.duplicate(), value.duplicate());
     } catch (RocksDBException e) {
       throw new RocksDatabaseException(owner + ": batch put on " + cf.name() + " failed", e);
+    } finally {
+      guard.exit();
     }
   }
 
   public void delete(ColumnFamily cf, byte[] key) {
+    WriteBatch b = enter();
     try {
-      batch.get().delete(cf.handle(), key);
+      b.delete(cf.handle(), key);
     } catch (RocksDBException e) {
       throw new RocksDatabaseException(owner + ": batch delete on " + cf.name() + " failed", e);
+    } finally {
+      guard.exit();
     }
   }
 
   public void delete(ColumnFamily cf, ByteBuffer key) {
+    WriteBatch b = enter();
     try {
-      batch.get().delete(cf.handle(), key.duplicate());
+      b.delete(cf.handle(), key.duplicate());
     } catch (RocksDBException e) {
       throw new RocksDatabaseException(owner + ": batch delete on " + cf.name() + " failed", e);
+    } finally {
+      guard.exit();
     }
   }
 
   /** Adds one range tombstone covering {@code [from, to)}. */
   public void deleteRange(ColumnFamily cf, byte[] from, byte[] to) {
+    WriteBatch b = enter();
     try {
-      batch.get().deleteRange(cf.handle(), from, to);
+      b.deleteRange(cf.handle(), from, to);
     } catch (RocksDBException e) {
       throw new RocksDatabaseException(owner + ": batch deleteRange on " + cf.name() + " failed", e);
+    } finally {
+      guard.exit();
     }
   }
 

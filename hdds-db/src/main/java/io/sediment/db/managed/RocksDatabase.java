@@ -246,7 +246,7 @@ public final class RocksDatabase implements AutoCloseable {
   public ManagedWriteBatch newBatch() {
     guard.enter();
     try {
-      return new ManagedWriteBatch(name);
+      return new ManagedWriteBatch(name, guard);
     } finally {
       guard.exit();
     }
@@ -410,11 +410,12 @@ public final class RocksDatabase implements AutoCloseable {
       List<SstFileProperties> out = new ArrayList<>();
       for (Map.Entry<String, TableProperties> e : all.entrySet()) {
         TableProperties p = e.getValue();
-        String indexType = p.getUserCollectedProperties()
-            .getOrDefault("rocksdb.block.based.table.index.type", "");
+        // JNI cuts the fixed32 value at its first zero byte: empty means type 0 (binary search).
+        String indexType = p.getUserCollectedProperties().get("rocksdb.block.based.table.index.type");
         out.add(new SstFileProperties(e.getKey(), p.getNumEntries(), p.getNumDeletions(),
             p.getNumRangeDeletions(), p.getNumDataBlocks(), p.getIndexPartitions(),
-            p.getTopLevelIndexSize(), indexType.isEmpty() ? -1 : indexType.charAt(0),
+            p.getTopLevelIndexSize(),
+            indexType == null ? -1 : indexType.isEmpty() ? 0 : indexType.charAt(0),
             p.getFilterPolicyName(), p.getFilterSize(),
             SstMetaIndex.hasPartitionedFilter(Path.of(e.getKey())),
             p.getPropertyCollectorsNames()));

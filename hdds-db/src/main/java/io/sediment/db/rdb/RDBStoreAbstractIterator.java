@@ -36,7 +36,6 @@ public abstract class RDBStoreAbstractIterator<RAW>
   private final ManagedRocksIterator nativeIterator;
   private final RDBTable table;
   private final IteratorType type;
-  private final TombstoneTracker tracker;
 
   private boolean positioned;
   private boolean consumed;
@@ -53,7 +52,6 @@ public abstract class RDBStoreAbstractIterator<RAW>
     this.nativeIterator = Objects.requireNonNull(nativeIterator, "nativeIterator");
     this.table = table;
     this.type = Objects.requireNonNull(type, "type");
-    this.tracker = table == null ? null : table.tombstoneTracker();
   }
 
   /** Reads the key at the native position, which is valid. */
@@ -98,7 +96,11 @@ public abstract class RDBStoreAbstractIterator<RAW>
    * Reads the landing key with a fresh array so the reused buffers are not disturbed.
    */
   private void accountMove(RAW from, boolean reverse) {
-    if (tracker == null || !nativeIterator.isCounting()
+    if (!nativeIterator.isCounting() || table == null) {
+      return;
+    }
+    TombstoneTracker tracker = table.tombstoneTracker();
+    if (tracker == null
         || nativeIterator.lastTombstonesSkipped() < tracker.policy().minTombstonesPerPass()) {
       return;
     }

@@ -1,0 +1,437 @@
+package io.sediment.db.rdb;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.sediment.db.BatchOperation;
+import io.sediment.db.DBStore;
+import io.sediment.db.DBStoreBuilder;
+import io.sediment.db.IteratorType;
+import io.sediment.db.KeyValue;
+import io.sediment.db.TableIterator;
+import io.sediment.db.codec.CodecBuffer;
+import io.sediment.db.managed.NativeTracker;
+import io.sediment.db.managed.RocksDatabaseException;
+import io.sediment.db.testing.TestStores;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Proves the close model of {@link DBStore#close()} on real RocksDB: closing a store while other
+ * threads are iterating, writing, paging and committing batches never crashes the JVM, makes every
+ * worker fail promptly and only with "closed" errors ({@link IllegalStateException}, or a
+ * {@link RocksDatabaseException} saying closed), and frees every native object the store created,
+ * including iterators its users never closed. Close waits (bounded) for an iterator whose owner
+ * closes it in time, and force-closes one left open past the timeout, whose later use throws
+ * {@link IllegalStateException}.
+ *
+ * <p>The scenarios that could crash the JVM (use of freed native memory) run in a child JVM
+ * ({@link MidFlightRounds}, {@link BatchAfterClose}), so that a crash is a failed assertion with
+ * the child's output and {@code hs_err} summary instead of a dead test fork.
+ */
+class ConcurrentCloseTest {
+
+  private static final int ROUNDS = 20;
+  private static final int WORKERS = 4;
+  private static final Duration SHORT_TIMEOUT = Duration.ofSeconds(1);
+
+  @TempDir
+  Path dir;
+
+  private static DBStore open(Path path, Duration closeTimeout) {
+    return DBStoreBuilder.newBuilder(TestStores.DEFINITION).setPath(path)
+        .setProfile(TestStores.smallProfile()).setCloseTimeout(closeTimeout).build();
+  }
+
+  private static byte[] b(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** What a worker saw: the exception that ended it, and whether close had begun by then. */
+  private record Failure(int worker, Throwable error, boolean afterClose) {
+  }
+
+  private static boolean isClosedError(Throwable t) {
+    boolean ok = t instanceof IllegalStateException
+        || (t instanceof RocksDatabaseException && t.getMessage() != null
+            && t.getMessage().toLowerCase().contains("closed"));
+    for (Throwable s : t.getSuppressed()) {
+      ok &= isClosedError(s);
+    }
+    return ok;
+  }
+
+  /** One worker's endless mix of operations on its own key range; ends only by an exception. */
+  private static void work(int w, RDBStore store, CountDownLatch warm, AtomicLong ops) {
+    RDBTable bytes = store.getTable(TestStores.BYTES.name());
+    TypedTable<String, String> strings = store.getTable(TestStores.STRINGS);
+    byte[] prefix = b("w" + w + "/");
+    byte[] upper = b("w" + w + "0");
+    ThreadLocalRandom rnd = ThreadLocalRandom.current();
+    boolean counted = false;
+    for (long i = 0; ; i++) {
+      try (RDBStoreByteArrayIterator it = bytes.iterator(prefix, IteratorType.KEY_AND_VALUE)) {
+        int n = 0;
+        while (it.hasNext() && n++ < 40) {
+          it.next();
+        }
+        if (i % 7 == 0 && n > 0) {
+          it.removeFromDB();
+        }
+      }
+      try (RDBStoreCodecBufferIterator it =
+          bytes.codecBufferIterator(prefix, upper, IteratorType.KEY_AND_VALUE);
+          CodecBuffer target = CodecBuffer.copyOf(b("w" + w + "/" + rnd.nextInt(100)))) {
+        KeyValue<CodecBuffer, CodecBuffer> kv = it.seek(target);
+        int n = 0;
+        while (kv != null && it.hasNext() && n++ < 20) {
+          it.next().getKey().getArray();
+        }
+      }
+      try (TableIterator<String, KeyValue<String, String>> it = strings.iterator("s" + w + "/")) {
+        it.seekToLast();
+        if (it.hasNext()) {
+          it.next();
+        }
+      }
+      bytes.put(b("w" + w + "/" + (i % 100)), b("v" + i));
+      bytes.delete(b("w" + w + "/" + ((i + 50) % 100)));
+      strings.put("s" + w + "/" + (i % 50), "v" + i);
+      strings.delete("s" + w + "/" + ((i + 25) % 50));
+      bytes.get(b("w" + w + "/" + (i % 100)));
+      strings.get("s" + w + "/" + (i % 50));
+      bytes.getRangeKVs(null, 10, prefix);
+      strings.getRangeKVs(null, 5, "s" + w + "/");
+      try (BatchOperation batch = store.initBatchOperation()) {
+        bytes.putWithBatch(batch, b("w" + w + "/b" + (i % 10)), b("batch" + i));
+        strings.putWithBatch(batch, "s" + w + "/b" + (i % 10), "batch" + i);
+        bytes.deleteWithBatch(batch, b("w" + w + "/" + ((i + 3) % 100)));
+        batch.commit();
+      }
+      ops.incrementAndGet();
+      if (!counted) {
+        counted = true;
+        warm.countDown();
+      }
+    }
+  }
+
+  /** Exit code, output and crash report of a child JVM. */
+  private record ChildRun(int exitCode, String output, String crashReport) {
+    String describe() {
+      return "child JVM exit code " + exitCode + "\n--- output (tail) ---\n" + tail(output, 60)
+          + (crashReport.isEmpty() ? "" : "\n--- hs_err (head) ---\n" + crashReport);
+    }
+  }
+
+  private static String tail(String text, int lines) {
+    String[] all = text.split("\n");
+    return String.join("\n", Arrays.asList(all).subList(Math.max(0, all.length - lines), all.length));
+  }
+
+  /**
+   * Runs {@code main} in a fresh JVM with this JVM's class path, the data directory {@code work}
+   * as its argument, and its crash report (if any) written into {@code work}.
+   */
+  private static ChildRun runInChildJvm(Class<?> main, Path work, Duration timeout)
+      throws Exception {
+    Files.createDirectories(work);
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> cmd = List.of(java, "-Xmx256m", "-XX:+UseSerialGC",
+        "-Dsediment.leakDetection=true",
+        "-XX:ErrorFile=" + work.resolve("hs_err_pid%p.log"),
+        "-cp", System.getProperty("java.class.path"), main.getName(), work.toString());
+    Path log = work.resolve("child-output.txt");
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
+        .start();
+    if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      fail(main.getSimpleName() + " did not finish within " + timeout + ":\n"
+          + tail(Files.readString(log), 60));
+    }
+    StringBuilder crash = new StringBuilder();
+    try (var files = Files.list(work)) {
+      for (Path f : files.filter(x -> x.getFileName().toString().startsWith("hs_err")).toList()) {
+        List<String> lines = Files.readAllLines(f);
+        crash.append(String.join("\n", lines.subList(0, Math.min(60, lines.size()))));
+      }
+    }
+    return new ChildRun(p.exitValue(), Files.readString(log), crash.toString());
+  }
+
+  @Test
+  void closingMidFlightNeverCrashesFailsWorkersOnlyWithClosedErrorsAndFreesEveryNativeObject()
+      throws Exception {
+    ChildRun run = runInChildJvm(MidFlightRounds.class, dir.resolve("rounds"),
+        Duration.ofSeconds(180));
+    assertEquals(0, run.exitCode(), run.describe());
+    assertTrue(run.output().contains("rounds passed: " + ROUNDS), run.describe());
+  }
+
+  @Test
+  void addingToABatchAfterItsStoreClosedThrowsInsteadOfCrashing() throws Exception {
+    ChildRun run = runInChildJvm(BatchAfterClose.class, dir.resolve("batch"),
+        Duration.ofSeconds(120));
+    assertEquals(0, run.exitCode(), run.describe());
+    assertTrue(run.output().contains("all batch operations after close threw"), run.describe());
+  }
+
+  /**
+   * Child JVM: {@link #ROUNDS} rounds of {@link #WORKERS} workers running a mix of iterators,
+   * writes, pages and batches while the main thread closes the store; exits 0 only if every
+   * assertion of every round held.
+   */
+  static final class MidFlightRounds {
+    public static void main(String[] args) {
+      try {
+        Path work = Path.of(args[0]);
+        for (int round = 0; round < ROUNDS; round++) {
+          closeMidFlight(work, round);
+        }
+        System.out.println("rounds passed: " + ROUNDS);
+        System.out.flush();
+        System.exit(0);
+      } catch (Throwable t) {
+        t.printStackTrace(System.out);
+        System.out.flush();
+        System.exit(1);
+      }
+    }
+  }
+
+  /**
+   * Child JVM: a batch created while the store was open and written to after it closed must throw
+   * {@link IllegalStateException} (the store's column family handles are freed by then); prints a
+   * marker and exits 0 only then.
+   */
+  static final class BatchAfterClose {
+    public static void main(String[] args) {
+      try {
+        int nativesBefore = NativeTracker.REGISTRY.liveCount();
+        RDBStore store = (RDBStore) open(Path.of(args[0]).resolve("db"), SHORT_TIMEOUT);
+        RDBTable bytes = store.getTable(TestStores.BYTES.name());
+        TypedTable<String, String> strings = store.getTable(TestStores.STRINGS);
+        BatchOperation batch = store.initBatchOperation();
+        bytes.putWithBatch(batch, b("before"), b("close"));
+        store.close();
+        List<String> ops = List.of("byte[] put", "byte[] delete", "byte[] deleteRange",
+            "typed put", "typed delete", "commit");
+        for (String op : ops) {
+          System.out.println("trying " + op + " on a batch of a closed store");
+          System.out.flush();
+          IllegalStateException e = assertThrows(IllegalStateException.class, () -> {
+            switch (op) {
+              case "byte[] put" -> bytes.putWithBatch(batch, b("k"), b("v"));
+              case "byte[] delete" -> bytes.deleteWithBatch(batch, b("k"));
+              case "byte[] deleteRange" -> bytes.deleteRangeWithBatch(batch, b("a"), b("b"));
+              case "typed put" -> strings.putWithBatch(batch, "k", "v");
+              case "typed delete" -> strings.deleteWithBatch(batch, "k");
+              default -> batch.commit();
+            }
+          }, op + " after close");
+          System.out.println("  threw " + e);
+        }
+        batch.close();
+        assertEquals(nativesBefore, NativeTracker.REGISTRY.liveCount());
+        assertEquals(0, CodecBuffer.LEAKS.liveCount());
+        System.out.println("all batch operations after close threw");
+        System.out.flush();
+        System.exit(0);
+      } catch (Throwable t) {
+        t.printStackTrace(System.out);
+        System.out.flush();
+        System.exit(1);
+      }
+    }
+  }
+
+  private static void closeMidFlight(Path work, int round) throws Exception {
+    int nativesBefore = NativeTracker.REGISTRY.liveCount();
+    int buffersBefore = CodecBuffer.LEAKS.liveCount();
+    RDBStore store = (RDBStore) open(work.resolve("round" + round), SHORT_TIMEOUT);
+    RDBTable bytes = store.getTable(TestStores.BYTES.name());
+    for (int w = 0; w < WORKERS; w++) {
+      for (int i = 0; i < 100; i++) {
+        bytes.put(b("w" + w + "/" + i), b("seed" + i));
+      }
+    }
+
+    AtomicBoolean closing = new AtomicBoolean();
+    List<Failure> failures = Collections.synchronizedList(new ArrayList<>());
+    CountDownLatch warm = new CountDownLatch(WORKERS);
+    AtomicLong ops = new AtomicLong();
+    List<Thread> workers = new ArrayList<>();
+    for (int w = 0; w < WORKERS; w++) {
+      int id = w;
+      Thread t = new Thread(() -> {
+        try {
+          work(id, store, warm, ops);
+        } catch (Throwable e) {
+          failures.add(new Failure(id, e, closing.get()));
+        } finally {
+          warm.countDown();
+        }
+      }, "close-round" + round + "-worker" + w);
+      t.setDaemon(true);
+      workers.add(t);
+    }
+    workers.forEach(Thread::start);
+    try {
+      assertTrue(warm.await(30, TimeUnit.SECONDS), "workers did not get going");
+      Thread.sleep(ThreadLocalRandom.current().nextInt(1, 25));
+
+      closing.set(true);
+      long t0 = System.nanoTime();
+      store.close();
+      long closeMs = (System.nanoTime() - t0) / 1_000_000;
+      int nativesAfterClose = NativeTracker.REGISTRY.liveCount();
+
+      long stopDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      for (Thread t : workers) {
+        t.join(Math.max(1, (stopDeadline - System.nanoTime()) / 1_000_000));
+        assertFalse(t.isAlive(), t.getName() + " did not stop by itself within 5 s of close");
+      }
+
+      assertTrue(closeMs < SHORT_TIMEOUT.toMillis() + 3_000,
+          "round " + round + ": close took " + closeMs + " ms");
+      assertEquals(WORKERS, failures.size(),
+          "round " + round + ": every worker ends with exactly one exception: " + failures);
+      for (Failure f : failures) {
+        if (!f.afterClose() || !isClosedError(f.error())) {
+          AssertionError e = new AssertionError("round " + round + ", worker " + f.worker()
+              + (f.afterClose() ? " failed after close" : " failed BEFORE close")
+              + " with an error other than 'closed': " + f.error());
+          e.initCause(f.error());
+          throw e;
+        }
+      }
+      // Right after close only write batches still held by workers (at most one each) may live;
+      // every iterator, handle and option of the store is gone.
+      assertTrue(nativesAfterClose - nativesBefore <= WORKERS, "round " + round + ": "
+          + (nativesAfterClose - nativesBefore) + " native objects alive right after close: "
+          + NativeTracker.REGISTRY.leakedSince(java.util.Set.of()));
+      assertEquals(nativesBefore, NativeTracker.REGISTRY.liveCount(),
+          "round " + round + ": native objects alive after close and worker exit");
+      assertEquals(buffersBefore, CodecBuffer.LEAKS.liveCount(),
+          "round " + round + ": CodecBuffers alive after close and worker exit");
+      assertTrue(ops.get() >= WORKERS, "workers did real work before close");
+      System.out.println("round " + round + " passed: " + ops.get() + " loops, close took "
+          + closeMs + " ms, workers ended with " + failures.stream()
+              .map(f -> f.error().getClass().getSimpleName()).toList());
+    } finally {
+      store.close();
+      for (Thread t : workers) {
+        t.join(5_000);
+      }
+    }
+  }
+
+  @Test
+  void closeWaitsForAnIteratorThatItsOwnerClosesWithinTheTimeout() throws Exception {
+    int nativesBefore = NativeTracker.REGISTRY.liveCount();
+    Duration timeout = Duration.ofSeconds(10);
+    DBStore store = open(dir.resolve("wait"), timeout);
+    RDBTable bytes = (RDBTable) store.getTable(TestStores.BYTES.name());
+    bytes.put(b("a"), b("1"));
+    bytes.put(b("b"), b("2"));
+    TableIterator<byte[], KeyValue<byte[], byte[]>> it = bytes.iterator();
+    assertEquals("a", new String(it.next().getKey(), StandardCharsets.UTF_8));
+
+    AtomicLong ownerClosedAt = new AtomicLong();
+    Thread owner = new Thread(() -> {
+      try {
+        Thread.sleep(400);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      ownerClosedAt.set(System.nanoTime());
+      it.close();
+    }, "iterator-owner");
+    owner.start();
+
+    long t0 = System.nanoTime();
+    store.close();
+    long closedAt = System.nanoTime();
+    owner.join(5_000);
+
+    assertTrue(ownerClosedAt.get() != 0 && closedAt > ownerClosedAt.get(),
+        "close must return only after the owner closed its iterator");
+    long waitedMs = (closedAt - t0) / 1_000_000;
+    assertTrue(waitedMs >= 300, "close waited " + waitedMs + " ms");
+    assertTrue(waitedMs < timeout.toMillis() - 2_000,
+        "close must stop waiting once the iterator is closed, not run to the timeout: " + waitedMs);
+    assertEquals(nativesBefore, NativeTracker.REGISTRY.liveCount());
+    assertThrows(IllegalStateException.class, it::hasNext);
+  }
+
+  @Test
+  void closeForceClosesIteratorsLeftOpenPastTheTimeoutAndTheirLaterUseThrows() {
+    int nativesBefore = NativeTracker.REGISTRY.liveCount();
+    int buffersBefore = CodecBuffer.LEAKS.liveCount();
+    Duration timeout = Duration.ofMillis(300);
+    RDBStore store = (RDBStore) open(dir.resolve("force"), timeout);
+    RDBTable bytes = store.getTable(TestStores.BYTES.name());
+    TypedTable<String, String> strings = store.getTable(TestStores.STRINGS);
+    for (int i = 0; i < 10; i++) {
+      bytes.put(b("k" + i), b("v" + i));
+      strings.put("s" + i, "v" + i);
+    }
+    RDBStoreByteArrayIterator raw = bytes.iterator(null, IteratorType.KEY_AND_VALUE);
+    RDBStoreCodecBufferIterator zeroCopy =
+        bytes.codecBufferIterator(null, null, IteratorType.KEY_AND_VALUE);
+    TableIterator<String, KeyValue<String, String>> typed = strings.iterator();
+    assertEquals("k0", new String(raw.next().getKey(), StandardCharsets.UTF_8));
+    assertEquals("k0", new String(zeroCopy.next().getKey().getArray(), StandardCharsets.UTF_8));
+    assertEquals("s0", typed.next().getKey());
+    assertEquals(3, store.database().openIteratorCount());
+
+    long t0 = System.nanoTime();
+    store.close();
+    long waitedMs = (System.nanoTime() - t0) / 1_000_000;
+    assertTrue(waitedMs >= timeout.toMillis() - 50, "close waited only " + waitedMs + " ms");
+    assertTrue(waitedMs < timeout.toMillis() + 3_000, "close took " + waitedMs + " ms");
+    assertEquals(0, store.database().openIteratorCount());
+    assertEquals(nativesBefore, NativeTracker.REGISTRY.liveCount(),
+        "the store must free the natives of iterators left open: "
+            + NativeTracker.REGISTRY.leakedSince(java.util.Set.of()));
+
+    assertThrows(IllegalStateException.class, raw::hasNext);
+    assertThrows(IllegalStateException.class, raw::next);
+    assertThrows(IllegalStateException.class, raw::seekToFirst);
+    assertThrows(IllegalStateException.class, raw::seekToLast);
+    assertThrows(IllegalStateException.class, () -> raw.seek(b("k5")));
+    assertThrows(IllegalStateException.class, raw::removeFromDB);
+    assertThrows(IllegalStateException.class, zeroCopy::hasNext);
+    try (CodecBuffer target = CodecBuffer.copyOf(b("k5"))) {
+      assertThrows(IllegalStateException.class, () -> zeroCopy.seek(target));
+    }
+    assertThrows(IllegalStateException.class, typed::hasNext);
+    assertThrows(IllegalStateException.class, () -> typed.seek("s5"));
+    assertThrows(IllegalStateException.class, () -> bytes.get(b("k1")));
+    assertThrows(IllegalStateException.class, () -> strings.put("x", "y"));
+    assertThrows(IllegalStateException.class, () -> store.getTable(TestStores.BYTES.name()));
+
+    // Closing them afterwards is harmless and gives back the iterators' own buffers.
+    raw.close();
+    zeroCopy.close();
+    typed.close();
+    assertEquals(nativesBefore, NativeTracker.REGISTRY.liveCount());
+    assertEquals(buffersBefore, CodecBuffer.LEAKS.liveCount());
+  }
+}
