@@ -149,14 +149,15 @@ class ConcurrentCloseTest {
    * Runs {@code main} in a fresh JVM with this JVM's class path, the data directory {@code work}
    * as its argument, and its crash report (if any) written into {@code work}.
    */
-  private static ChildRun runInChildJvm(Class<?> main, Path work, Duration timeout)
-      throws Exception {
+  private static ChildRun runInChildJvm(Class<?> main, Path work, Duration timeout,
+      String... extraArgs) throws Exception {
     Files.createDirectories(work);
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> cmd = List.of(java, "-Xmx256m", "-XX:+UseSerialGC",
+    List<String> cmd = new java.util.ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC",
         "-Dsediment.leakDetection=true",
         "-XX:ErrorFile=" + work.resolve("hs_err_pid%p.log"),
-        "-cp", System.getProperty("java.class.path"), main.getName(), work.toString());
+        "-cp", System.getProperty("java.class.path"), main.getName(), work.toString()));
+    cmd.addAll(List.of(extraArgs));
     Path log = work.resolve("child-output.txt");
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
         .start();
@@ -184,6 +185,16 @@ class ConcurrentCloseTest {
     assertTrue(run.output().contains("rounds passed: " + ROUNDS), run.describe());
   }
 
+  /** The same, 500 rounds: a soak run of the long suite ({@code mvn verify -Plong}). */
+  @Test
+  @org.junit.jupiter.api.Tag("long")
+  void closingMidFlightSoakOfFiveHundredRounds() throws Exception {
+    ChildRun run = runInChildJvm(MidFlightRounds.class, dir.resolve("soak"),
+        Duration.ofMinutes(30), "500");
+    assertEquals(0, run.exitCode(), run.describe());
+    assertTrue(run.output().contains("rounds passed: 500"), run.describe());
+  }
+
   @Test
   void addingToABatchAfterItsStoreClosedThrowsInsteadOfCrashing() throws Exception {
     ChildRun run = runInChildJvm(BatchAfterClose.class, dir.resolve("batch"),
@@ -201,10 +212,11 @@ class ConcurrentCloseTest {
     public static void main(String[] args) {
       try {
         Path work = Path.of(args[0]);
-        for (int round = 0; round < ROUNDS; round++) {
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : ROUNDS;
+        for (int round = 0; round < rounds; round++) {
           closeMidFlight(work, round);
         }
-        System.out.println("rounds passed: " + ROUNDS);
+        System.out.println("rounds passed: " + rounds);
         System.out.flush();
         System.exit(0);
       } catch (Throwable t) {
