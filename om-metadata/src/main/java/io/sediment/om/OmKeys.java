@@ -1,0 +1,165 @@
+package io.sediment.om;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The key formats of the om-metadata tables (DESIGN §3). All keys are UTF-8 strings compared
+ * bytewise; {@code /} separates components.
+ *
+ * <ul>
+ *   <li>volumeTable {@code /volume}; bucketTable {@code /volume/bucket}. Volume and bucket names
+ *       cannot contain {@code /} (see {@link OmValidation}), so {@code /volume/} is exactly the
+ *       buckets of one volume and {@code /volume/bucket/} exactly the keys of one bucket.
+ *   <li>keyTable (OBJECT_STORE and LEGACY): {@code /volume/bucket/key}; the key may contain
+ *       {@code /}.
+ *   <li>openKeyTable: {@code /volume/bucket/key/<clientId>}; deletedTable:
+ *       {@code /volume/bucket/key/<objectId>}; multipartInfoTable:
+ *       {@code /volume/bucket/key/<uploadId>}; snapshotInfoTable {@code /volume/bucket/name}.
+ *   <li>FSO directoryTable and fileTable: {@code /volumeId/bucketId/parentId/name}, top-level
+ *       entries having the bucket's id as parent; openFileTable adds {@code /<clientId>},
+ *       deletedDirectoryTable {@code /<objectId>}.
+ * </ul>
+ *
+ * <p>Every id in a key is written by {@link #id(long)}: exactly {@value #ID_WIDTH} lowercase hex
+ * digits (the unsigned value, zero-padded). Fixed width makes the children of directory
+ * {@code p} the one contiguous range starting {@code /vid/bid/p/}: no other id can start with
+ * {@code p}'s digits followed by {@code /} (Ozone's decimal ids let {@code /1024/} sit next to
+ * {@code /102444/...} and need care; here a prefix can simply never match a sibling), and a
+ * suffix id is always the last {@value #ID_WIDTH} characters. Ids sort numerically as unsigned
+ * values.
+ */
+public final class OmKeys {
+
+  /** The component separator. */
+  public static final char SEPARATOR = '/';
+  /** Hex digits of every id in a key. */
+  public static final int ID_WIDTH = 16;
+
+  private OmKeys() {
+  }
+
+  /** {@code id} as exactly 16 lowercase hex digits (unsigned). */
+  public static String id(long id) {
+    String hex = Long.toHexString(id);
+    return "0".repeat(ID_WIDTH - hex.length()) + hex;
+  }
+
+  /**
+   * Parses an id written by {@link #id(long)}.
+   *
+   * @throws IllegalArgumentException if {@code hex} is not exactly 16 lowercase hex digits
+   */
+  public static long parseId(String hex) {
+    if (hex.length() != ID_WIDTH) {
+      throw new IllegalArgumentException("An id is " + ID_WIDTH + " hex digits: '" + hex + "'");
+    }
+    for (int i = 0; i < hex.length(); i++) {
+      char c = hex.charAt(i);
+      if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+        throw new IllegalArgumentException("Not a lowercase hex id: '" + hex + "'");
+      }
+    }
+    return Long.parseUnsignedLong(hex, 16);
+  }
+
+  /** The id suffix of an open, deleted or deleted-directory key: its last 16 characters. */
+  public static long suffixId(String key) {
+    if (key.length() < ID_WIDTH + 1 || key.charAt(key.length() - ID_WIDTH - 1) != SEPARATOR) {
+      throw new IllegalArgumentException("No id suffix in '" + key + "'");
+    }
+    return parseId(key.substring(key.length() - ID_WIDTH));
+  }
+
+  /** The key with its {@code /<id>} suffix removed. */
+  public static String withoutSuffixId(String key) {
+    suffixId(key);
+    return key.substring(0, key.length() - ID_WIDTH - 1);
+  }
+
+  // ---- names (volumeTable, bucketTable, keyTable and the tables keyed like it) ----
+
+  /** volumeTable key: {@code /volume}. */
+  public static String volumeKey(String volume) {
+    return SEPARATOR + volume;
+  }
+
+  /** The bucketTable prefix of a volume's buckets: {@code /volume/}. */
+  public static String volumePrefix(String volume) {
+    return SEPARATOR + volume + SEPARATOR;
+  }
+
+  /** bucketTable key: {@code /volume/bucket}. */
+  public static String bucketKey(String volume, String bucket) {
+    return SEPARATOR + volume + SEPARATOR + bucket;
+  }
+
+  /**
+   * The prefix of a bucket's entries in keyTable, openKeyTable, deletedTable,
+   * multipartInfoTable and snapshotInfoTable: {@code /volume/bucket/}.
+   */
+  public static String bucketPrefix(String volume, String bucket) {
+    return bucketKey(volume, bucket) + SEPARATOR;
+  }
+
+  /** keyTable key: {@code /volume/bucket/key}. */
+  public static String objectKey(String volume, String bucket, String key) {
+    return bucketPrefix(volume, bucket) + key;
+  }
+
+  /** openKeyTable key: {@code /volume/bucket/key/<clientId>}. */
+  public static String openKey(String volume, String bucket, String key, long clientId) {
+    return objectKey(volume, bucket, key) + SEPARATOR + id(clientId);
+  }
+
+  /** deletedTable key: {@code /volume/bucket/key/<objectId>}; versions never collide. */
+  public static String deletedKey(String volume, String bucket, String key, long objectId) {
+    return objectKey(volume, bucket, key) + SEPARATOR + id(objectId);
+  }
+
+  /** multipartInfoTable key: {@code /volume/bucket/key/<uploadId>}. */
+  public static String multipartKey(String volume, String bucket, String key, String uploadId) {
+    return objectKey(volume, bucket, key) + SEPARATOR + uploadId;
+  }
+
+  /** snapshotInfoTable key: {@code /volume/bucket/snapshotName}. */
+  public static String snapshotKey(String volume, String bucket, String snapshot) {
+    return bucketPrefix(volume, bucket) + snapshot;
+  }
+
+  // ---- FSO (directoryTable, fileTable, openFileTable, deletedDirectoryTable) ----
+
+  /** The prefix of every FSO entry of a bucket: {@code /volumeId/bucketId/}. */
+  public static String fsoBucketPrefix(long volumeId, long bucketId) {
+    return SEPARATOR + id(volumeId) + SEPARATOR + id(bucketId) + SEPARATOR;
+  }
+
+  /**
+   * The prefix of the children of directory {@code parentId} (the bucket id for the top level):
+   * {@code /volumeId/bucketId/parentId/}; exactly those children, one contiguous range.
+   */
+  public static String childPrefix(long volumeId, long bucketId, long parentId) {
+    return fsoBucketPrefix(volumeId, bucketId) + id(parentId) + SEPARATOR;
+  }
+
+  /** directoryTable and fileTable key: {@code /volumeId/bucketId/parentId/name}. */
+  public static String pathKey(long volumeId, long bucketId, long parentId, String name) {
+    return childPrefix(volumeId, bucketId, parentId) + name;
+  }
+
+  /** openFileTable key: {@code /volumeId/bucketId/parentId/name/<clientId>}. */
+  public static String openFileKey(long volumeId, long bucketId, long parentId, String name,
+      long clientId) {
+    return pathKey(volumeId, bucketId, parentId, name) + SEPARATOR + id(clientId);
+  }
+
+  /** deletedDirectoryTable key: {@code /volumeId/bucketId/parentId/name/<objectId>}. */
+  public static String deletedDirectoryKey(long volumeId, long bucketId, long parentId,
+      String name, long objectId) {
+    return pathKey(volumeId, bucketId, parentId, name) + SEPARATOR + id(objectId);
+  }
+
+  /** UTF-8 bytes of a key or prefix built here (names are validated, so this is strict). */
+  public static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}

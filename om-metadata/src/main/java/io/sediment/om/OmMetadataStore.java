@@ -1,0 +1,787 @@
+package io.sediment.om;
+
+import static io.sediment.om.OmDBDefinition.BUCKET_TABLE;
+import static io.sediment.om.OmDBDefinition.DELETED_TABLE;
+import static io.sediment.om.OmDBDefinition.DIRECTORY_TABLE;
+import static io.sediment.om.OmDBDefinition.FILE_TABLE;
+import static io.sediment.om.OmDBDefinition.KEY_TABLE;
+import static io.sediment.om.OmDBDefinition.META_TABLE;
+import static io.sediment.om.OmDBDefinition.MULTIPART_INFO_TABLE;
+import static io.sediment.om.OmDBDefinition.OPEN_FILE_TABLE;
+import static io.sediment.om.OmDBDefinition.OPEN_KEY_TABLE;
+import static io.sediment.om.OmDBDefinition.VOLUME_TABLE;
+import static io.sediment.om.OmKeys.utf8;
+
+import io.sediment.db.BatchOperation;
+import io.sediment.db.Bytes;
+import io.sediment.db.DBStore;
+import io.sediment.db.DBStoreBuilder;
+import io.sediment.db.IteratorType;
+import io.sediment.db.KeyValue;
+import io.sediment.db.Table;
+import io.sediment.db.TableIterator;
+import io.sediment.db.codec.Codec;
+import io.sediment.db.codec.StringCodec;
+import io.sediment.om.OmException.Code;
+import io.sediment.proto.om.BucketInfo;
+import io.sediment.proto.om.BucketLayout;
+import io.sediment.proto.om.KeyInfo;
+import io.sediment.proto.om.ListKind;
+import io.sediment.proto.om.VolumeInfo;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+
+/**
+ * The object-store namespace over one hdds-db store ({@link OmDBDefinition}): volumes, buckets and
+ * OBJECT_STORE/LEGACY keys with their open, committed and deleted versions, and the paged listings
+ * of them. (FSO writes, multipart uploads, snapshots and the purge services are later slices of
+ * issue 4.)
+ *
+ * <h2>Writes</h2>
+ * Every write checks its arguments and preconditions first and then applies ONE atomic write batch;
+ * a rejected call throws {@link OmException} and changes nothing. Writes are serialized by one
+ * lock, so each check-then-write (exists? empty? open session?) is atomic with its batch. Object and
+ * client ids come from one persisted counter, advanced in the same batch that uses them.
+ *
+ * <h2>Listings</h2>
+ * A page is read with one natively bounded iterator over {@code base + prefix} (so it never walks
+ * entries or tombstones outside the listing), which sees one consistent view of the table. It is
+ * positioned once with {@code seek(cursor)} (the start-after or token key; the seek is inclusive,
+ * so an exact match of the cursor is skipped) and read lazily, one entry per item returned. With a
+ * delimiter, a common prefix is skipped with one seek to its successor instead of walking its keys.
+ * When the page is full, one {@code hasNext()} decides {@code truncated} exactly. A cursor whose key
+ * was deleted meanwhile resumes at the next live key. Page sizes are capped by
+ * {@link OmStoreOptions#maxListSize()}.
+ *
+ * <p>Continuation tokens are opaque, MACed with a random per-store secret kept in the meta table
+ * (so tokens survive a restart), and bound to their request; see {@link ListTokens}.
+ *
+ * <p>Thread-safe.
+ */
+public final class OmMetadataStore implements AutoCloseable {
+
+  private static final Codec<KeyInfo> KEY_INFO = KEY_TABLE.valueCodec();
+  private static final Codec<VolumeInfo> VOLUME_INFO = VOLUME_TABLE.valueCodec();
+  private static final Codec<BucketInfo> BUCKET_INFO = BUCKET_TABLE.valueCodec();
+  private static final String ROOT = String.valueOf(OmKeys.SEPARATOR);
+
+  private final DBStore store;
+  private final OmStoreOptions options;
+  private final ListTokens tokens;
+
+  private final Table<String, VolumeInfo> volumeTable;
+  private final Table<String, BucketInfo> bucketTable;
+  private final Table<String, KeyInfo> keyTable;
+  private final Table<String, KeyInfo> openKeyTable;
+  private final Table<String, KeyInfo> deletedTable;
+  private final Table<String, byte[]> metaTable;
+  private final Table<byte[], byte[]> rawVolumeTable;
+  private final Table<byte[], byte[]> rawBucketTable;
+  private final Table<byte[], byte[]> rawKeyTable;
+
+  private final ReentrantLock writeLock = new ReentrantLock();
+  /** The next unused object id; guarded by {@link #writeLock}. */
+  private long nextObjectId;
+
+  private OmMetadataStore(DBStore store, OmStoreOptions options) {
+    this.store = store;
+    this.options = options;
+    this.volumeTable = store.getTable(VOLUME_TABLE);
+    this.bucketTable = store.getTable(BUCKET_TABLE);
+    this.keyTable = store.getTable(KEY_TABLE);
+    this.openKeyTable = store.getTable(OPEN_KEY_TABLE);
+    this.deletedTable = store.getTable(DELETED_TABLE);
+    this.metaTable = store.getTable(META_TABLE);
+    this.rawVolumeTable = store.getTable(VOLUME_TABLE.name());
+    this.rawBucketTable = store.getTable(BUCKET_TABLE.name());
+    this.rawKeyTable = store.getTable(KEY_TABLE.name());
+
+    byte[] secret = metaTable.get(OmDBDefinition.META_TOKEN_SECRET);
+    if (secret == null) {
+      secret = new byte[32];
+      new SecureRandom().nextBytes(secret);
+      metaTable.put(OmDBDefinition.META_TOKEN_SECRET, secret);
+    }
+    this.tokens = new ListTokens(secret, options.clock(), options.tokenMaxAge());
+    byte[] next = metaTable.get(OmDBDefinition.META_NEXT_OBJECT_ID);
+    this.nextObjectId = next == null ? 1 : ByteBuffer.wrap(next).getLong();
+  }
+
+  /** Opens (creating if missing) the store in {@code dir} with default options. */
+  public static OmMetadataStore open(Path dir) {
+    return open(dir, OmStoreOptions.defaults());
+  }
+
+  /** Opens (creating if missing) the store in {@code dir}. */
+  public static OmMetadataStore open(Path dir, OmStoreOptions options) {
+    Objects.requireNonNull(options, "options");
+    DBStore store = DBStoreBuilder.newBuilder(OmDBDefinition.DEFINITION).setPath(dir).build();
+    try {
+      return new OmMetadataStore(store, options);
+    } catch (RuntimeException | Error e) {
+      store.close();
+      throw e;
+    }
+  }
+
+  public OmStoreOptions options() {
+    return options;
+  }
+
+  /** The underlying store, for tools and tests; writing through it bypasses every check. */
+  DBStore dbStore() {
+    return store;
+  }
+
+  @Override
+  public void close() {
+    store.close();
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Volumes
+
+  /**
+   * Creates a volume.
+   *
+   * @throws OmException INVALID_ARGUMENT for a bad name or owner, ALREADY_EXISTS if it exists
+   */
+  public VolumeInfo createVolume(String volume, String owner) {
+    OmValidation.checkResourceName("Volume", volume);
+    OmValidation.checkOwner(owner);
+    writeLock.lock();
+    try {
+      String key = OmKeys.volumeKey(volume);
+      if (volumeTable.isExist(key)) {
+        throw new OmException(Code.ALREADY_EXISTS, "Volume '" + volume + "' already exists");
+      }
+      long id = nextObjectId;
+      long now = now();
+      VolumeInfo info = VolumeInfo.newBuilder()
+          .setName(volume)
+          .setOwner(nz(owner))
+          .setAdmin(nz(owner))
+          .setObjectId(id)
+          .setUpdateId(id)
+          .setCreationTime(now)
+          .setModificationTime(now)
+          .build();
+      try (BatchOperation batch = store.initBatchOperation()) {
+        volumeTable.putWithBatch(batch, key, info);
+        commit(batch, id + 1);
+      }
+      return info;
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /**
+   * Sets a volume's owner (when {@code owner} is not {@code null}) and quotas (when not
+   * {@code null}; 0 = unlimited).
+   *
+   * @throws OmException INVALID_ARGUMENT for a bad name, owner or negative quota, NOT_FOUND if
+   *     absent
+   */
+  public VolumeInfo setVolumeProperties(String volume, String owner, Long quotaInBytes,
+      Long quotaInNamespace) {
+    OmValidation.checkResourceName("Volume", volume);
+    OmValidation.checkOwner(owner);
+    checkQuota(quotaInBytes);
+    checkQuota(quotaInNamespace);
+    writeLock.lock();
+    try {
+      VolumeInfo.Builder b = requireVolume(volume).toBuilder().setModificationTime(now());
+      if (owner != null) {
+        b.setOwner(owner);
+      }
+      if (quotaInBytes != null) {
+        b.setQuotaInBytes(quotaInBytes);
+      }
+      if (quotaInNamespace != null) {
+        b.setQuotaInNamespace(quotaInNamespace);
+      }
+      VolumeInfo info = b.build();
+      try (BatchOperation batch = store.initBatchOperation()) {
+        volumeTable.putWithBatch(batch, OmKeys.volumeKey(volume), info);
+        commit(batch, nextObjectId);
+      }
+      return info;
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /** @throws OmException INVALID_ARGUMENT for a bad name, NOT_FOUND if absent */
+  public VolumeInfo getVolumeInfo(String volume) {
+    OmValidation.checkResourceName("Volume", volume);
+    return requireVolume(volume);
+  }
+
+  /**
+   * Deletes an empty volume (no live bucket; tombstones of deleted buckets do not count).
+   *
+   * @throws OmException NOT_FOUND if absent, FAILED_PRECONDITION if it has buckets
+   */
+  public void deleteVolume(String volume) {
+    OmValidation.checkResourceName("Volume", volume);
+    writeLock.lock();
+    try {
+      requireVolume(volume);
+      if (hasLiveKey(bucketTable, OmKeys.volumePrefix(volume))) {
+        throw new OmException(Code.FAILED_PRECONDITION,
+            "Volume '" + volume + "' is not empty: delete its buckets first");
+      }
+      try (BatchOperation batch = store.initBatchOperation()) {
+        volumeTable.deleteWithBatch(batch, OmKeys.volumeKey(volume));
+        commit(batch, nextObjectId);
+      }
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /**
+   * One page of volumes whose names start with {@code prefix}, after {@code startAfter}
+   * (exclusive; it need not exist). Page with the last name returned as the next
+   * {@code startAfter}.
+   *
+   * @throws OmException INVALID_ARGUMENT if {@code maxResults} is not in {@code [1, cap]}
+   */
+  public ListPage<VolumeInfo> listVolumes(String prefix, String startAfter, int maxResults) {
+    OmValidation.checkOptionalText("Prefix", prefix);
+    OmValidation.checkOptionalText("Start-after", startAfter);
+    int max = checkPageSize("maxResults", maxResults);
+    Scan scan = scan(rawVolumeTable, ROOT, nz(prefix), null, cursorOf(startAfter), max);
+    return new ListPage<>(values(scan, VOLUME_INFO::fromPersistedFormat), scan.truncated(), null);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Buckets
+
+  /**
+   * Creates a bucket in an existing volume.
+   *
+   * @param owner the owner; {@code null} or empty for the volume's owner
+   * @param quotaInBytes 0 for unlimited
+   * @throws OmException INVALID_ARGUMENT for a bad name, layout, owner or quota, NOT_FOUND if the
+   *     volume is absent, ALREADY_EXISTS if the bucket exists
+   */
+  public BucketInfo createBucket(String volume, String bucket, BucketLayout layout, String owner,
+      long quotaInBytes) {
+    OmValidation.checkResourceName("Volume", volume);
+    OmValidation.checkResourceName("Bucket", bucket);
+    OmValidation.checkOwner(owner);
+    if (layout == null || layout == BucketLayout.BUCKET_LAYOUT_UNSPECIFIED
+        || layout == BucketLayout.UNRECOGNIZED) {
+      throw OmException.invalid("Bucket layout must be OBJECT_STORE, LEGACY or "
+          + "FILE_SYSTEM_OPTIMIZED, not " + layout);
+    }
+    if (quotaInBytes < 0) {
+      throw OmException.invalid("Bucket quota must not be negative: " + quotaInBytes);
+    }
+    writeLock.lock();
+    try {
+      VolumeInfo vol = requireVolume(volume);
+      String key = OmKeys.bucketKey(volume, bucket);
+      if (bucketTable.isExist(key)) {
+        throw new OmException(Code.ALREADY_EXISTS,
+            "Bucket '" + bucket + "' already exists in volume '" + volume + "'");
+      }
+      long id = nextObjectId;
+      long now = now();
+      BucketInfo info = BucketInfo.newBuilder()
+          .setVolumeName(volume)
+          .setBucketName(bucket)
+          .setLayout(layout)
+          .setObjectId(id)
+          .setVolumeId(vol.getObjectId())
+          .setUpdateId(id)
+          .setOwner(owner == null || owner.isEmpty() ? vol.getOwner() : owner)
+          .setQuotaInBytes(quotaInBytes)
+          .setCreationTime(now)
+          .setModificationTime(now)
+          .build();
+      try (BatchOperation batch = store.initBatchOperation()) {
+        bucketTable.putWithBatch(batch, key, info);
+        commit(batch, id + 1);
+      }
+      return info;
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /**
+   * Sets a bucket's owner (when {@code owner} is not {@code null}) and quotas (when not
+   * {@code null}; 0 = unlimited).
+   *
+   * @throws OmException INVALID_ARGUMENT for a bad name, owner or negative quota, NOT_FOUND if the
+   *     volume or bucket is absent
+   */
+  public BucketInfo setBucketProperties(String volume, String bucket, String owner,
+      Long quotaInBytes, Long quotaInNamespace) {
+    OmValidation.checkResourceName("Volume", volume);
+    OmValidation.checkResourceName("Bucket", bucket);
+    OmValidation.checkOwner(owner);
+    checkQuota(quotaInBytes);
+    checkQuota(quotaInNamespace);
+    writeLock.lock();
+    try {
+      BucketInfo.Builder b = requireBucket(volume, bucket).toBuilder().setModificationTime(now());
+      if (owner != null) {
+        b.setOwner(owner);
+      }
+      if (quotaInBytes != null) {
+        b.setQuotaInBytes(quotaInBytes);
+      }
+      if (quotaInNamespace != null) {
+        b.setQuotaInNamespace(quotaInNamespace);
+      }
+      BucketInfo info = b.build();
+      try (BatchOperation batch = store.initBatchOperation()) {
+        bucketTable.putWithBatch(batch, OmKeys.bucketKey(volume, bucket), info);
+        commit(batch, nextObjectId);
+      }
+      return info;
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /** @throws OmException INVALID_ARGUMENT for bad names, NOT_FOUND if the volume or bucket is absent */
+  public BucketInfo getBucketInfo(String volume, String bucket) {
+    OmValidation.checkResourceName("Volume", volume);
+    OmValidation.checkResourceName("Bucket", bucket);
+    return requireBucket(volume, bucket);
+  }
+
+  /**
+   * Deletes a bucket that has no live key (OBS/LEGACY: keyTable; FSO: fileTable and
+   * directoryTable) and no multipart upload in progress, each checked with one bounded iterator
+   * that sees live keys only (tombstones of deleted keys do not count). Keys still open in the
+   * bucket are discarded in the same batch (their commits then fail with NOT_FOUND); deleted
+   * versions stay in deletedTable for the purge service.
+   *
+   * @throws OmException NOT_FOUND if absent, FAILED_PRECONDITION if not empty
+   */
+  public void deleteBucket(String volume, String bucket) {
+    OmValidation.checkResourceName("Volume", volume);
+    OmValidation.checkResourceName("Bucket", bucket);
+    writeLock.lock();
+    try {
+      BucketInfo info = requireBucket(volume, bucket);
+      String names = OmKeys.bucketPrefix(volume, bucket);
+      String ids = OmKeys.fsoBucketPrefix(info.getVolumeId(), info.getObjectId());
+      boolean fso = info.getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED;
+      if (fso ? hasLiveKey(store.getTable(FILE_TABLE), ids)
+              || hasLiveKey(store.getTable(DIRECTORY_TABLE), ids)
+          : hasLiveKey(keyTable, names)) {
+        throw new OmException(Code.FAILED_PRECONDITION,
+            "Bucket '" + volume + "/" + bucket + "' is not empty: delete its keys first");
+      }
+      if (hasLiveKey(store.getTable(MULTIPART_INFO_TABLE), names)) {
+        throw new OmException(Code.FAILED_PRECONDITION, "Bucket '" + volume + "/" + bucket
+            + "' has multipart uploads in progress: complete or abort them first");
+      }
+      try (BatchOperation batch = store.initBatchOperation()) {
+        bucketTable.deleteWithBatch(batch, OmKeys.bucketKey(volume, bucket));
+        if (fso) {
+          Table<String, KeyInfo> openFiles = store.getTable(OPEN_FILE_TABLE);
+          if (hasLiveKey(openFiles, ids)) {
+            openFiles.deletePrefixWithBatch(batch, ids);
+          }
+        } else if (hasLiveKey(openKeyTable, names)) {
+          openKeyTable.deletePrefixWithBatch(batch, names);
+        }
+        commit(batch, nextObjectId);
+      }
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /**
+   * One page of the buckets of {@code volume} whose names start with {@code prefix}, after
+   * {@code startAfter} (exclusive).
+   *
+   * @throws OmException INVALID_ARGUMENT for a bad argument, NOT_FOUND if the volume is absent
+   */
+  public ListPage<BucketInfo> listBuckets(String volume, String prefix, String startAfter,
+      int maxResults) {
+    OmValidation.checkResourceName("Volume", volume);
+    OmValidation.checkOptionalText("Prefix", prefix);
+    OmValidation.checkOptionalText("Start-after", startAfter);
+    int max = checkPageSize("maxResults", maxResults);
+    requireVolume(volume);
+    Scan scan = scan(rawBucketTable, OmKeys.volumePrefix(volume), nz(prefix), null,
+        cursorOf(startAfter), max);
+    return new ListPage<>(values(scan, BUCKET_INFO::fromPersistedFormat), scan.truncated(), null);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Keys (OBJECT_STORE and LEGACY)
+
+  /**
+   * Opens a key for writing: an openKeyTable row under a new client id, which
+   * {@link #commitKey} must present.
+   *
+   * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume/bucket), UNIMPLEMENTED for FSO buckets
+   */
+  public OpenKeySession openKey(String volume, String bucket, String key, String owner) {
+    checkKeyArgs(volume, bucket, key);
+    OmValidation.checkOwner(owner);
+    writeLock.lock();
+    try {
+      BucketInfo info = requireObjectStoreBucket(volume, bucket);
+      long objectId = nextObjectId;
+      long clientId = nextObjectId + 1;
+      long now = now();
+      KeyInfo open = KeyInfo.newBuilder()
+          .setVolumeName(volume)
+          .setBucketName(bucket)
+          .setKeyName(key)
+          .setObjectId(objectId)
+          .setUpdateId(objectId)
+          .setClientId(clientId)
+          .setOwner(owner == null || owner.isEmpty() ? info.getOwner() : owner)
+          .setCreationTime(now)
+          .setModificationTime(now)
+          .build();
+      try (BatchOperation batch = store.initBatchOperation()) {
+        openKeyTable.putWithBatch(batch, OmKeys.openKey(volume, bucket, key, clientId), open);
+        commit(batch, clientId + 1);
+      }
+      return new OpenKeySession(clientId, open);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /**
+   * Commits an open key: its openKeyTable row becomes the keyTable row, and the version it
+   * overwrites, if any, moves to deletedTable under its object id. One batch.
+   *
+   * @throws OmException NOT_FOUND if the bucket is absent or there is no open key for
+   *     {@code clientId} (wrong client id, already committed, or discarded), INVALID_ARGUMENT for
+   *     bad names or a negative size
+   */
+  public KeyInfo commitKey(String volume, String bucket, String key, long clientId,
+      long dataSize) {
+    checkKeyArgs(volume, bucket, key);
+    if (dataSize < 0) {
+      throw OmException.invalid("Data size must not be negative: " + dataSize);
+    }
+    writeLock.lock();
+    try {
+      requireObjectStoreBucket(volume, bucket);
+      String openKey = OmKeys.openKey(volume, bucket, key, clientId);
+      KeyInfo open = openKeyTable.get(openKey);
+      if (open == null) {
+        throw OmException.notFound("No open key '" + key + "' in '" + volume + "/" + bucket
+            + "' for client id " + clientId
+            + " (wrong client id, already committed, or discarded)");
+      }
+      String objectKey = OmKeys.objectKey(volume, bucket, key);
+      KeyInfo previous = keyTable.get(objectKey);
+      long now = now();
+      KeyInfo committed = open.toBuilder()
+          .setClientId(0)
+          .setDataSize(dataSize)
+          .setModificationTime(now)
+          .build();
+      try (BatchOperation batch = store.initBatchOperation()) {
+        openKeyTable.deleteWithBatch(batch, openKey);
+        keyTable.putWithBatch(batch, objectKey, committed);
+        if (previous != null) {
+          moveToDeleted(batch, previous, now);
+        }
+        commit(batch, nextObjectId);
+      }
+      return committed;
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /** @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume, bucket or key) */
+  public KeyInfo lookupKey(String volume, String bucket, String key) {
+    checkKeyArgs(volume, bucket, key);
+    requireObjectStoreBucket(volume, bucket);
+    KeyInfo info = keyTable.get(OmKeys.objectKey(volume, bucket, key));
+    if (info == null) {
+      throw OmException.notFound("Key '" + key + "' does not exist in '" + volume + "/" + bucket + "'");
+    }
+    return info;
+  }
+
+  /**
+   * Deletes a key: its keyTable row moves to deletedTable under its object id. One batch.
+   *
+   * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume, bucket or key)
+   */
+  public void deleteKey(String volume, String bucket, String key) {
+    checkKeyArgs(volume, bucket, key);
+    writeLock.lock();
+    try {
+      requireObjectStoreBucket(volume, bucket);
+      String objectKey = OmKeys.objectKey(volume, bucket, key);
+      KeyInfo existing = keyTable.get(objectKey);
+      if (existing == null) {
+        throw OmException.notFound("Key '" + key + "' does not exist in '" + volume + "/" + bucket + "'");
+      }
+      try (BatchOperation batch = store.initBatchOperation()) {
+        keyTable.deleteWithBatch(batch, objectKey);
+        moveToDeleted(batch, existing, now());
+        commit(batch, nextObjectId);
+      }
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /**
+   * One page of the keys of an OBJECT_STORE or LEGACY bucket that start with {@code prefix}, in
+   * key (UTF-8 byte) order. The page starts after the token's last key when {@code token} is
+   * given, else after {@code startAfter} (exclusive; it need not exist), else at the start.
+   *
+   * @param maxKeys page size, 1 to the store's cap
+   * @throws OmException INVALID_ARGUMENT for a bad argument or token, NOT_FOUND if the volume or
+   *     bucket is absent, UNIMPLEMENTED for FSO buckets
+   */
+  public ListPage<KeyInfo> listKeys(String volume, String bucket, String prefix,
+      String startAfter, int maxKeys, String token) {
+    OmValidation.checkResourceName("Volume", volume);
+    OmValidation.checkResourceName("Bucket", bucket);
+    OmValidation.checkOptionalText("Prefix", prefix);
+    OmValidation.checkOptionalText("Start-after", startAfter);
+    int max = checkPageSize("maxKeys", maxKeys);
+    BucketInfo info = requireObjectStoreBucket(volume, bucket);
+    byte[] hash = ListTokens.requestHash(ListKind.LIST_KEYS, volume, bucket, info.getObjectId(),
+        prefix, null);
+    ListTokens.Cursor cursor = token == null || token.isEmpty()
+        ? cursorOf(startAfter) : tokens.verify(token, ListKind.LIST_KEYS, hash);
+    Scan scan = scan(rawKeyTable, OmKeys.bucketPrefix(volume, bucket), nz(prefix), null,
+        cursor, max);
+    String next = scan.truncated()
+        ? tokens.issue(ListKind.LIST_KEYS, hash, scan.last().name(), false) : null;
+    return new ListPage<>(values(scan, KEY_INFO::fromPersistedFormat), scan.truncated(), next);
+  }
+
+  /**
+   * S3 ListObjectsV2 over an OBJECT_STORE or LEGACY bucket: keys starting with the prefix, after
+   * the continuation token's position or else after start-after; with a delimiter, every key whose
+   * remainder after the prefix contains it is rolled up into the common prefix ending at its first
+   * occurrence, which is returned once and counts toward max-keys like a key. {@code maxKeys}
+   * above the cap is clamped to it.
+   *
+   * @throws OmException INVALID_ARGUMENT for a bad argument or token (including maxKeys &lt; 1),
+   *     NOT_FOUND if the volume or bucket is absent, UNIMPLEMENTED for FSO buckets
+   */
+  public ListObjectsV2Result listObjectsV2(ListObjectsV2Request request) {
+    Objects.requireNonNull(request, "request");
+    OmValidation.checkResourceName("Volume", request.volume());
+    OmValidation.checkResourceName("Bucket", request.bucket());
+    OmValidation.checkOptionalText("Prefix", request.prefix());
+    OmValidation.checkOptionalText("Delimiter", request.delimiter());
+    OmValidation.checkOptionalText("Start-after", request.startAfter());
+    if (request.maxKeys() <= 0) {
+      throw OmException.invalid("max-keys must be at least 1: " + request.maxKeys());
+    }
+    int max = Math.min(request.maxKeys(), options.maxListSize());
+    BucketInfo info = requireObjectStoreBucket(request.volume(), request.bucket());
+    String prefix = nz(request.prefix());
+    String delimiter = request.delimiter() == null || request.delimiter().isEmpty()
+        ? null : request.delimiter();
+    byte[] hash = ListTokens.requestHash(ListKind.LIST_OBJECTS_V2, request.volume(),
+        request.bucket(), info.getObjectId(), prefix, delimiter);
+    String token = request.continuationToken();
+    ListTokens.Cursor cursor = token == null || token.isEmpty()
+        ? cursorOf(request.startAfter()) : tokens.verify(token, ListKind.LIST_OBJECTS_V2, hash);
+    Scan scan = scan(rawKeyTable, OmKeys.bucketPrefix(request.volume(), request.bucket()), prefix,
+        delimiter, cursor, max);
+    List<KeyInfo> contents = new ArrayList<>();
+    List<String> prefixes = new ArrayList<>();
+    for (Entry e : scan.entries()) {
+      if (e.isPrefix()) {
+        prefixes.add(e.name());
+      } else {
+        contents.add(KEY_INFO.fromPersistedFormat(e.value()));
+      }
+    }
+    String next = scan.truncated()
+        ? tokens.issue(ListKind.LIST_OBJECTS_V2, hash, scan.last().name(), scan.last().isPrefix())
+        : null;
+    return new ListObjectsV2Result(contents, prefixes, scan.entries().size(), scan.truncated(),
+        next);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Page reading
+
+  /** One listed item: a key (with its encoded value) or a common prefix. */
+  private record Entry(String name, byte[] value, boolean isPrefix) {
+  }
+
+  private record Scan(List<Entry> entries, boolean truncated) {
+    Entry last() {
+      return entries.get(entries.size() - 1);
+    }
+  }
+
+  /**
+   * Reads one page of the entries of {@code table} under {@code base + prefix}; names are the keys
+   * without {@code base}. One bounded iterator, positioned once at the cursor (its exact match
+   * skipped; a prefix cursor skips everything under it), advanced one entry per item; a common
+   * prefix is left with one seek to its successor. {@code truncated} is one {@code hasNext()}
+   * after the page is full.
+   */
+  private Scan scan(Table<byte[], byte[]> table, String base, String prefix, String delimiter,
+      ListTokens.Cursor cursor, int max) {
+    int baseLength = utf8(base).length;
+    List<Entry> out = new ArrayList<>(Math.min(max, 64));
+    try (TableIterator<byte[], KeyValue<byte[], byte[]>> it =
+             table.iterator(utf8(base + prefix), IteratorType.KEY_AND_VALUE)) {
+      if (cursor != null) {
+        byte[] at = utf8(base + cursor.lastKey());
+        if (cursor.lastIsPrefix()) {
+          at = Bytes.prefixSuccessor(at);
+          if (at == null) {
+            return new Scan(out, false);
+          }
+          it.seek(at);
+        } else {
+          KeyValue<byte[], byte[]> landed = it.seek(at);
+          if (landed != null && Arrays.equals(landed.getKey(), at)) {
+            it.next();
+          }
+        }
+      }
+      while (out.size() < max && it.hasNext()) {
+        KeyValue<byte[], byte[]> kv = it.next();
+        byte[] k = kv.getKey();
+        String name = StringCodec.get().fromPersistedFormat(
+            Arrays.copyOfRange(k, baseLength, k.length));
+        if (delimiter != null) {
+          int at = name.indexOf(delimiter, prefix.length());
+          if (at >= 0) {
+            String common = name.substring(0, at + delimiter.length());
+            out.add(new Entry(common, null, true));
+            byte[] after = Bytes.prefixSuccessor(utf8(base + common));
+            if (after == null) {
+              return new Scan(out, false);
+            }
+            it.seek(after);
+            continue;
+          }
+        }
+        out.add(new Entry(name, kv.getValue(), false));
+      }
+      return new Scan(out, it.hasNext());
+    }
+  }
+
+  private static <T> List<T> values(Scan scan, Function<byte[], T> decode) {
+    List<T> out = new ArrayList<>(scan.entries().size());
+    for (Entry e : scan.entries()) {
+      out.add(decode.apply(e.value()));
+    }
+    return out;
+  }
+
+  private static ListTokens.Cursor cursorOf(String startAfter) {
+    return startAfter == null || startAfter.isEmpty()
+        ? null : new ListTokens.Cursor(startAfter, false);
+  }
+
+  private int checkPageSize(String what, int max) {
+    if (max <= 0) {
+      throw OmException.invalid(what + " must be at least 1: " + max);
+    }
+    if (max > options.maxListSize()) {
+      throw OmException.invalid(what + " " + max + " exceeds the page size cap "
+          + options.maxListSize());
+    }
+    return max;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Helpers
+
+  private static void checkKeyArgs(String volume, String bucket, String key) {
+    OmValidation.checkResourceName("Volume", volume);
+    OmValidation.checkResourceName("Bucket", bucket);
+    OmValidation.checkKeyName(key);
+  }
+
+  private static void checkQuota(Long quota) {
+    if (quota != null && quota < 0) {
+      throw OmException.invalid("Quota must not be negative (0 = unlimited): " + quota);
+    }
+  }
+
+  private VolumeInfo requireVolume(String volume) {
+    VolumeInfo info = volumeTable.get(OmKeys.volumeKey(volume));
+    if (info == null) {
+      throw OmException.notFound("Volume '" + volume + "' does not exist");
+    }
+    return info;
+  }
+
+  private BucketInfo requireBucket(String volume, String bucket) {
+    BucketInfo info = bucketTable.get(OmKeys.bucketKey(volume, bucket));
+    if (info == null) {
+      requireVolume(volume);
+      throw OmException.notFound("Bucket '" + bucket + "' does not exist in volume '" + volume + "'");
+    }
+    return info;
+  }
+
+  private BucketInfo requireObjectStoreBucket(String volume, String bucket) {
+    BucketInfo info = requireBucket(volume, bucket);
+    if (info.getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED) {
+      throw new OmException(Code.UNIMPLEMENTED, "Bucket '" + volume + "/" + bucket
+          + "' is FILE_SYSTEM_OPTIMIZED; FSO keys are not supported yet");
+    }
+    return info;
+  }
+
+  private static boolean hasLiveKey(Table<String, ?> table, String prefix) {
+    try (TableIterator<String, ? extends KeyValue<String, ?>> it =
+             table.iterator(prefix, IteratorType.KEY_ONLY)) {
+      return it.hasNext();
+    }
+  }
+
+  private void moveToDeleted(BatchOperation batch, KeyInfo version, long now) {
+    deletedTable.putWithBatch(batch,
+        OmKeys.deletedKey(version.getVolumeName(), version.getBucketName(), version.getKeyName(),
+            version.getObjectId()),
+        version.toBuilder().setDeletionTime(now).build());
+  }
+
+  /** Commits {@code batch}, persisting {@code newNextObjectId} in it when ids were used. */
+  private void commit(BatchOperation batch, long newNextObjectId) {
+    if (newNextObjectId != nextObjectId) {
+      metaTable.putWithBatch(batch, OmDBDefinition.META_NEXT_OBJECT_ID,
+          ByteBuffer.allocate(Long.BYTES).putLong(newNextObjectId).array());
+    }
+    batch.commit();
+    nextObjectId = newNextObjectId;
+  }
+
+  private long now() {
+    return options.clock().millis();
+  }
+
+  private static String nz(String s) {
+    return s == null ? "" : s;
+  }
+}
