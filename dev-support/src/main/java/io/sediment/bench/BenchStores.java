@@ -55,11 +55,17 @@ final class BenchStores {
    * {@link #open(String)} disables the tracker so a band stays where the scenario put it.
    */
   static DBStore open(String name, TombstonePolicy policy) {
+    return open(name, policy, false);
+  }
+
+  /** As {@link #open(String, TombstonePolicy)}; {@code fullFilters} turns partitioning off. */
+  static DBStore open(String name, TombstonePolicy policy, boolean fullFilters) {
     try {
       Path dir = Files.createTempDirectory("sediment-bench-" + name + "-");
       return DBStoreBuilder.newBuilder(DBDefinition.of(name, DEFINITION))
           .setPath(dir)
-          .setProfile(DBProfile.builder().disableAutoCompactions(true).build())
+          .setProfile(DBProfile.builder().disableAutoCompactions(true)
+              .partitionedIndexAndFilters(!fullFilters).build())
           .setTombstonePolicy(policy)
           .build();
     } catch (IOException e) {

@@ -52,6 +52,10 @@ public class GetRangeBenchmark {
   public static class Store {
 
     /** Number of live keys in the table. */
+    /** The table profile: DESIGN §2's partitioned index and filters, or one full filter per SST. */
+    @Param({"partitioned"})
+    public String filters;
+
     @Param({"1000000"})
     public int keys;
 
@@ -61,7 +65,8 @@ public class GetRangeBenchmark {
 
     @Setup(Level.Trial)
     public void build() {
-      store = BenchStores.open("getrange");
+      store = BenchStores.open("getrange", io.sediment.db.tombstone.TombstonePolicy.disabled(),
+          "full".equals(filters));
       table = store.getTable(BenchStores.TABLE);
       BenchStores.putRange(store, table, 0, keys);
       store.flush();
