@@ -2,23 +2,60 @@
 """Turns a JMH JSON result of one Sediment suite into markdown tables.
 
 Usage: bench_report.py <suite> <result.json>... [--mode M] [--stat median|mean] [--seconds S]
-                       [--cores C] [--cpu X] [--jmh OPTS]
+                       [--cores C] [--cpu X] [--jmh OPTS] [--data-log F --data-seconds S]
 
 Every ratio divides two figures of the same run. Ratios read "how many times faster the second
-side is": eager / lazy, other path / fast path.
+side is": eager / lazy, other path / fast path, Kafka / Sediment, partitioned / full filter.
+
+Figures measured outside JMH's timing (skipped entries, filter bytes per get, SST layout) come
+from "#metric <method> <params> <name>=<value>" lines the benchmarks print into the JMH log
+next to each JSON result (r<round>-<method>.log).
 """
 import argparse
 import json
 import math
+import os
+import re
 import statistics
 import sys
 
 
 SPREADS = []
+UNITS = {"pointget": "ops/s"}
+METRICS = {}
 
 
-def load(paths, stat):
-    """{(method, params-tuple): (figure, error)} in microseconds per operation.
+def load_metrics(paths):
+    """{(method, params-tuple): {name: [values, one per fork]}} from the JMH logs."""
+    line_re = re.compile(r"^#metric (\S+) (\S+) ([^=\s]+)=(.*)$")
+    for path in paths:
+        log = path[:-len(".json")] + ".log"
+        if not os.path.exists(log):
+            continue
+        with open(log, errors="replace") as f:
+            for line in f:
+                m = line_re.match(line.strip())
+                if not m:
+                    continue
+                method, ps, name, value = m.groups()
+                params = () if ps == "-" else tuple(sorted(tuple(kv.split("=", 1)) for kv in ps.split(",")))
+                METRICS.setdefault((method, params), {}).setdefault(name, []).append(value)
+
+
+def metric(method, params, name):
+    """The median of a numeric metric over the forks that printed it, or None."""
+    values = METRICS.get((method, tuple(sorted(params))), {}).get(name)
+    if not values:
+        return None
+    try:
+        return statistics.median(float(v) for v in values)
+    except ValueError:
+        return values[0]
+
+
+def load(paths, stat, unit="us/op"):
+    """{(method, params-tuple): (figure, error)} in the suite's unit (microseconds per operation,
+    or operations per second for throughput suites).
 
     Pools the measurement iterations of every fork in every JSON file (one per round and
     benchmark). stat "median" (the default) is their median, which a burst of load from other
@@ -32,7 +69,7 @@ def load(paths, stat):
         for run in runs:
             method = run["benchmark"].rsplit(".", 1)[1]
             metric = run["primaryMetric"]
-            if metric["scoreUnit"] != "us/op":
+            if metric["scoreUnit"] != unit:
                 sys.exit(f"bench_report: unexpected unit {metric['scoreUnit']} for {method}")
             params = tuple(sorted((run.get("params") or {}).items()))
             samples.setdefault((method, params), []).extend(
@@ -87,6 +124,163 @@ def values(results, param):
 
 def get(results, method, param, value):
     return results.get((method, ((param, str(value)),)), (None, None))
+
+
+def count(x):
+    if x is None:
+        return "n/a"
+    if isinstance(x, str):
+        return x
+    return f"{x:,.0f}" if x >= 10 or x == int(x) else f"{x:.2f}"
+
+
+def mib(x):
+    if x is None or isinstance(x, str):
+        return "—"
+    if x >= 1 << 20:
+        return f"{x / (1 << 20):.2f} MiB"
+    return f"{x / 1024:.0f} KiB"
+
+
+TRAILING_SIDES = {
+    "trailing": [
+        ("sedimentTrailing", "Sediment `table.iterator(P)` (bounded, lazy)"),
+        ("kafkaPrefixScanTrailing", "Kafka Streams `prefixScan(P)`"),
+        ("kafkaRangeTrailing", "Kafka Streams `range(P, successor(P))`"),
+        ("sedimentNoTombstones", "Sediment, store without the tombstones (baseline)"),
+        ("kafkaPrefixScanNoTombstones", "Kafka Streams `prefixScan(P)`, store without the tombstones"),
+    ],
+    "interior": [
+        ("sedimentInterior", "Sediment `table.iterator(P)` (bounded, lazy)"),
+        ("kafkaPrefixScanInterior", "Kafka Streams `prefixScan(P)`"),
+        ("kafkaRangeInterior", "Kafka Streams `range(P, successor(P))`"),
+        ("sedimentNoTombstones", "Sediment, store without the tombstones (baseline)"),
+    ],
+}
+
+
+def trailing(results):
+    out = []
+    for n in values(results, "tombstones"):
+        def fig(method):
+            return get(results, method, "tombstones", n)
+
+        def skipped(method):
+            return metric(method, (("tombstones", str(n)),), "skipped")
+
+        def ssts(method):
+            return metric(method, (("tombstones", str(n)),), "sstFiles")
+
+        for scenario, title in [
+                ("trailing", f"100 live entries under P, then {n:,} point tombstones just past P"
+                             " (the next prefix)"),
+                ("interior", f"{n:,} point tombstones inside P, before its 100 live entries:"
+                             " both sides walk them")]:
+            out.append(f"#### {title}\n")
+            sediment, _ = fig(TRAILING_SIDES[scenario][0][0])
+            rows = []
+            for method, label in TRAILING_SIDES[scenario]:
+                s, err = fig(method)
+                if s is None:
+                    continue
+                rows.append([label, us(s, err), count(skipped(method)), count(ssts(method)),
+                             ratio(s, sediment)])
+            out.append(table(["side (open, read 100 entries, close)", "µs/op",
+                              "internal entries skipped per op", "SST files", "µs / Sediment µs"],
+                             rows, "lrrrr"))
+            out.append("")
+        ks, _ = fig("kafkaPrefixScanTrailing")
+        kr, _ = fig("kafkaRangeTrailing")
+        st, _ = fig("sedimentTrailing")
+        sb, _ = fig("sedimentNoTombstones")
+        ki, _ = fig("kafkaPrefixScanInterior")
+        si, _ = fig("sedimentInterior")
+        def met(a, b, ok):
+            return "—" if a is None or b is None or not b else ("met" if ok(a / b) else "NOT met")
+
+        rows = [
+            ["Kafka `prefixScan` / Sediment, trailing tombstones", ratio(ks, st), "≥ ×10",
+             met(ks, st, lambda r: r >= 10)],
+            ["Kafka `range` / Sediment, trailing tombstones", ratio(kr, st), "—", "—"],
+            ["Sediment trailing / Sediment without tombstones", ratio(st, sb), "≤ ×2",
+             met(st, sb, lambda r: r <= 2)],
+            ["Kafka `prefixScan` / Sediment, tombstones inside P", ratio(ki, si), "≈ ×1 (both pay)", "—"],
+        ]
+        out.append("#### Ratios (same run) against the targets\n")
+        out.append(table(["ratio", "measured", "target", ""], rows, "lrll"))
+    return "\n".join(out)
+
+
+PUBLISHED_POINTGET = {64: "1,746 → 176,144 (×101)", 1024: "−9 % (there everything fit)"}
+
+
+def pointget(results):
+    out = []
+    keys = sorted({dict(p).get("keys") for (_, p) in results} - {None}, key=int)
+    targets = sorted({dict(p).get("targetFileMiB") for (_, p) in results} - {None}, key=int)
+    for k in keys:
+        for t in targets:
+            caches = sorted({int(dict(p)["cacheMiB"]) for (_, p) in results
+                             if dict(p).get("keys") == k and dict(p).get("targetFileMiB") == t})
+
+            def params(c):
+                return (("cacheMiB", str(c)), ("keys", k), ("targetFileMiB", t))
+
+            def fig(method, c):
+                return results.get((method, params(c)), (None, None))
+
+            def m(method, c, name):
+                return metric(method, params(c), name)
+
+            c0 = caches[0] if caches else None
+            layout = []
+            for method, label in [("fullFilter", "full filter + binary-search index"),
+                                  ("partitioned", "partitioned index and filters, top level pinned")]:
+                layout.append(f"{label}: {count(m(method, c0, 'sstFiles'))} SSTs, "
+                              f"{mib(m(method, c0, 'sstBytes'))}, files per level "
+                              f"{m(method, c0, 'filesPerLevel') or '?'}, largest filter "
+                              f"{mib(m(method, c0, 'maxFilterBytes'))}")
+            out.append(f"#### {int(k):,} keys (ledgerId, entryId), {t} MiB target SSTs; random gets"
+                       " of existing keys from 2 threads\n")
+            out.append("Layouts: " + "; ".join(layout) + ".\n")
+            rows = []
+            verdict = {"yes": [], "no": []}
+            for c in caches:
+                f, fe = fig("fullFilter", c)
+                p, pe = fig("partitioned", c)
+                shard = m("fullFilter", c, "shardBytes")
+                shards = m("fullFilter", c, "shards")
+                big = m("fullFilter", c, "maxFilterBytes")
+                exceeds = "yes" if isinstance(big, float) and isinstance(shard, float) and big > shard else "no"
+                if f and p:
+                    verdict[exceeds].append((c, p / f))
+                rows.append([f"{c:,} MiB", f"{count(shards)} × {mib(shard)}", exceeds,
+                             count(f), count(p), ratio(p, f),
+                             count(m("fullFilter", c, "BLOCK_CACHE_FILTER_BYTES_INSERT/get")),
+                             count(m("partitioned", c, "BLOCK_CACHE_FILTER_BYTES_INSERT/get")),
+                             count(m("fullFilter", c, "BLOCK_CACHE_FILTER_MISS/get")),
+                             count(m("partitioned", c, "BLOCK_CACHE_FILTER_MISS/get")),
+                             PUBLISHED_POINTGET.get(c, "—")])
+            out.append(table(["block cache", "shards", "full filter > shard", "full filter gets/s",
+                              "partitioned gets/s", "partitioned / full",
+                              "filter bytes read per get (full)", "(partitioned)",
+                              "filter misses per get (full)", "(partitioned)",
+                              "published, 50M keys"], rows, "lrlrrrrrrrl"))
+            lines = []
+            for key, label, target, ok in [
+                    ("yes", "where a full filter block exceeds a shard", "≥ ×20", lambda r: r >= 20),
+                    ("no", "where it fits a shard", "≥ ×0.85", lambda r: r >= 0.85)]:
+                for c, r in verdict[key]:
+                    lines.append(f"- {c:,} MiB, {label}: partitioned / full ×{r:.2f}, target {target}: "
+                                 f"{'met' if ok(r) else 'NOT met'}")
+            if lines:
+                out.append("\n" + "\n".join(lines))
+            out.append("\nTargets: partitioned / full ≥ ×20 where a full filter block exceeds a shard;"
+                       " ≥ ×0.85 (no more than 15 % slower) where everything fits. Filter bytes read"
+                       " per get: `BLOCK_CACHE_FILTER_BYTES_INSERT` (what the cache took in after"
+                       " reading filter blocks from the files) over `NUMBER_KEYS_READ`, measurement"
+                       " iterations only.\n")
+    return "\n".join(out)
 
 
 PUBLISHED_A = {10000: "863 µs → 1.1 µs", 100000: "8.76 ms → 1.1 µs", 500000: "97.3 ms → 1.3 µs"}
@@ -161,11 +355,16 @@ def main():
     ap.add_argument("--cpu", default="?")
     ap.add_argument("--jmh", default="")
     ap.add_argument("--stat", choices=["median", "mean"], default="median")
+    ap.add_argument("--data-log")
+    ap.add_argument("--data-seconds", type=int)
     a = ap.parse_args()
-    results = load(a.json, a.stat)
+    unit = UNITS.get(a.suite, "us/op")
+    results = load(a.json, a.stat, unit)
     if not results:
         sys.exit("bench_report: no results in " + " ".join(a.json))
-    body = {"positioning": positioning, "getrange": getrange}[a.suite](results)
+    load_metrics(a.json)
+    body = {"positioning": positioning, "getrange": getrange, "trailing": trailing,
+            "pointget": pointget}[a.suite](results)
     took = f"{a.seconds // 60} min {a.seconds % 60} s" if a.seconds is not None else "?"
     print(f"### bench {a.suite} ({a.mode})\n")
     if a.stat == "median":
@@ -173,8 +372,17 @@ def main():
     else:
         figure = "figures are the mean ± standard deviation of all measurement iterations"
     figure += f" (widest max/min spread of one benchmark's iterations: ×{max(SPREADS):.2f})"
-    print(f"{a.cores} cores, {a.cpu}; JMH {a.jmh.strip()}; average time per operation; "
-          f"{figure}; wall clock {took} (build excluded).\n")
+    kind = "operations per second, both threads together" if unit == "ops/s" \
+        else "average time per operation"
+    data = ""
+    if a.data_seconds is not None:
+        data = f"; data built or found in {a.data_seconds // 60} min {a.data_seconds % 60} s first"
+    print(f"{a.cores} cores, {a.cpu}; JMH {a.jmh.strip()}; {kind}; "
+          f"{figure}; wall clock {took} (build excluded{data}).\n")
+    if a.data_log and os.path.exists(a.data_log):
+        with open(a.data_log, errors="replace") as f:
+            lines = [l.rstrip() for l in f if l.strip() and not l.startswith("SLF4J")]
+        print("Data:\n\n```\n" + "\n".join(lines) + "\n```\n")
     print(body)
 
 

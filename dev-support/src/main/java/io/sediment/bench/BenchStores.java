@@ -16,7 +16,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * Shared set-up for the benchmarks: a one-table store of raw {@code byte[]} keys and values in a
@@ -45,6 +48,27 @@ final class BenchStores {
     return String.format("key-%010d", i).getBytes(StandardCharsets.UTF_8);
   }
 
+  /**
+   * Prints one figure a benchmark measured outside JMH's timing (in set-up or per iteration) as a
+   * line of the fork's output, which {@code bench_report.py} reads from the JMH log:
+   * {@code #metric <method> <param=value,...|-> <name>=<value>}.
+   */
+  static void metric(BenchmarkParams params, String name, Object value) {
+    String method = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
+    TreeMap<String, String> sorted = new TreeMap<>();
+    for (String k : params.getParamsKeys()) {
+      sorted.put(k, params.getParam(k));
+    }
+    String ps = sorted.isEmpty() ? "-" : sorted.entrySet().stream()
+        .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(","));
+    System.out.println("#metric " + method + " " + ps + " " + name + "=" + value);
+  }
+
+  /** The name of the benchmark method {@code params} describe. */
+  static String method(BenchmarkParams params) {
+    return params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
+  }
+
   /** A store in a new directory under {@code java.io.tmpdir}; see {@link #deleteStore}. */
   static DBStore open(String name) {
     return open(name, TombstonePolicy.disabled());
@@ -55,19 +79,40 @@ final class BenchStores {
    * {@link #open(String)} disables the tracker so a band stays where the scenario put it.
    */
   static DBStore open(String name, TombstonePolicy policy) {
-    return open(name, policy, false);
+    return open(name, profile(), policy);
   }
 
-  /** As {@link #open(String, TombstonePolicy)}; {@code fullFilters} turns partitioning off. */
-  static DBStore open(String name, TombstonePolicy policy, boolean fullFilters) {
+  /** The profile of {@link #open(String)}: the defaults with automatic compaction off. */
+  static DBProfile profile() {
+    return DBProfile.builder().disableAutoCompactions(true).build();
+  }
+
+  /** A store in a new directory under {@code java.io.tmpdir} with the given profile and policy. */
+  static DBStore open(String name, DBProfile profile, TombstonePolicy policy) {
     try {
       Path dir = Files.createTempDirectory("sediment-bench-" + name + "-");
-      return DBStoreBuilder.newBuilder(DBDefinition.of(name, DEFINITION))
-          .setPath(dir)
-          .setProfile(DBProfile.builder().disableAutoCompactions(true)
-              .partitionedIndexAndFilters(!fullFilters).build())
-          .setTombstonePolicy(policy)
-          .build();
+      return openAt(dir, name, profile, policy);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The store in {@code dir} (created when missing), with the given profile and policy. */
+  static DBStore openAt(Path dir, String name, DBProfile profile, TombstonePolicy policy) {
+    return DBStoreBuilder.newBuilder(DBDefinition.of(name, DEFINITION))
+        .setPath(dir)
+        .setProfile(profile)
+        .setTombstonePolicy(policy)
+        .build();
+  }
+
+  /** Deletes {@code dir} and everything under it, if it exists. */
+  static void deleteTree(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -80,11 +125,16 @@ final class BenchStores {
     }
     Path dir = store.getPath();
     store.close();
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    deleteTree(dir);
+  }
+
+  /** {@value #VALUE_BYTES} pseudo-random bytes. */
+  static byte[] value(SplittableRandom random) {
+    byte[] value = new byte[VALUE_BYTES];
+    for (int b = 0; b < VALUE_BYTES; b++) {
+      value[b] = (byte) random.nextInt(256);
     }
+    return value;
   }
 
   /** Puts keys {@code [from, to)} with pseudo-random values, in batches. */

@@ -65,8 +65,9 @@ public class GetRangeBenchmark {
 
     @Setup(Level.Trial)
     public void build() {
-      store = BenchStores.open("getrange", io.sediment.db.tombstone.TombstonePolicy.disabled(),
-          "full".equals(filters));
+      store = BenchStores.open("getrange", BenchStores.profile().toBuilder()
+              .partitionedIndexAndFilters(!"full".equals(filters)).build(),
+          io.sediment.db.tombstone.TombstonePolicy.disabled());
       table = store.getTable(BenchStores.TABLE);
       BenchStores.putRange(store, table, 0, keys);
       store.flush();
