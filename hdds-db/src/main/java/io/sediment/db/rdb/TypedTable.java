@@ -57,38 +57,29 @@ public final class TypedTable<K, V> implements Table<K, V> {
   }
 
   K decodeKey(CodecBuffer key) {
-    try {
-      return keyCodec.decode(key);
-    } catch (CodecException | IllegalArgumentException e) {
-      throw new CodecException("Table " + getName() + ": cannot decode key "
-          + Bytes.toDisplayString(key.getArray()) + ": " + e.getMessage(), e);
-    }
+    return decoding(() -> keyCodec.decode(key), () -> "key " + Bytes.toDisplayString(key.getArray()));
   }
 
   V decodeValue(CodecBuffer value, Object key) {
-    try {
-      return valueCodec.decode(value);
-    } catch (CodecException | IllegalArgumentException e) {
-      throw new CodecException("Table " + getName() + ": cannot decode the value of key "
-          + key + ": " + e.getMessage(), e);
-    }
+    return decoding(() -> valueCodec.decode(value), () -> "the value of key " + key);
   }
 
   private K decodeKey(byte[] key) {
-    try {
-      return keyCodec.fromPersistedFormat(key);
-    } catch (CodecException | IllegalArgumentException e) {
-      throw new CodecException("Table " + getName() + ": cannot decode key "
-          + Bytes.toDisplayString(key) + ": " + e.getMessage(), e);
-    }
+    return decoding(() -> keyCodec.fromPersistedFormat(key), () -> "key " + Bytes.toDisplayString(key));
   }
 
   private V decodeValue(byte[] value, Object key) {
+    return decoding(() -> valueCodec.fromPersistedFormat(value), () -> "the value of key " + key);
+  }
+
+  /** Runs a decode; a failure becomes a {@link CodecException} naming this table and {@code what}. */
+  private <T> T decoding(java.util.function.Supplier<T> decode,
+      java.util.function.Supplier<String> what) {
     try {
-      return valueCodec.fromPersistedFormat(value);
+      return decode.get();
     } catch (CodecException | IllegalArgumentException e) {
-      throw new CodecException("Table " + getName() + ": cannot decode the value of key "
-          + key + ": " + e.getMessage(), e);
+      throw new CodecException("Table " + getName() + ": cannot decode " + what.get() + ": "
+          + e.getMessage(), e);
     }
   }
 
