@@ -24,6 +24,12 @@ public interface DBStore extends AutoCloseable {
   /** The typed table of {@code definition}, which must be one of this store's tables. */
   <K, V> Table<K, V> getTable(TableDefinition<K, V> definition);
 
+  /**
+   * Opens a consistent read-only view of every table at this moment (a RocksDB snapshot); the
+   * caller closes it.
+   */
+  ReadView openReadView();
+
   /** A new, empty batch for this store's tables. */
   BatchOperation initBatchOperation();
 

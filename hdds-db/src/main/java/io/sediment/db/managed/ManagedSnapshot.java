@@ -2,6 +2,7 @@ package io.sediment.db.managed;
 
 import io.sediment.db.util.LeakRegistry;
 import java.util.function.Consumer;
+import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.Snapshot;
 
@@ -14,6 +15,7 @@ public final class ManagedSnapshot implements AutoCloseable {
 
   private final Managed<RocksDB> db;
   private final Snapshot snapshot;
+  private final Managed<ReadOptions> readOptions;
   private final LeakRegistry.Registration registration;
   private final Consumer<ManagedSnapshot> onClose;
   private boolean closed;
@@ -22,6 +24,7 @@ public final class ManagedSnapshot implements AutoCloseable {
     this.db = db;
     this.snapshot = db.get().getSnapshot();
     this.registration = NativeTracker.register(snapshot, owner);
+    this.readOptions = Managed.of(new ReadOptions().setSnapshot(snapshot), owner);
     this.onClose = onClose;
   }
 
@@ -30,6 +33,12 @@ public final class ManagedSnapshot implements AutoCloseable {
       throw new IllegalStateException("Snapshot is closed");
     }
     return snapshot;
+  }
+
+  /** Read options pinned to this snapshot, for point reads. */
+  synchronized ReadOptions readOptions() {
+    snapshot();
+    return readOptions.get();
   }
 
   /** The sequence number the snapshot sees. */
@@ -45,6 +54,7 @@ public final class ManagedSnapshot implements AutoCloseable {
     }
     closed = true;
     try {
+      readOptions.close();
       db.get().releaseSnapshot(snapshot);
     } finally {
       registration.close();

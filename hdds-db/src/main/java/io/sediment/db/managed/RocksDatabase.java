@@ -146,13 +146,22 @@ public final class RocksDatabase implements AutoCloseable {
     return guard.isClosing();
   }
 
+  private ReadOptions readOptions(ManagedSnapshot snapshot) {
+    return snapshot == null ? options.readOptions() : snapshot.readOptions();
+  }
+
   // ---- point reads and writes ------------------------------------------------------------
 
   /** The value of {@code key}, or {@code null} if absent. */
   public byte[] get(ColumnFamily cf, byte[] key) {
+    return get(cf, key, null);
+  }
+
+  /** The value of {@code key} as {@code snapshot} sees it (now when {@code null}), or {@code null}. */
+  public byte[] get(ColumnFamily cf, byte[] key, ManagedSnapshot snapshot) {
     guard.enter();
     try {
-      return db.get().get(cf.handle(), options.readOptions(), key);
+      return db.get().get(cf.handle(), readOptions(snapshot), key);
     } catch (RocksDBException e) {
       throw failure("get", cf, e);
     } finally {
@@ -166,9 +175,14 @@ public final class RocksDatabase implements AutoCloseable {
    * if the key is absent. The key buffer's position is not changed.
    */
   public int get(ColumnFamily cf, ByteBuffer key, ByteBuffer value) {
+    return get(cf, key, value, null);
+  }
+
+  /** As {@link #get(ColumnFamily, ByteBuffer, ByteBuffer)}, as {@code snapshot} sees it. */
+  public int get(ColumnFamily cf, ByteBuffer key, ByteBuffer value, ManagedSnapshot snapshot) {
     guard.enter();
     try {
-      return db.get().get(cf.handle(), options.readOptions(), key.duplicate(), value);
+      return db.get().get(cf.handle(), readOptions(snapshot), key.duplicate(), value);
     } catch (RocksDBException e) {
       throw failure("get", cf, e);
     } finally {
@@ -178,9 +192,14 @@ public final class RocksDatabase implements AutoCloseable {
 
   /** False only when {@code key} is certainly absent (Bloom filter and memtable check). */
   public boolean keyMayExist(ColumnFamily cf, byte[] key) {
+    return keyMayExist(cf, key, null);
+  }
+
+  /** As {@link #keyMayExist(ColumnFamily, byte[])}, as {@code snapshot} sees it. */
+  public boolean keyMayExist(ColumnFamily cf, byte[] key, ManagedSnapshot snapshot) {
     guard.enter();
     try {
-      return db.get().keyMayExist(cf.handle(), key, null);
+      return db.get().keyMayExist(cf.handle(), readOptions(snapshot), key, null);
     } finally {
       guard.exit();
     }
@@ -284,12 +303,21 @@ public final class RocksDatabase implements AutoCloseable {
    */
   public ManagedRocksIterator newIterator(ColumnFamily cf, byte[] lowerInclusive,
       byte[] upperExclusive, boolean countSkips) {
+    return newIterator(cf, lowerInclusive, upperExclusive, countSkips, null);
+  }
+
+  /** As {@link #newIterator(ColumnFamily, byte[], byte[], boolean)}, reading {@code snapshot}. */
+  public ManagedRocksIterator newIterator(ColumnFamily cf, byte[] lowerInclusive,
+      byte[] upperExclusive, boolean countSkips, ManagedSnapshot snapshot) {
     guard.enter();
     List<Managed<?>> owned = new ArrayList<>(4);
     try {
       ReadOptions ro = new ReadOptions();
       owned.add(Managed.of(ro, name));
       ro.setFillCache(true);
+      if (snapshot != null) {
+        ro.setSnapshot(snapshot.snapshot());
+      }
       if (lowerInclusive != null) {
         Slice lower = new Slice(lowerInclusive);
         owned.add(Managed.of(lower, name));

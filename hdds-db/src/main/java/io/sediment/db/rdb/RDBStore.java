@@ -104,6 +104,12 @@ public final class RDBStore implements DBStore {
   }
 
   @Override
+  public io.sediment.db.ReadView openReadView() {
+    checkOpen();
+    return new RDBReadView(this, db.newSnapshot());
+  }
+
+  @Override
   public BatchOperation initBatchOperation() {
     return new RDBBatchOperation(db);
   }

@@ -9,6 +9,7 @@ import io.sediment.db.Table;
 import io.sediment.db.TableIterator;
 import io.sediment.db.codec.CodecBuffer;
 import io.sediment.db.managed.ColumnFamily;
+import io.sediment.db.managed.ManagedSnapshot;
 import io.sediment.db.managed.RocksDatabase;
 import io.sediment.db.tombstone.TombstoneTracker;
 import java.util.List;
@@ -26,12 +27,35 @@ public class RDBTable implements Table<byte[], byte[]> {
   private final ColumnFamily family;
   private final int maxKeyBytes;
   private final TombstoneTracker tracker;
+  /** Non-null for a read-only view pinned to a snapshot. */
+  private final ManagedSnapshot snapshot;
 
   RDBTable(RocksDatabase db, ColumnFamily family, int maxKeyBytes, TombstoneTracker tracker) {
+    this(db, family, maxKeyBytes, tracker, null);
+  }
+
+  private RDBTable(RocksDatabase db, ColumnFamily family, int maxKeyBytes,
+      TombstoneTracker tracker, ManagedSnapshot snapshot) {
     this.db = db;
     this.family = family;
     this.maxKeyBytes = maxKeyBytes;
     this.tracker = tracker;
+    this.snapshot = snapshot;
+  }
+
+  /**
+   * A read-only view of this table as {@code snapshot} sees it: reads and iterators see the
+   * snapshot, writes throw {@link UnsupportedOperationException}.
+   */
+  RDBTable view(ManagedSnapshot snapshot) {
+    return new RDBTable(db, family, maxKeyBytes, tracker, snapshot);
+  }
+
+  private void checkWritable() {
+    if (snapshot != null) {
+      throw new UnsupportedOperationException("Table " + getName()
+          + " is a read-only view of a snapshot");
+    }
   }
 
   /** Where this table's iterators report tombstone-heavy ranges. */
@@ -95,12 +119,14 @@ public class RDBTable implements Table<byte[], byte[]> {
 
   @Override
   public void put(byte[] key, byte[] value) {
+    checkWritable();
     checkKey(key, "key");
     db.put(family, key, Objects.requireNonNull(value, "value"));
   }
 
   @Override
   public void putWithBatch(BatchOperation batch, byte[] key, byte[] value) {
+    checkWritable();
     checkKey(key, "key");
     Objects.requireNonNull(value, "value");
     RDBBatchOperation.writable(batch, db).put(family, key, value);
@@ -108,13 +134,13 @@ public class RDBTable implements Table<byte[], byte[]> {
 
   @Override
   public byte[] get(byte[] key) {
-    return db.get(family, checkKey(key, "key"));
+    return db.get(family, checkKey(key, "key"), snapshot);
   }
 
   @Override
   public byte[] getIfExist(byte[] key) {
     checkKey(key, "key");
-    return db.keyMayExist(family, key) ? db.get(family, key) : null;
+    return db.keyMayExist(family, key, snapshot) ? db.get(family, key, snapshot) : null;
   }
 
   @Override
@@ -124,29 +150,34 @@ public class RDBTable implements Table<byte[], byte[]> {
 
   @Override
   public void delete(byte[] key) {
+    checkWritable();
     db.delete(family, checkKey(key, "key"));
   }
 
   @Override
   public void deleteWithBatch(BatchOperation batch, byte[] key) {
+    checkWritable();
     checkKey(key, "key");
     RDBBatchOperation.writable(batch, db).delete(family, key);
   }
 
   @Override
   public void deleteRange(byte[] from, byte[] to) {
+    checkWritable();
     checkRange(from, to);
     db.deleteRange(family, from, to);
   }
 
   @Override
   public void deleteRangeWithBatch(BatchOperation batch, byte[] from, byte[] to) {
+    checkWritable();
     checkRange(from, to);
     RDBBatchOperation.writable(batch, db).deleteRange(family, from, to);
   }
 
   @Override
   public void deletePrefix(byte[] prefix) {
+    checkWritable();
     byte[][] range = prefixRange(prefix);
     if (range[1] == null) {
       deleteAllFrom(range[0]);
@@ -157,6 +188,7 @@ public class RDBTable implements Table<byte[], byte[]> {
 
   @Override
   public void deletePrefixWithBatch(BatchOperation batch, byte[] prefix) {
+    checkWritable();
     byte[][] range = prefixRange(prefix);
     var writable = RDBBatchOperation.writable(batch, db);
     if (range[1] == null) {
@@ -210,14 +242,16 @@ public class RDBTable implements Table<byte[], byte[]> {
   public RDBStoreByteArrayIterator iterator(byte[] prefix, IteratorType type) {
     byte[] lower = prefix == null || prefix.length == 0 ? null : checkKey(prefix, "prefix").clone();
     return new RDBStoreByteArrayIterator(
-        db.newIterator(family, lower, lower == null ? null : Bytes.prefixSuccessor(lower), sample()),
+        db.newIterator(family, lower, lower == null ? null : Bytes.prefixSuccessor(lower), sample(),
+            snapshot),
         this, type);
   }
 
   @Override
   public RDBStoreByteArrayIterator rangeIterator(byte[] from, byte[] to, IteratorType type) {
     checkBounds(from, to);
-    return new RDBStoreByteArrayIterator(db.newIterator(family, from, to, sample()), this, type);
+    return new RDBStoreByteArrayIterator(db.newIterator(family, from, to, sample(), snapshot), this,
+        type);
   }
 
   @Override
@@ -254,7 +288,7 @@ public class RDBTable implements Table<byte[], byte[]> {
     }
     boolean startMustExist = startKey != null && (p == null || startKey.length > p.length);
     if (startMustExist && count == 1 && filters.length == 0) {
-      byte[] value = db.get(family, startKey);
+      byte[] value = db.get(family, startKey, snapshot);
       return value == null ? List.of() : List.of(KeyValue.of(startKey.clone(), value));
     }
     try (RDBStoreByteArrayIterator it = iterator(p, IteratorType.KEY_AND_VALUE)) {
@@ -266,6 +300,7 @@ public class RDBTable implements Table<byte[], byte[]> {
 
   /** Puts the readable bytes of {@code key} and {@code value}; the buffers are not released. */
   public void put(CodecBuffer key, CodecBuffer value) {
+    checkWritable();
     checkKey(key);
     db.put(family, key.asReadOnlyByteBuffer(), value.asReadOnlyByteBuffer());
   }
@@ -278,21 +313,24 @@ public class RDBTable implements Table<byte[], byte[]> {
   public boolean get(CodecBuffer key, CodecBuffer value) {
     checkKey(key);
     var k = key.asReadOnlyByteBuffer();
-    return value.readFrom(dest -> db.get(family, k, dest)) >= 0;
+    return value.readFrom(dest -> db.get(family, k, dest, snapshot)) >= 0;
   }
 
   public void delete(CodecBuffer key) {
+    checkWritable();
     checkKey(key);
     db.delete(family, key.asReadOnlyByteBuffer());
   }
 
   public void putWithBatch(BatchOperation batch, CodecBuffer key, CodecBuffer value) {
+    checkWritable();
     checkKey(key);
     RDBBatchOperation.writable(batch, db)
         .put(family, key.asReadOnlyByteBuffer(), value.asReadOnlyByteBuffer());
   }
 
   public void deleteWithBatch(BatchOperation batch, CodecBuffer key) {
+    checkWritable();
     checkKey(key);
     RDBBatchOperation.writable(batch, db).delete(family, key.asReadOnlyByteBuffer());
   }
@@ -304,7 +342,8 @@ public class RDBTable implements Table<byte[], byte[]> {
   public RDBStoreCodecBufferIterator codecBufferIterator(byte[] lower, byte[] upper,
       IteratorType type) {
     checkBounds(lower, upper);
-    return new RDBStoreCodecBufferIterator(db.newIterator(family, lower, upper, sample()), this,
+    return new RDBStoreCodecBufferIterator(db.newIterator(family, lower, upper, sample(), snapshot),
+        this,
         type);
   }
 }

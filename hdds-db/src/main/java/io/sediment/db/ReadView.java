@@ -1,0 +1,26 @@
+package io.sediment.db;
+
+/**
+ * A consistent read-only view of every table of a store at one moment (one RocksDB snapshot), for
+ * reads that must agree across tables, such as a listing page that merges two tables.
+ *
+ * <p>Tables from a view answer reads, iterators and {@code getRangeKVs} as of the moment the view
+ * was opened; their writes throw {@link UnsupportedOperationException};
+ * {@code getEstimatedKeyCount} is the store's current estimate. While a view is open, compaction
+ * keeps every entry and tombstone it can see, so close views promptly. Closing is idempotent; the
+ * store releases views left open when it closes. Thread-safe; its iterators are not.
+ */
+public interface ReadView extends AutoCloseable {
+
+  /** The raw table called {@code name}, as of this view. */
+  Table<byte[], byte[]> getTable(String name);
+
+  /** The typed table of {@code definition}, as of this view. */
+  <K, V> Table<K, V> getTable(TableDefinition<K, V> definition);
+
+  /** The RocksDB sequence number the view reads at. */
+  long sequenceNumber();
+
+  @Override
+  void close();
+}

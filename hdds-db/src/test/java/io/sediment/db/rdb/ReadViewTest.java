@@ -1,0 +1,133 @@
+package io.sediment.db.rdb;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sediment.db.BatchOperation;
+import io.sediment.db.DBStore;
+import io.sediment.db.IteratorType;
+import io.sediment.db.KeyValue;
+import io.sediment.db.ReadView;
+import io.sediment.db.Table;
+import io.sediment.db.TableIterator;
+import io.sediment.db.codec.CodecBuffer;
+import io.sediment.db.managed.RocksDatabase;
+import io.sediment.db.testing.TestStores;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A {@link ReadView} sees every table as of one moment, through every read path, refuses writes,
+ * and holds a RocksDB snapshot only while open.
+ */
+class ReadViewTest {
+
+  @TempDir Path dir;
+
+  private static byte[] b(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void everyReadPathOfEveryTableSeesTheMomentTheViewOpened() {
+    try (DBStore store = TestStores.open(dir)) {
+      Table<byte[], byte[]> bytes = store.getTable("bytes");
+      Table<String, String> strings = store.getTable(TestStores.STRINGS);
+      bytes.put(b("a"), b("1"));
+      bytes.put(b("b"), b("2"));
+      strings.put("x", "old");
+      try (ReadView view = store.openReadView()) {
+        try (BatchOperation batch = store.initBatchOperation()) {
+          bytes.deleteWithBatch(batch, b("a"));
+          bytes.putWithBatch(batch, b("c"), b("3"));
+          strings.putWithBatch(batch, "x", "new");
+          strings.putWithBatch(batch, "y", "added");
+          batch.commit();
+        }
+        Table<byte[], byte[]> vb = view.getTable("bytes");
+        Table<String, String> vs = view.getTable(TestStores.STRINGS);
+        assertArrayEquals(b("1"), vb.get(b("a")));
+        assertArrayEquals(b("1"), vb.getIfExist(b("a")));
+        assertTrue(vb.isExist(b("a")));
+        assertNull(vb.get(b("c")));
+        assertEquals("old", vs.get("x"));
+        assertNull(vs.get("y"));
+        assertEquals(List.of("a", "b"), keys(vb));
+        try (TableIterator<String, KeyValue<String, String>> it = vs.iterator()) {
+          assertEquals(KeyValue.of("x", "old"), it.next());
+          assertTrue(!it.hasNext());
+        }
+        assertEquals(1, vb.getRangeKVs(b("a"), 1, null).size(), "fast path reads the snapshot");
+        assertEquals(2, vb.getRangeKVs(null, 10, null).size());
+        try (CodecBuffer k = CodecBuffer.copyOf(b("a")); CodecBuffer v = CodecBuffer.allocateDirect(8)) {
+          assertTrue(((RDBTable) vb).get(k, v));
+          assertArrayEquals(b("1"), v.getArray());
+        }
+        try (RDBStoreCodecBufferIterator it =
+                 ((RDBTable) vb).codecBufferIterator(null, null, IteratorType.KEY_ONLY)) {
+          it.seekToLast();
+          assertArrayEquals(b("b"), it.next().getKey().getArray(), "last key as of the view");
+        }
+        assertTrue(view.sequenceNumber() > 0);
+        // the store itself sees the new state
+        assertNull(bytes.get(b("a")));
+        assertEquals(List.of("b", "c"), keys(bytes));
+      }
+    }
+  }
+
+  @Test
+  void writesThroughAViewAreRefusedAndChangeNothing() {
+    try (DBStore store = TestStores.open(dir)) {
+      store.getTable("bytes").put(b("k"), b("v"));
+      try (ReadView view = store.openReadView()) {
+        Table<byte[], byte[]> vb = view.getTable("bytes");
+        Table<String, String> vs = view.getTable(TestStores.STRINGS);
+        assertThrows(UnsupportedOperationException.class, () -> vb.put(b("k"), b("w")));
+        assertThrows(UnsupportedOperationException.class, () -> vb.delete(b("k")));
+        assertThrows(UnsupportedOperationException.class, () -> vb.deleteRange(b("a"), b("z")));
+        assertThrows(UnsupportedOperationException.class, () -> vb.deletePrefix(b("k")));
+        assertThrows(UnsupportedOperationException.class, () -> vs.put("s", "t"));
+        try (BatchOperation batch = store.initBatchOperation()) {
+          assertThrows(UnsupportedOperationException.class, () -> vb.putWithBatch(batch, b("x"), b("y")));
+          assertThrows(UnsupportedOperationException.class, () -> vs.deleteWithBatch(batch, "s"));
+          assertEquals(0, batch.size());
+        }
+        try (TableIterator<byte[], KeyValue<byte[], byte[]>> it = vb.iterator()) {
+          it.next();
+          assertThrows(UnsupportedOperationException.class, it::removeFromDB);
+        }
+      }
+      assertArrayEquals(b("v"), store.getTable("bytes").get(b("k")));
+    }
+  }
+
+  @Test
+  void aViewHoldsASnapshotOnlyWhileOpenAndTheStoreReleasesForgottenOnes() {
+    try (DBStore store = TestStores.open(dir)) {
+      RocksDatabase db = ((RDBStore) store).database();
+      ReadView view = store.openReadView();
+      assertEquals(1, db.openSnapshots());
+      view.close();
+      view.close();
+      assertEquals(0, db.openSnapshots());
+      assertThrows(IllegalStateException.class, () -> view.getTable("bytes").get(b("a")));
+      store.openReadView(); // left open: the store releases it on close
+    }
+  }
+
+  private static List<String> keys(Table<byte[], byte[]> t) {
+    List<String> out = new ArrayList<>();
+    try (TableIterator<byte[], KeyValue<byte[], byte[]>> it = t.iterator()) {
+      it.forEachRemaining(kv -> out.add(new String(kv.getKey(), StandardCharsets.UTF_8)));
+    }
+    return out;
+  }
+}
