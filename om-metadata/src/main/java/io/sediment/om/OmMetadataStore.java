@@ -18,6 +18,7 @@ import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
+import io.sediment.db.ReadView;
 import io.sediment.db.Table;
 import io.sediment.db.TableIterator;
 import io.sediment.db.codec.Codec;
@@ -83,8 +84,6 @@ public final class OmMetadataStore implements AutoCloseable {
   private final Table<String, KeyInfo> deletedTable;
   private final Table<String, byte[]> metaTable;
   private final Table<byte[], byte[]> rawVolumeTable;
-  private final Table<byte[], byte[]> rawBucketTable;
-  private final Table<byte[], byte[]> rawKeyTable;
 
   private final ReentrantLock writeLock = new ReentrantLock();
   /** The next unused object id; guarded by {@link #writeLock}. */
@@ -100,8 +99,6 @@ public final class OmMetadataStore implements AutoCloseable {
     this.deletedTable = store.getTable(DELETED_TABLE);
     this.metaTable = store.getTable(META_TABLE);
     this.rawVolumeTable = store.getTable(VOLUME_TABLE.name());
-    this.rawBucketTable = store.getTable(BUCKET_TABLE.name());
-    this.rawKeyTable = store.getTable(KEY_TABLE.name());
 
     byte[] secret = metaTable.get(OmDBDefinition.META_TOKEN_SECRET);
     if (secret == null) {
@@ -420,10 +417,12 @@ public final class OmMetadataStore implements AutoCloseable {
     OmValidation.checkOptionalText("Prefix", prefix);
     OmValidation.checkOptionalText("Start-after", startAfter);
     int max = checkPageSize("maxResults", maxResults);
-    requireVolume(volume);
-    Scan scan = scan(rawBucketTable, OmKeys.volumePrefix(volume), nz(prefix), null,
-        cursorOf(startAfter), max);
-    return new ListPage<>(values(scan, BUCKET_INFO::fromPersistedFormat), scan.truncated(), null);
+    try (ReadView view = store.openReadView()) {
+      requireVolume(view, volume);
+      Scan scan = scan(view.getTable(BUCKET_TABLE.name()), OmKeys.volumePrefix(volume), nz(prefix),
+          null, cursorOf(startAfter), max);
+      return new ListPage<>(values(scan, BUCKET_INFO::fromPersistedFormat), scan.truncated(), null);
+    }
   }
 
   // ------------------------------------------------------------------------------------------
@@ -563,16 +562,18 @@ public final class OmMetadataStore implements AutoCloseable {
     OmValidation.checkOptionalText("Prefix", prefix);
     OmValidation.checkOptionalText("Start-after", startAfter);
     int max = checkPageSize("maxKeys", maxKeys);
-    BucketInfo info = requireObjectStoreBucket(volume, bucket);
-    byte[] hash = ListTokens.requestHash(ListKind.LIST_KEYS, volume, bucket, info.getObjectId(),
-        prefix, null);
-    ListTokens.Cursor cursor = token == null || token.isEmpty()
-        ? cursorOf(startAfter) : tokens.verify(token, ListKind.LIST_KEYS, hash);
-    Scan scan = scan(rawKeyTable, OmKeys.bucketPrefix(volume, bucket), nz(prefix), null,
-        cursor, max);
-    String next = scan.truncated()
-        ? tokens.issue(ListKind.LIST_KEYS, hash, scan.last().name(), false) : null;
-    return new ListPage<>(values(scan, KEY_INFO::fromPersistedFormat), scan.truncated(), next);
+    try (ReadView view = store.openReadView()) {
+      BucketInfo info = requireObjectStoreBucket(view, volume, bucket);
+      byte[] hash = ListTokens.requestHash(ListKind.LIST_KEYS, volume, bucket, info.getObjectId(),
+          prefix, null);
+      ListTokens.Cursor cursor = token == null || token.isEmpty()
+          ? cursorOf(startAfter) : tokens.verify(token, ListKind.LIST_KEYS, hash);
+      Scan scan = scan(view.getTable(KEY_TABLE.name()), OmKeys.bucketPrefix(volume, bucket),
+          nz(prefix), null, cursor, max);
+      String next = scan.truncated()
+          ? tokens.issue(ListKind.LIST_KEYS, hash, scan.last().name(), false) : null;
+      return new ListPage<>(values(scan, KEY_INFO::fromPersistedFormat), scan.truncated(), next);
+    }
   }
 
   /**
@@ -596,7 +597,13 @@ public final class OmMetadataStore implements AutoCloseable {
       throw OmException.invalid("max-keys must be at least 1: " + request.maxKeys());
     }
     int max = Math.min(request.maxKeys(), options.maxListSize());
-    BucketInfo info = requireObjectStoreBucket(request.volume(), request.bucket());
+    try (ReadView view = store.openReadView()) {
+      return listObjectsV2(view, request, max);
+    }
+  }
+
+  private ListObjectsV2Result listObjectsV2(ReadView view, ListObjectsV2Request request, int max) {
+    BucketInfo info = requireObjectStoreBucket(view, request.volume(), request.bucket());
     String prefix = nz(request.prefix());
     String delimiter = request.delimiter() == null || request.delimiter().isEmpty()
         ? null : request.delimiter();
@@ -605,8 +612,8 @@ public final class OmMetadataStore implements AutoCloseable {
     String token = request.continuationToken();
     ListTokens.Cursor cursor = token == null || token.isEmpty()
         ? cursorOf(request.startAfter()) : tokens.verify(token, ListKind.LIST_OBJECTS_V2, hash);
-    Scan scan = scan(rawKeyTable, OmKeys.bucketPrefix(request.volume(), request.bucket()), prefix,
-        delimiter, cursor, max);
+    Scan scan = scan(view.getTable(KEY_TABLE.name()),
+        OmKeys.bucketPrefix(request.volume(), request.bucket()), prefix, delimiter, cursor, max);
     List<KeyInfo> contents = new ArrayList<>();
     List<String> prefixes = new ArrayList<>();
     for (Entry e : scan.entries()) {
@@ -728,7 +735,13 @@ public final class OmMetadataStore implements AutoCloseable {
   }
 
   private VolumeInfo requireVolume(String volume) {
-    VolumeInfo info = volumeTable.get(OmKeys.volumeKey(volume));
+    return requireVolume(null, volume);
+  }
+
+  /** The volume as {@code view} sees it ({@code null}: now). */
+  private VolumeInfo requireVolume(ReadView view, String volume) {
+    Table<String, VolumeInfo> volumes = view == null ? volumeTable : view.getTable(VOLUME_TABLE);
+    VolumeInfo info = volumes.get(OmKeys.volumeKey(volume));
     if (info == null) {
       throw OmException.notFound("Volume '" + volume + "' does not exist");
     }
@@ -736,16 +749,26 @@ public final class OmMetadataStore implements AutoCloseable {
   }
 
   private BucketInfo requireBucket(String volume, String bucket) {
-    BucketInfo info = bucketTable.get(OmKeys.bucketKey(volume, bucket));
+    return requireBucket(null, volume, bucket);
+  }
+
+  /** The bucket as {@code view} sees it ({@code null}: now). */
+  private BucketInfo requireBucket(ReadView view, String volume, String bucket) {
+    Table<String, BucketInfo> buckets = view == null ? bucketTable : view.getTable(BUCKET_TABLE);
+    BucketInfo info = buckets.get(OmKeys.bucketKey(volume, bucket));
     if (info == null) {
-      requireVolume(volume);
+      requireVolume(view, volume);
       throw OmException.notFound("Bucket '" + bucket + "' does not exist in volume '" + volume + "'");
     }
     return info;
   }
 
   private BucketInfo requireObjectStoreBucket(String volume, String bucket) {
-    BucketInfo info = requireBucket(volume, bucket);
+    return requireObjectStoreBucket(null, volume, bucket);
+  }
+
+  private BucketInfo requireObjectStoreBucket(ReadView view, String volume, String bucket) {
+    BucketInfo info = requireBucket(view, volume, bucket);
     if (info.getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED) {
       throw new OmException(Code.UNIMPLEMENTED, "Bucket '" + volume + "/" + bucket
           + "' is FILE_SYSTEM_OPTIMIZED; FSO keys are not supported yet");
