@@ -49,8 +49,10 @@ public final class DBProfile {
   private final long deletionTrigger;
   private final double deletionRatio;
   private final long memtableOpScanFlushTrigger;
+  private final int memtableMaxRangeDeletions;
 
   private DBProfile(Builder b) {
+    this.memtableMaxRangeDeletions = b.memtableMaxRangeDeletions;
     this.deletionWindow = b.deletionWindow;
     this.deletionTrigger = b.deletionTrigger;
     this.deletionRatio = b.deletionRatio;
@@ -115,6 +117,12 @@ public final class DBProfile {
   public double deletionRatio() { return deletionRatio; }
   /** Delete-heavy tables: a scan that skips this many memtable entries flushes the memtable. */
   public long memtableOpScanFlushTrigger() { return memtableOpScanFlushTrigger; }
+  /**
+   * A memtable holding this many range deletions is flushed ({@code memtable_max_range_deletions}),
+   * so many small range tombstones never pile up in one memtable where every read must consult
+   * them; 0 disables.
+   */
+  public int memtableMaxRangeDeletions() { return memtableMaxRangeDeletions; }
 
   /** Shard bits of the shared block cache; see {@link BlockCacheSizing}. */
   public int blockCacheShardBits() {
@@ -145,6 +153,7 @@ public final class DBProfile {
     private long deletionTrigger = 2048;
     private double deletionRatio = 0.5;
     private long memtableOpScanFlushTrigger = 10_000;
+    private int memtableMaxRangeDeletions = 1_000;
 
     private Builder() {
     }
@@ -172,6 +181,15 @@ public final class DBProfile {
       deletionTrigger = p.deletionTrigger;
       deletionRatio = p.deletionRatio;
       memtableOpScanFlushTrigger = p.memtableOpScanFlushTrigger;
+      memtableMaxRangeDeletions = p.memtableMaxRangeDeletions;
+    }
+
+    public Builder memtableMaxRangeDeletions(int v) {
+      if (v < 0) {
+        throw new IllegalArgumentException("memtableMaxRangeDeletions must not be negative: " + v);
+      }
+      memtableMaxRangeDeletions = v;
+      return this;
     }
 
     /** Deletion-triggered compaction of delete-heavy tables: window, trigger and file ratio. */

@@ -169,7 +169,8 @@ final class RocksOptions implements AutoCloseable {
         .setBottommostCompressionType(compression(p.bottommostCompression()))
         .setWriteBufferSize(p.writeBufferBytes())
         .setTargetFileSizeBase(p.targetFileSizeBase())
-        .setDisableAutoCompactions(p.disableAutoCompactions());
+        .setDisableAutoCompactions(p.disableAutoCompactions())
+        .setMemtableMaxRangeDeletions(p.memtableMaxRangeDeletions());
   }
 
   private static CompressionType compression(DBProfile.Compression c) {

@@ -50,6 +50,7 @@ class ProfileTest {
       assertTrue(options.contains("bottommost_compression=kZSTD"));
       assertTrue(options.contains("level_compaction_dynamic_level_bytes=true"));
       assertTrue(options.contains("compaction_style=kCompactionStyleLevel"));
+      assertTrue(options.contains("memtable_max_range_deletions=1000"));
     }
   }
 
