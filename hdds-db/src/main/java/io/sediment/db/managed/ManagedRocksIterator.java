@@ -30,6 +30,8 @@ public final class ManagedRocksIterator implements AutoCloseable {
   private final Managed<RocksDB> counting;
   private final long[] lastSkips = new long[3];
   private long totalTombstonesSkipped;
+  private long totalMoveNanos;
+  private long moveStart;
   private volatile boolean closed;
 
   ManagedRocksIterator(Managed<RocksIterator> iterator, List<Managed<?>> closeOrder,
@@ -83,6 +85,11 @@ public final class ManagedRocksIterator implements AutoCloseable {
     return lastSkips[2];
   }
 
+  /** Time spent in counted positionings and advances, in nanoseconds. */
+  public long totalMoveNanos() {
+    return totalMoveNanos;
+  }
+
   /** Tombstones skipped by every counted operation of this iterator. */
   public long totalTombstonesSkipped() {
     return totalTombstonesSkipped;
@@ -91,11 +98,13 @@ public final class ManagedRocksIterator implements AutoCloseable {
   private void beginCount() {
     if (counting != null) {
       SkipProbe.start(counting.get());
+      moveStart = System.nanoTime();
     }
   }
 
   private void endCount() {
     if (counting != null) {
+      totalMoveNanos += System.nanoTime() - moveStart;
       SkipProbe.stop(counting.get(), lastSkips);
       totalTombstonesSkipped += lastSkips[0];
     }

@@ -165,7 +165,8 @@ public final class RDBStore implements DBStore {
           db.getLongProperty(cf, "rocksdb.num-deletes-active-mem-table")
               + db.getLongProperty(cf, "rocksdb.num-deletes-imm-mem-tables"),
           files.size(), entries, deletions, rangeDeletions, tracker.slowPasses(),
-          tracker.tombstonesSkipped(), tracker.hotRanges(), scheduler.pending(t.getName())));
+          tracker.tombstonesSkipped(), tracker.hotRanges(), scheduler.pending(t.getName()),
+          tracker.sampledScans()));
     }
     return new TombstoneStats(tables, scheduler.stats());
   }

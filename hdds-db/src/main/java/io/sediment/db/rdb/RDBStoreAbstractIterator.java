@@ -42,6 +42,7 @@ public abstract class RDBStoreAbstractIterator<RAW>
   private KeyValue<RAW, RAW> pending;
   private RAW currentKey;
   private boolean closed;
+  private long entriesReturned;
 
   /**
    * @param nativeIterator created but not positioned; this iterator owns and closes it
@@ -163,6 +164,7 @@ public abstract class RDBStoreAbstractIterator<RAW>
     pending = null;
     consumed = true;
     currentKey = entry.getKey();
+    entriesReturned++;
     return entry;
   }
 
@@ -225,6 +227,10 @@ public abstract class RDBStoreAbstractIterator<RAW>
     closed = true;
     pending = null;
     currentKey = null;
+    if (nativeIterator.isCounting() && table != null && table.tombstoneTracker() != null) {
+      table.tombstoneTracker().onScanClosed(entriesReturned,
+          nativeIterator.totalTombstonesSkipped(), nativeIterator.totalMoveNanos());
+    }
     try {
       nativeIterator.close();
     } finally {

@@ -17,8 +17,10 @@ import java.util.List;
  * @param tombstonesSkipped tombstones those passes skipped
  * @param hotRanges ranges being watched
  * @param pendingCompactions ranges waiting for a targeted compaction
+ * @param sampledScans what the sampled iterators returned, skipped and spent
  */
 public record TableTombstoneStats(String table, long estimatedLiveKeys, long memtableDeletes,
     int sstFiles, long sstEntries, long sstDeletions, long sstRangeDeletions, long slowPasses,
-    long tombstonesSkipped, List<HotRange> hotRanges, List<KeyRange> pendingCompactions) {
+    long tombstonesSkipped, List<HotRange> hotRanges, List<KeyRange> pendingCompactions,
+    TombstoneTracker.SampledScans sampledScans) {
 }

@@ -24,6 +24,10 @@ public final class TombstoneTracker {
   private final AtomicLong iterators = new AtomicLong();
   private final AtomicLong slowPasses = new AtomicLong();
   private final AtomicLong tombstonesSkipped = new AtomicLong();
+  private final AtomicLong sampledScans = new AtomicLong();
+  private final AtomicLong sampledEntries = new AtomicLong();
+  private final AtomicLong sampledTombstones = new AtomicLong();
+  private final AtomicLong sampledNanos = new AtomicLong();
   private final List<HotRange> ranges = new ArrayList<>();
 
   /**
@@ -83,6 +87,35 @@ public final class TombstoneTracker {
     if (due != null) {
       compactionRequester.accept(table, due);
     }
+  }
+
+  /**
+   * Reports a sampled iterator's totals when it closes: entries it returned, tombstones its
+   * positionings and advances skipped, and the time they took.
+   */
+  public void onScanClosed(long entries, long tombstones, long nanos) {
+    sampledScans.incrementAndGet();
+    sampledEntries.addAndGet(entries);
+    sampledTombstones.addAndGet(tombstones);
+    sampledNanos.addAndGet(nanos);
+  }
+
+  /** Totals of the sampled iterators closed since the store opened. */
+  public SampledScans sampledScans() {
+    return new SampledScans(sampledScans.get(), sampledEntries.get(), sampledTombstones.get(),
+        sampledNanos.get());
+  }
+
+  /**
+   * What the sampled iterators of a table did.
+   *
+   * @param scans sampled iterators closed
+   * @param entriesReturned entries they returned
+   * @param tombstonesSkipped tombstones their positionings and advances skipped
+   * @param nativeNanos time spent in those positionings and advances
+   */
+  public record SampledScans(long scans, long entriesReturned, long tombstonesSkipped,
+      long nativeNanos) {
   }
 
   /** Ranges being watched (not yet due for compaction), ordered by start key. */

@@ -57,6 +57,10 @@ class TombstoneHealingTest {
       TombstoneStats after = store.tombstoneStats();
       TableTombstoneStats t = stats(store);
       assertEquals(2, t.slowPasses());
+      assertTrue(t.sampledScans().scans() >= 2, t.sampledScans().toString());
+      assertTrue(t.sampledScans().entriesReturned() >= 22, t.sampledScans().toString());
+      assertTrue(t.sampledScans().tombstonesSkipped() >= 30_000, t.sampledScans().toString());
+      assertTrue(t.sampledScans().nativeNanos() > 0);
       assertTrue(t.tombstonesSkipped() >= 30_000, "skipped " + t.tombstonesSkipped());
       assertEquals(0, t.sstDeletions(), "the band is gone from the SST files");
       assertTrue(t.hotRanges().isEmpty());
