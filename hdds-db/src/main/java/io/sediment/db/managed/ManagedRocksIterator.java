@@ -102,6 +102,7 @@ public final class ManagedRocksIterator implements AutoCloseable {
     }
   }
 
+  /** Safe to call even when {@link #beginCount()} did not run: it then reads zeros. */
   private void endCount() {
     if (counting != null) {
       totalMoveNanos += System.nanoTime() - moveStart;
@@ -123,12 +124,9 @@ public final class ManagedRocksIterator implements AutoCloseable {
     RocksIterator it = enter();
     try {
       beginCount();
-      try {
-        it.seekToFirst();
-      } finally {
-        endCount();
-      }
+      it.seekToFirst();
     } finally {
+      endCount();
       guard.exit();
     }
   }
@@ -137,12 +135,9 @@ public final class ManagedRocksIterator implements AutoCloseable {
     RocksIterator it = enter();
     try {
       beginCount();
-      try {
-        it.seekToLast();
-      } finally {
-        endCount();
-      }
+      it.seekToLast();
     } finally {
+      endCount();
       guard.exit();
     }
   }
@@ -151,12 +146,9 @@ public final class ManagedRocksIterator implements AutoCloseable {
     RocksIterator it = enter();
     try {
       beginCount();
-      try {
-        it.seek(target);
-      } finally {
-        endCount();
-      }
+      it.seek(target);
     } finally {
+      endCount();
       guard.exit();
     }
   }
@@ -166,12 +158,9 @@ public final class ManagedRocksIterator implements AutoCloseable {
     RocksIterator it = enter();
     try {
       beginCount();
-      try {
-        it.seek(target.duplicate());
-      } finally {
-        endCount();
-      }
+      it.seek(target.duplicate());
     } finally {
+      endCount();
       guard.exit();
     }
   }
@@ -180,12 +169,9 @@ public final class ManagedRocksIterator implements AutoCloseable {
     RocksIterator it = enter();
     try {
       beginCount();
-      try {
-        it.next();
-      } finally {
-        endCount();
-      }
+      it.next();
     } finally {
+      endCount();
       guard.exit();
     }
   }

@@ -178,50 +178,33 @@ public class RDBTable implements Table<byte[], byte[]> {
   @Override
   public void deletePrefix(byte[] prefix) {
     checkWritable();
-    byte[][] range = prefixRange(prefix);
-    if (range[1] == null) {
-      deleteAllFrom(range[0]);
-    } else {
-      db.deleteRange(family, range[0], range[1]);
+    try (BatchOperation batch = new RDBBatchOperation(db)) {
+      deletePrefixWithBatch(batch, prefix);
+      batch.commit();
     }
   }
 
+  /**
+   * Adds one range tombstone over {@code [prefix, successor(prefix))}; with no successor (an empty or
+   * all-0xFF prefix) the range ends at the last existing key, which gets its own point delete.
+   */
   @Override
   public void deletePrefixWithBatch(BatchOperation batch, byte[] prefix) {
     checkWritable();
-    byte[][] range = prefixRange(prefix);
-    var writable = RDBBatchOperation.writable(batch, db);
-    if (range[1] == null) {
-      try (RDBStoreByteArrayIterator it = rangeIterator(range[0], null, IteratorType.KEY_ONLY)) {
-        it.seekToLast();
-        if (it.hasNext()) {
-          byte[] last = it.next().getKey();
-          writable.deleteRange(family, range[0], last);
-          writable.delete(family, last);
-        }
-      }
-    } else {
-      writable.deleteRange(family, range[0], range[1]);
-    }
-  }
-
-  /** {@code [prefix, successor)}; the successor is {@code null} for an all-0xFF or empty prefix. */
-  private byte[][] prefixRange(byte[] prefix) {
     checkKey(prefix, "prefix");
-    return new byte[][] {prefix.clone(), Bytes.prefixSuccessor(prefix)};
-  }
-
-  /** Deletes every key at or after {@code from}: one range tombstone up to the last key, plus it. */
-  private void deleteAllFrom(byte[] from) {
+    var writable = RDBBatchOperation.writable(batch, db);
+    byte[] from = prefix.clone();
+    byte[] to = Bytes.prefixSuccessor(from);
+    if (to != null) {
+      writable.deleteRange(family, from, to);
+      return;
+    }
     try (RDBStoreByteArrayIterator it = rangeIterator(from, null, IteratorType.KEY_ONLY)) {
       it.seekToLast();
       if (it.hasNext()) {
         byte[] last = it.next().getKey();
-        try (BatchOperation batch = new RDBBatchOperation(db)) {
-          RDBBatchOperation.writable(batch, db).deleteRange(family, from, last);
-          RDBBatchOperation.writable(batch, db).delete(family, last);
-          batch.commit();
-        }
+        writable.deleteRange(family, from, last);
+        writable.delete(family, last);
       }
     }
   }

@@ -57,30 +57,41 @@ public final class TypedTable<K, V> implements Table<K, V> {
   }
 
   K decodeKey(CodecBuffer key) {
-    return decoding(() -> keyCodec.decode(key), () -> "key " + Bytes.toDisplayString(key.getArray()));
+    try {
+      return keyCodec.decode(key);
+    } catch (CodecException | IllegalArgumentException e) {
+      throw decodeError("key " + Bytes.toDisplayString(key.getArray()), e);
+    }
   }
 
   V decodeValue(CodecBuffer value, Object key) {
-    return decoding(() -> valueCodec.decode(value), () -> "the value of key " + key);
+    try {
+      return valueCodec.decode(value);
+    } catch (CodecException | IllegalArgumentException e) {
+      throw decodeError("the value of key " + key, e);
+    }
   }
 
   private K decodeKey(byte[] key) {
-    return decoding(() -> keyCodec.fromPersistedFormat(key), () -> "key " + Bytes.toDisplayString(key));
+    try {
+      return keyCodec.fromPersistedFormat(key);
+    } catch (CodecException | IllegalArgumentException e) {
+      throw decodeError("key " + Bytes.toDisplayString(key), e);
+    }
   }
 
   private V decodeValue(byte[] value, Object key) {
-    return decoding(() -> valueCodec.fromPersistedFormat(value), () -> "the value of key " + key);
+    try {
+      return valueCodec.fromPersistedFormat(value);
+    } catch (CodecException | IllegalArgumentException e) {
+      throw decodeError("the value of key " + key, e);
+    }
   }
 
-  /** Runs a decode; a failure becomes a {@link CodecException} naming this table and {@code what}. */
-  private <T> T decoding(java.util.function.Supplier<T> decode,
-      java.util.function.Supplier<String> what) {
-    try {
-      return decode.get();
-    } catch (CodecException | IllegalArgumentException e) {
-      throw new CodecException("Table " + getName() + ": cannot decode " + what.get() + ": "
-          + e.getMessage(), e);
-    }
+  /** A failed decode as a {@link CodecException} naming this table and {@code what}. */
+  private CodecException decodeError(String what, RuntimeException cause) {
+    return new CodecException("Table " + getName() + ": cannot decode " + what + ": "
+        + cause.getMessage(), cause);
   }
 
   @Override
