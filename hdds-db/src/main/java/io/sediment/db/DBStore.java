@@ -46,6 +46,14 @@ public interface DBStore extends AutoCloseable {
   void flush(String table);
 
   /**
+   * Makes every write acknowledged so far durable: one fsync of the write-ahead log. Writes made
+   * with {@code sync=false} are visible to readers as soon as they are applied but survive a
+   * machine crash only after a later sync; callers that group-commit write unsynced and call this
+   * once for the whole group.
+   */
+  void syncWal();
+
+  /**
    * Compacts the encoded keys of {@code table} in {@code [begin, end]} down to the bottommost
    * level, dropping the tombstones no snapshot still needs. A {@code null} end is open.
    */

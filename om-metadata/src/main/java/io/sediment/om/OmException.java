@@ -21,7 +21,11 @@ public final class OmException extends RuntimeException {
     FAILED_PRECONDITION,
     /** Not supported (yet) for this bucket layout. */
     UNIMPLEMENTED,
-    /** A broken invariant inside the store. */
+    /** A limit was hit: too many open keys, parts or pending writes. */
+    RESOURCE_EXHAUSTED,
+    /** The store is closing or closed; retry against a running instance. */
+    UNAVAILABLE,
+    /** A broken invariant inside the store, or a storage failure. */
     INTERNAL
   }
 

@@ -1,19 +1,15 @@
 package io.sediment.om;
 
 import static io.sediment.om.OmDBDefinition.BUCKET_TABLE;
-import static io.sediment.om.OmDBDefinition.DELETED_TABLE;
 import static io.sediment.om.OmDBDefinition.DIRECTORY_TABLE;
 import static io.sediment.om.OmDBDefinition.FILE_TABLE;
 import static io.sediment.om.OmDBDefinition.KEY_TABLE;
-import static io.sediment.om.OmDBDefinition.META_TABLE;
 import static io.sediment.om.OmDBDefinition.MULTIPART_INFO_TABLE;
 import static io.sediment.om.OmDBDefinition.OPEN_FILE_TABLE;
 import static io.sediment.om.OmDBDefinition.OPEN_KEY_TABLE;
 import static io.sediment.om.OmDBDefinition.VOLUME_TABLE;
-import static io.sediment.om.OmKeys.utf8;
 
 import io.sediment.db.BatchOperation;
-import io.sediment.db.Bytes;
 import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
 import io.sediment.db.IteratorType;
@@ -22,22 +18,17 @@ import io.sediment.db.ReadView;
 import io.sediment.db.Table;
 import io.sediment.db.TableIterator;
 import io.sediment.db.codec.Codec;
-import io.sediment.db.codec.StringCodec;
 import io.sediment.om.OmException.Code;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.ListKind;
 import io.sediment.proto.om.VolumeInfo;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Function;
 
 /**
  * The object-store namespace over one hdds-db store ({@link OmDBDefinition}): volumes, buckets and
@@ -73,6 +64,7 @@ public final class OmMetadataStore implements AutoCloseable {
   private static final Codec<BucketInfo> BUCKET_INFO = BUCKET_TABLE.valueCodec();
   private static final String ROOT = String.valueOf(OmKeys.SEPARATOR);
 
+  private final OmContext ctx;
   private final DBStore store;
   private final OmStoreOptions options;
   private final ListTokens tokens;
@@ -81,34 +73,18 @@ public final class OmMetadataStore implements AutoCloseable {
   private final Table<String, BucketInfo> bucketTable;
   private final Table<String, KeyInfo> keyTable;
   private final Table<String, KeyInfo> openKeyTable;
-  private final Table<String, KeyInfo> deletedTable;
-  private final Table<String, byte[]> metaTable;
   private final Table<byte[], byte[]> rawVolumeTable;
 
-  private final ReentrantLock writeLock = new ReentrantLock();
-  /** The next unused object id; guarded by {@link #writeLock}. */
-  private long nextObjectId;
-
   private OmMetadataStore(DBStore store, OmStoreOptions options) {
+    this.ctx = new OmContext(store, options);
     this.store = store;
     this.options = options;
+    this.tokens = ctx.tokens();
     this.volumeTable = store.getTable(VOLUME_TABLE);
     this.bucketTable = store.getTable(BUCKET_TABLE);
     this.keyTable = store.getTable(KEY_TABLE);
     this.openKeyTable = store.getTable(OPEN_KEY_TABLE);
-    this.deletedTable = store.getTable(DELETED_TABLE);
-    this.metaTable = store.getTable(META_TABLE);
     this.rawVolumeTable = store.getTable(VOLUME_TABLE.name());
-
-    byte[] secret = metaTable.get(OmDBDefinition.META_TOKEN_SECRET);
-    if (secret == null) {
-      secret = new byte[32];
-      new SecureRandom().nextBytes(secret);
-      metaTable.put(OmDBDefinition.META_TOKEN_SECRET, secret);
-    }
-    this.tokens = new ListTokens(secret, options.clock(), options.tokenMaxAge());
-    byte[] next = metaTable.get(OmDBDefinition.META_NEXT_OBJECT_ID);
-    this.nextObjectId = next == null ? 1 : ByteBuffer.wrap(next).getLong();
   }
 
   /** Opens (creating if missing) the store in {@code dir} with default options. */
@@ -133,8 +109,38 @@ public final class OmMetadataStore implements AutoCloseable {
   }
 
   /** The underlying store, for tools and tests; writing through it bypasses every check. */
-  DBStore dbStore() {
+  public DBStore dbStore() {
     return store;
+  }
+
+  /** The shared context, for the other parts of this package. */
+  OmContext context() {
+    return ctx;
+  }
+
+  /** The namespace counters (exact, maintained by every write; no scan). */
+  public Map<OmCounter, Long> counters() {
+    return ctx.counters();
+  }
+
+  /**
+   * Counts every counted table with a full scan of one consistent view, without changing the
+   * maintained counters: for checks and for {@link #recount()}.
+   */
+  public Map<OmCounter, Long> countFromScan() {
+    return CounterScan.count(store);
+  }
+
+  /**
+   * Rebuilds the maintained counters from a full scan, under the write lock (writes wait), and
+   * returns the new values. For recovery after an external change to the tables.
+   */
+  public Map<OmCounter, Long> recount() {
+    return ctx.underWriteLock(() -> {
+      Map<OmCounter, Long> values = CounterScan.count(store);
+      ctx.resetCounters(values);
+      return values;
+    });
   }
 
   @Override
@@ -153,14 +159,13 @@ public final class OmMetadataStore implements AutoCloseable {
   public VolumeInfo createVolume(String volume, String owner) {
     OmValidation.checkResourceName("Volume", volume);
     OmValidation.checkOwner(owner);
-    writeLock.lock();
-    try {
+    return ctx.write(txn -> {
       String key = OmKeys.volumeKey(volume);
       if (volumeTable.isExist(key)) {
         throw new OmException(Code.ALREADY_EXISTS, "Volume '" + volume + "' already exists");
       }
-      long id = nextObjectId;
-      long now = now();
+      long id = txn.allocateId();
+      long now = txn.now();
       VolumeInfo info = VolumeInfo.newBuilder()
           .setName(volume)
           .setOwner(nz(owner))
@@ -170,14 +175,10 @@ public final class OmMetadataStore implements AutoCloseable {
           .setCreationTime(now)
           .setModificationTime(now)
           .build();
-      try (BatchOperation batch = store.initBatchOperation()) {
-        volumeTable.putWithBatch(batch, key, info);
-        commit(batch, id + 1);
-      }
+      volumeTable.putWithBatch(txn.batch(), key, info);
+      txn.count(OmCounter.VOLUMES, 1);
       return info;
-    } finally {
-      writeLock.unlock();
-    }
+    });
   }
 
   /**
@@ -193,9 +194,8 @@ public final class OmMetadataStore implements AutoCloseable {
     OmValidation.checkOwner(owner);
     checkQuota(quotaInBytes);
     checkQuota(quotaInNamespace);
-    writeLock.lock();
-    try {
-      VolumeInfo.Builder b = requireVolume(volume).toBuilder().setModificationTime(now());
+    return ctx.write(txn -> {
+      VolumeInfo.Builder b = requireVolume(volume).toBuilder().setModificationTime(txn.now());
       if (owner != null) {
         b.setOwner(owner);
       }
@@ -206,14 +206,9 @@ public final class OmMetadataStore implements AutoCloseable {
         b.setQuotaInNamespace(quotaInNamespace);
       }
       VolumeInfo info = b.build();
-      try (BatchOperation batch = store.initBatchOperation()) {
-        volumeTable.putWithBatch(batch, OmKeys.volumeKey(volume), info);
-        commit(batch, nextObjectId);
-      }
+      volumeTable.putWithBatch(txn.batch(), OmKeys.volumeKey(volume), info);
       return info;
-    } finally {
-      writeLock.unlock();
-    }
+    });
   }
 
   /** @throws OmException INVALID_ARGUMENT for a bad name, NOT_FOUND if absent */
@@ -229,20 +224,16 @@ public final class OmMetadataStore implements AutoCloseable {
    */
   public void deleteVolume(String volume) {
     OmValidation.checkResourceName("Volume", volume);
-    writeLock.lock();
-    try {
+    ctx.write(txn -> {
       requireVolume(volume);
       if (hasLiveKey(bucketTable, OmKeys.volumePrefix(volume))) {
         throw new OmException(Code.FAILED_PRECONDITION,
             "Volume '" + volume + "' is not empty: delete its buckets first");
       }
-      try (BatchOperation batch = store.initBatchOperation()) {
-        volumeTable.deleteWithBatch(batch, OmKeys.volumeKey(volume));
-        commit(batch, nextObjectId);
-      }
-    } finally {
-      writeLock.unlock();
-    }
+      volumeTable.deleteWithBatch(txn.batch(), OmKeys.volumeKey(volume));
+      txn.count(OmCounter.VOLUMES, -1);
+      return null;
+    });
   }
 
   /**
@@ -256,8 +247,8 @@ public final class OmMetadataStore implements AutoCloseable {
     OmValidation.checkOptionalText("Prefix", prefix);
     OmValidation.checkOptionalText("Start-after", startAfter);
     int max = checkPageSize("maxResults", maxResults);
-    Scan scan = scan(rawVolumeTable, ROOT, nz(prefix), null, cursorOf(startAfter), max);
-    return new ListPage<>(values(scan, VOLUME_INFO::fromPersistedFormat), scan.truncated(), null);
+    PageScan scan = PageScan.read(rawVolumeTable, ROOT, nz(prefix), null, PageScan.cursorOf(startAfter), max);
+    return new ListPage<>(scan.values(VOLUME_INFO::fromPersistedFormat), scan.truncated(), null);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -284,16 +275,15 @@ public final class OmMetadataStore implements AutoCloseable {
     if (quotaInBytes < 0) {
       throw OmException.invalid("Bucket quota must not be negative: " + quotaInBytes);
     }
-    writeLock.lock();
-    try {
+    return ctx.write(txn -> {
       VolumeInfo vol = requireVolume(volume);
       String key = OmKeys.bucketKey(volume, bucket);
       if (bucketTable.isExist(key)) {
         throw new OmException(Code.ALREADY_EXISTS,
             "Bucket '" + bucket + "' already exists in volume '" + volume + "'");
       }
-      long id = nextObjectId;
-      long now = now();
+      long id = txn.allocateId();
+      long now = txn.now();
       BucketInfo info = BucketInfo.newBuilder()
           .setVolumeName(volume)
           .setBucketName(bucket)
@@ -306,14 +296,10 @@ public final class OmMetadataStore implements AutoCloseable {
           .setCreationTime(now)
           .setModificationTime(now)
           .build();
-      try (BatchOperation batch = store.initBatchOperation()) {
-        bucketTable.putWithBatch(batch, key, info);
-        commit(batch, id + 1);
-      }
+      bucketTable.putWithBatch(txn.batch(), key, info);
+      txn.count(OmCounter.BUCKETS, 1);
       return info;
-    } finally {
-      writeLock.unlock();
-    }
+    });
   }
 
   /**
@@ -330,9 +316,8 @@ public final class OmMetadataStore implements AutoCloseable {
     OmValidation.checkOwner(owner);
     checkQuota(quotaInBytes);
     checkQuota(quotaInNamespace);
-    writeLock.lock();
-    try {
-      BucketInfo.Builder b = requireBucket(volume, bucket).toBuilder().setModificationTime(now());
+    return ctx.write(txn -> {
+      BucketInfo.Builder b = requireBucket(volume, bucket).toBuilder().setModificationTime(txn.now());
       if (owner != null) {
         b.setOwner(owner);
       }
@@ -343,14 +328,9 @@ public final class OmMetadataStore implements AutoCloseable {
         b.setQuotaInNamespace(quotaInNamespace);
       }
       BucketInfo info = b.build();
-      try (BatchOperation batch = store.initBatchOperation()) {
-        bucketTable.putWithBatch(batch, OmKeys.bucketKey(volume, bucket), info);
-        commit(batch, nextObjectId);
-      }
+      bucketTable.putWithBatch(txn.batch(), OmKeys.bucketKey(volume, bucket), info);
       return info;
-    } finally {
-      writeLock.unlock();
-    }
+    });
   }
 
   /** @throws OmException INVALID_ARGUMENT for bad names, NOT_FOUND if the volume or bucket is absent */
@@ -372,8 +352,7 @@ public final class OmMetadataStore implements AutoCloseable {
   public void deleteBucket(String volume, String bucket) {
     OmValidation.checkResourceName("Volume", volume);
     OmValidation.checkResourceName("Bucket", bucket);
-    writeLock.lock();
-    try {
+    ctx.write(txn -> {
       BucketInfo info = requireBucket(volume, bucket);
       String names = OmKeys.bucketPrefix(volume, bucket);
       String ids = OmKeys.fsoBucketPrefix(info.getVolumeId(), info.getObjectId());
@@ -388,21 +367,18 @@ public final class OmMetadataStore implements AutoCloseable {
         throw new OmException(Code.FAILED_PRECONDITION, "Bucket '" + volume + "/" + bucket
             + "' has multipart uploads in progress: complete or abort them first");
       }
-      try (BatchOperation batch = store.initBatchOperation()) {
-        bucketTable.deleteWithBatch(batch, OmKeys.bucketKey(volume, bucket));
-        if (fso) {
-          Table<String, KeyInfo> openFiles = store.getTable(OPEN_FILE_TABLE);
-          if (hasLiveKey(openFiles, ids)) {
-            openFiles.deletePrefixWithBatch(batch, ids);
-          }
-        } else if (hasLiveKey(openKeyTable, names)) {
-          openKeyTable.deletePrefixWithBatch(batch, names);
-        }
-        commit(batch, nextObjectId);
+      BatchOperation batch = txn.batch();
+      bucketTable.deleteWithBatch(batch, OmKeys.bucketKey(volume, bucket));
+      txn.count(OmCounter.BUCKETS, -1);
+      Table<String, KeyInfo> open = fso ? store.getTable(OPEN_FILE_TABLE) : openKeyTable;
+      String openPrefix = fso ? ids : names;
+      long discarded = countRows(open, openPrefix);
+      if (discarded > 0) {
+        open.deletePrefixWithBatch(batch, openPrefix);
+        txn.count(fso ? OmCounter.OPEN_FILES : OmCounter.OPEN_KEYS, -discarded);
       }
-    } finally {
-      writeLock.unlock();
-    }
+      return null;
+    });
   }
 
   /**
@@ -419,9 +395,9 @@ public final class OmMetadataStore implements AutoCloseable {
     int max = checkPageSize("maxResults", maxResults);
     try (ReadView view = store.openReadView()) {
       requireVolume(view, volume);
-      Scan scan = scan(view.getTable(BUCKET_TABLE.name()), OmKeys.volumePrefix(volume), nz(prefix),
-          null, cursorOf(startAfter), max);
-      return new ListPage<>(values(scan, BUCKET_INFO::fromPersistedFormat), scan.truncated(), null);
+      PageScan scan = PageScan.read(view.getTable(BUCKET_TABLE.name()), OmKeys.volumePrefix(volume), nz(prefix),
+          null, PageScan.cursorOf(startAfter), max);
+      return new ListPage<>(scan.values(BUCKET_INFO::fromPersistedFormat), scan.truncated(), null);
     }
   }
 
@@ -437,12 +413,11 @@ public final class OmMetadataStore implements AutoCloseable {
   public OpenKeySession openKey(String volume, String bucket, String key, String owner) {
     checkKeyArgs(volume, bucket, key);
     OmValidation.checkOwner(owner);
-    writeLock.lock();
-    try {
+    return ctx.write(txn -> {
       BucketInfo info = requireObjectStoreBucket(volume, bucket);
-      long objectId = nextObjectId;
-      long clientId = nextObjectId + 1;
-      long now = now();
+      long objectId = txn.allocateId();
+      long clientId = txn.allocateId();
+      long now = txn.now();
       KeyInfo open = KeyInfo.newBuilder()
           .setVolumeName(volume)
           .setBucketName(bucket)
@@ -454,14 +429,10 @@ public final class OmMetadataStore implements AutoCloseable {
           .setCreationTime(now)
           .setModificationTime(now)
           .build();
-      try (BatchOperation batch = store.initBatchOperation()) {
-        openKeyTable.putWithBatch(batch, OmKeys.openKey(volume, bucket, key, clientId), open);
-        commit(batch, clientId + 1);
-      }
+      openKeyTable.putWithBatch(txn.batch(), OmKeys.openKey(volume, bucket, key, clientId), open);
+      txn.count(OmCounter.OPEN_KEYS, 1);
       return new OpenKeySession(clientId, open);
-    } finally {
-      writeLock.unlock();
-    }
+    });
   }
 
   /**
@@ -478,8 +449,7 @@ public final class OmMetadataStore implements AutoCloseable {
     if (dataSize < 0) {
       throw OmException.invalid("Data size must not be negative: " + dataSize);
     }
-    writeLock.lock();
-    try {
+    return ctx.write(txn -> {
       requireObjectStoreBucket(volume, bucket);
       String openKey = OmKeys.openKey(volume, bucket, key, clientId);
       KeyInfo open = openKeyTable.get(openKey);
@@ -490,24 +460,24 @@ public final class OmMetadataStore implements AutoCloseable {
       }
       String objectKey = OmKeys.objectKey(volume, bucket, key);
       KeyInfo previous = keyTable.get(objectKey);
-      long now = now();
+      long now = txn.now();
       KeyInfo committed = open.toBuilder()
           .setClientId(0)
           .setDataSize(dataSize)
           .setModificationTime(now)
           .build();
-      try (BatchOperation batch = store.initBatchOperation()) {
-        openKeyTable.deleteWithBatch(batch, openKey);
-        keyTable.putWithBatch(batch, objectKey, committed);
-        if (previous != null) {
-          moveToDeleted(batch, previous, now);
-        }
-        commit(batch, nextObjectId);
+      openKeyTable.deleteWithBatch(txn.batch(), openKey);
+      txn.count(OmCounter.OPEN_KEYS, -1);
+      keyTable.putWithBatch(txn.batch(), objectKey, committed);
+      txn.count(OmCounter.KEYS, 1);
+      txn.count(OmCounter.KEY_BYTES, dataSize);
+      if (previous != null) {
+        txn.count(OmCounter.KEYS, -1);
+        txn.count(OmCounter.KEY_BYTES, -previous.getDataSize());
+        ctx.moveToDeleted(txn, previous);
       }
       return committed;
-    } finally {
-      writeLock.unlock();
-    }
+    });
   }
 
   /** @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume, bucket or key) */
@@ -528,22 +498,19 @@ public final class OmMetadataStore implements AutoCloseable {
    */
   public void deleteKey(String volume, String bucket, String key) {
     checkKeyArgs(volume, bucket, key);
-    writeLock.lock();
-    try {
+    ctx.write(txn -> {
       requireObjectStoreBucket(volume, bucket);
       String objectKey = OmKeys.objectKey(volume, bucket, key);
       KeyInfo existing = keyTable.get(objectKey);
       if (existing == null) {
         throw OmException.notFound("Key '" + key + "' does not exist in '" + volume + "/" + bucket + "'");
       }
-      try (BatchOperation batch = store.initBatchOperation()) {
-        keyTable.deleteWithBatch(batch, objectKey);
-        moveToDeleted(batch, existing, now());
-        commit(batch, nextObjectId);
-      }
-    } finally {
-      writeLock.unlock();
-    }
+      keyTable.deleteWithBatch(txn.batch(), objectKey);
+      txn.count(OmCounter.KEYS, -1);
+      txn.count(OmCounter.KEY_BYTES, -existing.getDataSize());
+      ctx.moveToDeleted(txn, existing);
+      return null;
+    });
   }
 
   /**
@@ -567,12 +534,12 @@ public final class OmMetadataStore implements AutoCloseable {
       byte[] hash = ListTokens.requestHash(ListKind.LIST_KEYS, volume, bucket, info.getObjectId(),
           prefix, null);
       ListTokens.Cursor cursor = token == null || token.isEmpty()
-          ? cursorOf(startAfter) : tokens.verify(token, ListKind.LIST_KEYS, hash);
-      Scan scan = scan(view.getTable(KEY_TABLE.name()), OmKeys.bucketPrefix(volume, bucket),
+          ? PageScan.cursorOf(startAfter) : tokens.verify(token, ListKind.LIST_KEYS, hash);
+      PageScan scan = PageScan.read(view.getTable(KEY_TABLE.name()), OmKeys.bucketPrefix(volume, bucket),
           nz(prefix), null, cursor, max);
       String next = scan.truncated()
           ? tokens.issue(ListKind.LIST_KEYS, hash, scan.last().name(), false) : null;
-      return new ListPage<>(values(scan, KEY_INFO::fromPersistedFormat), scan.truncated(), next);
+      return new ListPage<>(scan.values(KEY_INFO::fromPersistedFormat), scan.truncated(), next);
     }
   }
 
@@ -611,12 +578,12 @@ public final class OmMetadataStore implements AutoCloseable {
         request.bucket(), info.getObjectId(), prefix, delimiter);
     String token = request.continuationToken();
     ListTokens.Cursor cursor = token == null || token.isEmpty()
-        ? cursorOf(request.startAfter()) : tokens.verify(token, ListKind.LIST_OBJECTS_V2, hash);
-    Scan scan = scan(view.getTable(KEY_TABLE.name()),
+        ? PageScan.cursorOf(request.startAfter()) : tokens.verify(token, ListKind.LIST_OBJECTS_V2, hash);
+    PageScan scan = PageScan.read(view.getTable(KEY_TABLE.name()),
         OmKeys.bucketPrefix(request.volume(), request.bucket()), prefix, delimiter, cursor, max);
     List<KeyInfo> contents = new ArrayList<>();
     List<String> prefixes = new ArrayList<>();
-    for (Entry e : scan.entries()) {
+    for (PageScan.Entry e : scan.entries()) {
       if (e.isPrefix()) {
         prefixes.add(e.name());
       } else {
@@ -628,95 +595,6 @@ public final class OmMetadataStore implements AutoCloseable {
         : null;
     return new ListObjectsV2Result(contents, prefixes, scan.entries().size(), scan.truncated(),
         next);
-  }
-
-  // ------------------------------------------------------------------------------------------
-  // Page reading
-
-  /** One listed item: a key (with its encoded value) or a common prefix. */
-  private record Entry(String name, byte[] value, boolean isPrefix) {
-  }
-
-  private record Scan(List<Entry> entries, boolean truncated) {
-    Entry last() {
-      return entries.get(entries.size() - 1);
-    }
-  }
-
-  /**
-   * Reads one page of the entries of {@code table} under {@code base + prefix}; names are the keys
-   * without {@code base}. One bounded iterator, positioned once at the cursor (its exact match
-   * skipped; a prefix cursor skips everything under it), advanced one entry per item; a common
-   * prefix is left with one seek to its successor. {@code truncated} is one {@code hasNext()}
-   * after the page is full.
-   */
-  private Scan scan(Table<byte[], byte[]> table, String base, String prefix, String delimiter,
-      ListTokens.Cursor cursor, int max) {
-    int baseLength = utf8(base).length;
-    List<Entry> out = new ArrayList<>(Math.min(max, 64));
-    try (TableIterator<byte[], KeyValue<byte[], byte[]>> it =
-             table.iterator(utf8(base + prefix), IteratorType.KEY_AND_VALUE)) {
-      if (cursor != null) {
-        byte[] at = utf8(base + cursor.lastKey());
-        if (cursor.lastIsPrefix()) {
-          at = Bytes.prefixSuccessor(at);
-          if (at == null) {
-            return new Scan(out, false);
-          }
-          it.seek(at);
-        } else {
-          KeyValue<byte[], byte[]> landed = it.seek(at);
-          if (landed != null && Arrays.equals(landed.getKey(), at)) {
-            it.next();
-          }
-        }
-      }
-      while (out.size() < max && it.hasNext()) {
-        KeyValue<byte[], byte[]> kv = it.next();
-        byte[] k = kv.getKey();
-        String name = StringCodec.get().fromPersistedFormat(
-            Arrays.copyOfRange(k, baseLength, k.length));
-        if (delimiter != null) {
-          int at = name.indexOf(delimiter, prefix.length());
-          if (at >= 0) {
-            String common = name.substring(0, at + delimiter.length());
-            out.add(new Entry(common, null, true));
-            byte[] after = Bytes.prefixSuccessor(utf8(base + common));
-            if (after == null) {
-              return new Scan(out, false);
-            }
-            it.seek(after);
-            continue;
-          }
-        }
-        out.add(new Entry(name, kv.getValue(), false));
-      }
-      return new Scan(out, it.hasNext());
-    }
-  }
-
-  private static <T> List<T> values(Scan scan, Function<byte[], T> decode) {
-    List<T> out = new ArrayList<>(scan.entries().size());
-    for (Entry e : scan.entries()) {
-      out.add(decode.apply(e.value()));
-    }
-    return out;
-  }
-
-  private static ListTokens.Cursor cursorOf(String startAfter) {
-    return startAfter == null || startAfter.isEmpty()
-        ? null : new ListTokens.Cursor(startAfter, false);
-  }
-
-  private int checkPageSize(String what, int max) {
-    if (max <= 0) {
-      throw OmException.invalid(what + " must be at least 1: " + max);
-    }
-    if (max > options.maxListSize()) {
-      throw OmException.invalid(what + " " + max + " exceeds the page size cap "
-          + options.maxListSize());
-    }
-    return max;
   }
 
   // ------------------------------------------------------------------------------------------
@@ -734,77 +612,48 @@ public final class OmMetadataStore implements AutoCloseable {
     }
   }
 
-  private VolumeInfo requireVolume(String volume) {
-    return requireVolume(null, volume);
+  private int checkPageSize(String what, int max) {
+    return ctx.checkPageSize(what, max);
   }
 
-  /** The volume as {@code view} sees it ({@code null}: now). */
+  private VolumeInfo requireVolume(String volume) {
+    return ctx.requireVolume(null, volume);
+  }
+
   private VolumeInfo requireVolume(ReadView view, String volume) {
-    Table<String, VolumeInfo> volumes = view == null ? volumeTable : view.getTable(VOLUME_TABLE);
-    VolumeInfo info = volumes.get(OmKeys.volumeKey(volume));
-    if (info == null) {
-      throw OmException.notFound("Volume '" + volume + "' does not exist");
-    }
-    return info;
+    return ctx.requireVolume(view, volume);
   }
 
   private BucketInfo requireBucket(String volume, String bucket) {
-    return requireBucket(null, volume, bucket);
-  }
-
-  /** The bucket as {@code view} sees it ({@code null}: now). */
-  private BucketInfo requireBucket(ReadView view, String volume, String bucket) {
-    Table<String, BucketInfo> buckets = view == null ? bucketTable : view.getTable(BUCKET_TABLE);
-    BucketInfo info = buckets.get(OmKeys.bucketKey(volume, bucket));
-    if (info == null) {
-      requireVolume(view, volume);
-      throw OmException.notFound("Bucket '" + bucket + "' does not exist in volume '" + volume + "'");
-    }
-    return info;
+    return ctx.requireBucket(null, volume, bucket);
   }
 
   private BucketInfo requireObjectStoreBucket(String volume, String bucket) {
-    return requireObjectStoreBucket(null, volume, bucket);
+    return ctx.requireObjectStoreBucket(null, volume, bucket);
   }
 
   private BucketInfo requireObjectStoreBucket(ReadView view, String volume, String bucket) {
-    BucketInfo info = requireBucket(view, volume, bucket);
-    if (info.getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED) {
-      throw new OmException(Code.UNIMPLEMENTED, "Bucket '" + volume + "/" + bucket
-          + "' is FILE_SYSTEM_OPTIMIZED; FSO keys are not supported yet");
-    }
-    return info;
+    return ctx.requireObjectStoreBucket(view, volume, bucket);
   }
 
   private static boolean hasLiveKey(Table<String, ?> table, String prefix) {
-    try (TableIterator<String, ? extends KeyValue<String, ?>> it =
-             table.iterator(prefix, IteratorType.KEY_ONLY)) {
-      return it.hasNext();
-    }
-  }
-
-  private void moveToDeleted(BatchOperation batch, KeyInfo version, long now) {
-    deletedTable.putWithBatch(batch,
-        OmKeys.deletedKey(version.getVolumeName(), version.getBucketName(), version.getKeyName(),
-            version.getObjectId()),
-        version.toBuilder().setDeletionTime(now).build());
-  }
-
-  /** Commits {@code batch}, persisting {@code newNextObjectId} in it when ids were used. */
-  private void commit(BatchOperation batch, long newNextObjectId) {
-    if (newNextObjectId != nextObjectId) {
-      metaTable.putWithBatch(batch, OmDBDefinition.META_NEXT_OBJECT_ID,
-          ByteBuffer.allocate(Long.BYTES).putLong(newNextObjectId).array());
-    }
-    batch.commit();
-    nextObjectId = newNextObjectId;
-  }
-
-  private long now() {
-    return options.clock().millis();
+    return OmContext.hasLiveKey(table, prefix);
   }
 
   private static String nz(String s) {
-    return s == null ? "" : s;
+    return OmContext.nz(s);
+  }
+
+  /** Rows under {@code prefix}, counted with one bounded key-only iterator. */
+  private static long countRows(Table<String, ?> table, String prefix) {
+    long n = 0;
+    try (TableIterator<String, ? extends KeyValue<String, ?>> it =
+             table.iterator(prefix, IteratorType.KEY_ONLY)) {
+      while (it.hasNext()) {
+        it.next();
+        n++;
+      }
+    }
+    return n;
   }
 }

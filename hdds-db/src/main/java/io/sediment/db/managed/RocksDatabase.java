@@ -358,6 +358,18 @@ public final class RocksDatabase implements AutoCloseable {
   // ---- maintenance ------------------------------------------------------------------------
 
   /** Flushes the memtables of the given families (all when none given) and waits. */
+  /** One fsync of the write-ahead log: every write applied before the call is durable after it. */
+  public void syncWal() {
+    guard.enter();
+    try {
+      db.get().syncWal();
+    } catch (RocksDBException e) {
+      throw new RocksDatabaseException(status(e) + ": store " + name + ": WAL sync failed", e);
+    } finally {
+      guard.exit();
+    }
+  }
+
   public void flush(ColumnFamily... cfs) {
     guard.enter();
     try {

@@ -131,6 +131,11 @@ public final class RDBStore implements DBStore {
   }
 
   @Override
+  public void syncWal() {
+    db.syncWal();
+  }
+
+  @Override
   public void compactRange(String table, byte[] begin, byte[] end) {
     db.compactRange(db.columnFamily(table), begin, end);
   }

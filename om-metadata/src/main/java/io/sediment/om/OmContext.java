@@ -1,0 +1,245 @@
+package io.sediment.om;
+
+import static io.sediment.om.OmDBDefinition.BUCKET_TABLE;
+import static io.sediment.om.OmDBDefinition.DELETED_TABLE;
+import static io.sediment.om.OmDBDefinition.META_TABLE;
+import static io.sediment.om.OmDBDefinition.VOLUME_TABLE;
+
+import io.sediment.db.BatchOperation;
+import io.sediment.db.DBStore;
+import io.sediment.db.IteratorType;
+import io.sediment.db.KeyValue;
+import io.sediment.db.ReadView;
+import io.sediment.db.Table;
+import io.sediment.db.TableDefinition;
+import io.sediment.db.TableIterator;
+import io.sediment.om.OmException.Code;
+import io.sediment.proto.om.BucketInfo;
+import io.sediment.proto.om.BucketLayout;
+import io.sediment.proto.om.KeyInfo;
+import io.sediment.proto.om.VolumeInfo;
+import java.nio.ByteBuffer;
+import java.security.SecureRandom;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+
+/**
+ * What every part of the namespace shares: the store and its tables, the options, the token
+ * signer, the object-id sequence, the namespace counters and the one write path
+ * ({@link #write}). Package-internal; the public surface is {@link OmMetadataStore}.
+ *
+ * <p>Thread-safe: writes are serialized by one lock, so every check-then-write is atomic with
+ * its batch; reads use {@link DBStore#openReadView()} or single gets and take no lock.
+ */
+final class OmContext {
+
+  private final DBStore store;
+  private final OmStoreOptions options;
+  private final ListTokens tokens;
+  private final GroupCommitter committer;
+
+  private final ReentrantLock writeLock = new ReentrantLock();
+  /** The next unused object id; guarded by {@link #writeLock}. */
+  private long nextObjectId;
+  /** Counter values; written under {@link #writeLock}, read by anyone under {@code this}. */
+  private final long[] counters = new long[OmCounter.values().length];
+
+  OmContext(DBStore store, OmStoreOptions options) {
+    this.store = store;
+    this.options = options;
+    Table<String, byte[]> meta = store.getTable(META_TABLE);
+    byte[] secret = meta.get(OmDBDefinition.META_TOKEN_SECRET);
+    if (secret == null) {
+      secret = new byte[32];
+      new SecureRandom().nextBytes(secret);
+      meta.put(OmDBDefinition.META_TOKEN_SECRET, secret);
+    }
+    this.tokens = new ListTokens(secret, options.clock(), options.tokenMaxAge());
+    byte[] next = meta.get(OmDBDefinition.META_NEXT_OBJECT_ID);
+    this.nextObjectId = next == null ? 1 : decodeLong(next);
+    for (OmCounter c : OmCounter.values()) {
+      byte[] v = meta.get(c.metaKey());
+      counters[c.ordinal()] = v == null ? 0 : decodeLong(v);
+    }
+    this.committer = new GroupCommitter(store, options.syncPolicy());
+  }
+
+  DBStore store() {
+    return store;
+  }
+
+  OmStoreOptions options() {
+    return options;
+  }
+
+  ListTokens tokens() {
+    return tokens;
+  }
+
+  GroupCommitter committer() {
+    return committer;
+  }
+
+  <K, V> Table<K, V> table(TableDefinition<K, V> def) {
+    return store.getTable(def);
+  }
+
+  long now() {
+    return options.clock().millis();
+  }
+
+  /**
+   * Runs one write: {@code body} validates (throwing {@link OmException} to reject, which applies
+   * nothing) and fills the transaction's batch; then the batch, the advanced id sequence and the
+   * counter changes commit atomically, and this returns once the write is durable under the
+   * store's {@link SyncPolicy}. Writes are serialized; the durability wait happens after the lock
+   * is released, so concurrent writers share one WAL sync.
+   */
+  <T> T write(Function<WriteTxn, T> body) {
+    long ticket = 0;
+    T result;
+    writeLock.lock();
+    try (BatchOperation batch = store.initBatchOperation()) {
+      WriteTxn txn = new WriteTxn(batch, nextObjectId, now());
+      result = body.apply(txn);
+      Table<String, byte[]> meta = store.getTable(META_TABLE);
+      if (txn.nextObjectId() != nextObjectId) {
+        meta.putWithBatch(batch, OmDBDefinition.META_NEXT_OBJECT_ID, encodeLong(txn.nextObjectId()));
+      }
+      long[] updated = counters.clone();
+      for (Map.Entry<OmCounter, Long> d : txn.deltas().entrySet()) {
+        int i = d.getKey().ordinal();
+        updated[i] += d.getValue();
+        meta.putWithBatch(batch, d.getKey().metaKey(), encodeLong(updated[i]));
+      }
+      if (batch.size() > 0) {
+        batch.commit();
+        ticket = committer.applied();
+      }
+      nextObjectId = txn.nextObjectId();
+      synchronized (counters) {
+        System.arraycopy(updated, 0, counters, 0, updated.length);
+      }
+    } finally {
+      writeLock.unlock();
+    }
+    committer.awaitDurable(ticket);
+    return result;
+  }
+
+  /** Runs {@code body} under the write lock without a batch (for maintenance that writes itself). */
+  <T> T underWriteLock(java.util.function.Supplier<T> body) {
+    writeLock.lock();
+    try {
+      return body.get();
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /** A consistent copy of every counter. */
+  Map<OmCounter, Long> counters() {
+    Map<OmCounter, Long> out = new EnumMap<>(OmCounter.class);
+    synchronized (counters) {
+      for (OmCounter c : OmCounter.values()) {
+        out.put(c, counters[c.ordinal()]);
+      }
+    }
+    return out;
+  }
+
+  /** Replaces every counter (after a recount); caller holds the write lock. */
+  void resetCounters(Map<OmCounter, Long> values) {
+    Table<String, byte[]> meta = store.getTable(META_TABLE);
+    try (BatchOperation batch = store.initBatchOperation()) {
+      for (OmCounter c : OmCounter.values()) {
+        meta.putWithBatch(batch, c.metaKey(), encodeLong(values.getOrDefault(c, 0L)));
+      }
+      batch.commit();
+    }
+    committer.awaitDurable(committer.applied());
+    synchronized (counters) {
+      for (OmCounter c : OmCounter.values()) {
+        counters[c.ordinal()] = values.getOrDefault(c, 0L);
+      }
+    }
+  }
+
+  // ---- shared checks ----
+
+  int checkPageSize(String what, int max) {
+    if (max <= 0) {
+      throw OmException.invalid(what + " must be at least 1: " + max);
+    }
+    if (max > options.maxListSize()) {
+      throw OmException.invalid(what + " " + max + " exceeds the page size cap "
+          + options.maxListSize());
+    }
+    return max;
+  }
+
+  /** The volume as {@code view} sees it ({@code null}: now). */
+  VolumeInfo requireVolume(ReadView view, String volume) {
+    Table<String, VolumeInfo> volumes =
+        view == null ? store.getTable(VOLUME_TABLE) : view.getTable(VOLUME_TABLE);
+    VolumeInfo info = volumes.get(OmKeys.volumeKey(volume));
+    if (info == null) {
+      throw OmException.notFound("Volume '" + volume + "' does not exist");
+    }
+    return info;
+  }
+
+  /** The bucket as {@code view} sees it ({@code null}: now). */
+  BucketInfo requireBucket(ReadView view, String volume, String bucket) {
+    Table<String, BucketInfo> buckets =
+        view == null ? store.getTable(BUCKET_TABLE) : view.getTable(BUCKET_TABLE);
+    BucketInfo info = buckets.get(OmKeys.bucketKey(volume, bucket));
+    if (info == null) {
+      requireVolume(view, volume);
+      throw OmException.notFound("Bucket '" + bucket + "' does not exist in volume '" + volume + "'");
+    }
+    return info;
+  }
+
+  /** An OBJECT_STORE or LEGACY bucket, else UNIMPLEMENTED/INVALID for FSO. */
+  BucketInfo requireObjectStoreBucket(ReadView view, String volume, String bucket) {
+    BucketInfo info = requireBucket(view, volume, bucket);
+    if (info.getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED) {
+      throw new OmException(Code.UNIMPLEMENTED, "Bucket '" + volume + "/" + bucket
+          + "' is FILE_SYSTEM_OPTIMIZED; use the file-system operations for its keys");
+    }
+    return info;
+  }
+
+  /** Whether {@code table} has a live row under {@code prefix}; one bounded iterator, tombstones excluded. */
+  static boolean hasLiveKey(Table<String, ?> table, String prefix) {
+    try (TableIterator<String, ? extends KeyValue<String, ?>> it =
+             table.iterator(prefix, IteratorType.KEY_ONLY)) {
+      return it.hasNext();
+    }
+  }
+
+  /** Moves a committed version to deletedTable under its object id, counting it. */
+  void moveToDeleted(WriteTxn txn, KeyInfo version) {
+    store.getTable(DELETED_TABLE).putWithBatch(txn.batch(),
+        OmKeys.deletedKey(version.getVolumeName(), version.getBucketName(), version.getKeyName(),
+            version.getObjectId()),
+        version.toBuilder().setDeletionTime(txn.now()).build());
+    txn.count(OmCounter.DELETED_KEYS, 1);
+    txn.count(OmCounter.DELETED_KEY_BYTES, version.getDataSize());
+  }
+
+  static long decodeLong(byte[] b) {
+    return ByteBuffer.wrap(b).getLong();
+  }
+
+  static byte[] encodeLong(long v) {
+    return ByteBuffer.allocate(Long.BYTES).putLong(v).array();
+  }
+
+  static String nz(String s) {
+    return s == null ? "" : s;
+  }
+}

@@ -1,0 +1,56 @@
+package io.sediment.om;
+
+import io.sediment.db.BatchOperation;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * One write in progress inside {@link OmContext#write}: the batch it fills, the ids it allocates
+ * and the counter changes it makes. Nothing is visible or persisted until the body returns; if it
+ * throws, the batch is dropped, the ids are not consumed and the counters are unchanged.
+ *
+ * <p>Confined to the writing thread, which holds the store's write lock.
+ */
+public final class WriteTxn {
+
+  private final BatchOperation batch;
+  private final long now;
+  private long nextObjectId;
+  private final Map<OmCounter, Long> deltas = new EnumMap<>(OmCounter.class);
+
+  WriteTxn(BatchOperation batch, long nextObjectId, long now) {
+    this.batch = batch;
+    this.nextObjectId = nextObjectId;
+    this.now = now;
+  }
+
+  /** The batch every change of this write goes into. */
+  public BatchOperation batch() {
+    return batch;
+  }
+
+  /** A new object, client or upload id, unique in this store; persisted with the batch. */
+  public long allocateId() {
+    return nextObjectId++;
+  }
+
+  /** The write's timestamp (epoch millis), one value for all its rows. */
+  public long now() {
+    return now;
+  }
+
+  /** Adds {@code delta} (may be negative) to a namespace counter when the write commits. */
+  public void count(OmCounter counter, long delta) {
+    if (delta != 0) {
+      deltas.merge(counter, delta, Long::sum);
+    }
+  }
+
+  long nextObjectId() {
+    return nextObjectId;
+  }
+
+  Map<OmCounter, Long> deltas() {
+    return deltas;
+  }
+}
