@@ -21,6 +21,7 @@ import io.sediment.proto.om.VolumeInfo;
 import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
@@ -45,6 +46,8 @@ final class OmContext {
   private long nextObjectId;
   /** Counter values; written under {@link #writeLock}, read by anyone under {@code this}. */
   private final long[] counters = new long[OmCounter.values().length];
+  /** Per-bucket counters loaded so far, by bucket object id; guarded like {@link #counters}. */
+  private final Map<Long, long[]> bucketCounters = new HashMap<>();
 
   OmContext(DBStore store, OmStoreOptions options) {
     this.store = store;
@@ -114,6 +117,19 @@ final class OmContext {
         updated[i] += d.getValue();
         meta.putWithBatch(batch, d.getKey().metaKey(), encodeLong(updated[i]));
       }
+      Map<Long, long[]> bucketUpdates = new HashMap<>();
+      for (Map.Entry<Long, Map<OmCounter, Long>> b : txn.bucketDeltas().entrySet()) {
+        long[] values = bucketCounters(b.getKey()).clone();
+        for (Map.Entry<OmCounter, Long> d : b.getValue().entrySet()) {
+          values[d.getKey().ordinal()] += d.getValue();
+          meta.putWithBatch(batch, d.getKey().bucketMetaKey(b.getKey()),
+              encodeLong(values[d.getKey().ordinal()]));
+        }
+        bucketUpdates.put(b.getKey(), values);
+      }
+      for (long dropped : txn.droppedBuckets()) {
+        meta.deletePrefixWithBatch(batch, OmCounter.bucketMetaPrefix(dropped));
+      }
       if (batch.size() > 0) {
         batch.commit();
         ticket = committer.applied();
@@ -121,6 +137,10 @@ final class OmContext {
       nextObjectId = txn.nextObjectId();
       synchronized (counters) {
         System.arraycopy(updated, 0, counters, 0, updated.length);
+        bucketCounters.putAll(bucketUpdates);
+        for (long dropped : txn.droppedBuckets()) {
+          bucketCounters.remove(dropped);
+        }
       }
     } finally {
       writeLock.unlock();
@@ -148,6 +168,33 @@ final class OmContext {
       }
     }
     return out;
+  }
+
+  /** The counters of one bucket (by object id; zeros for none), loaded from the meta table once. */
+  Map<OmCounter, Long> bucketCountersOf(long bucketId) {
+    long[] values = bucketCounters(bucketId);
+    Map<OmCounter, Long> out = new EnumMap<>(OmCounter.class);
+    for (OmCounter c : OmCounter.values()) {
+      out.put(c, values[c.ordinal()]);
+    }
+    return out;
+  }
+
+  private long[] bucketCounters(long bucketId) {
+    synchronized (counters) {
+      long[] cached = bucketCounters.get(bucketId);
+      if (cached != null) {
+        return cached;
+      }
+      long[] values = new long[OmCounter.values().length];
+      Table<String, byte[]> meta = store.getTable(META_TABLE);
+      for (OmCounter c : OmCounter.values()) {
+        byte[] v = meta.get(c.bucketMetaKey(bucketId));
+        values[c.ordinal()] = v == null ? 0 : decodeLong(v);
+      }
+      bucketCounters.put(bucketId, values);
+      return values;
+    }
   }
 
   /** Replaces every counter (after a recount); caller holds the write lock. */
@@ -222,13 +269,13 @@ final class OmContext {
   }
 
   /** Moves a committed version to deletedTable under its object id, counting it. */
-  void moveToDeleted(WriteTxn txn, KeyInfo version) {
+  void moveToDeleted(WriteTxn txn, long bucketId, KeyInfo version) {
     store.getTable(DELETED_TABLE).putWithBatch(txn.batch(),
         OmKeys.deletedKey(version.getVolumeName(), version.getBucketName(), version.getKeyName(),
             version.getObjectId()),
         version.toBuilder().setDeletionTime(txn.now()).build());
-    txn.count(OmCounter.DELETED_KEYS, 1);
-    txn.count(OmCounter.DELETED_KEY_BYTES, version.getDataSize());
+    txn.count(bucketId, OmCounter.DELETED_KEYS, 1);
+    txn.count(bucketId, OmCounter.DELETED_KEY_BYTES, version.getDataSize());
   }
 
   static long decodeLong(byte[] b) {

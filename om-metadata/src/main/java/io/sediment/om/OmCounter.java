@@ -2,7 +2,9 @@ package io.sediment.om;
 
 /**
  * Namespace counters kept by every write in the same batch as the change they count, so they are
- * exact after a crash and never need a scan to answer a summary. {@link OmMetadataStore#recount()}
+ * exact after a crash and never need a scan to answer a summary. Each is kept store-wide and, for
+ * the counters a bucket owns (keys, files, directories, open keys, deleted versions, uploads), per
+ * bucket. {@link OmMetadataStore#recount()}
  * rebuilds them from a full scan for recovery and to check them.
  */
 public enum OmCounter {
@@ -35,8 +37,18 @@ public enum OmCounter {
   /** Snapshots (snapshotInfoTable rows, active or deleted). */
   SNAPSHOTS;
 
-  /** The metaTable key the counter is persisted under. */
+  /** The metaTable key the store-wide counter is persisted under. */
   String metaKey() {
     return "counter/" + name();
+  }
+
+  /** The metaTable prefix of every counter of one bucket. */
+  static String bucketMetaPrefix(long bucketId) {
+    return "bucketCounter/" + OmKeys.id(bucketId) + "/";
+  }
+
+  /** The metaTable key of this counter of one bucket. */
+  String bucketMetaKey(long bucketId) {
+    return bucketMetaPrefix(bucketId) + name();
   }
 }

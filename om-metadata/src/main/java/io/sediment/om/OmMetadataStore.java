@@ -124,6 +124,19 @@ public final class OmMetadataStore implements AutoCloseable {
   }
 
   /**
+   * The counters of one bucket: what it holds now (exact, maintained by every write). Deleted
+   * versions stay counted against the bucket until purged; a deleted bucket's counters are dropped
+   * (its pending deletes still count store-wide).
+   *
+   * @throws OmException INVALID_ARGUMENT for bad names, NOT_FOUND if absent
+   */
+  public Map<OmCounter, Long> bucketCounters(String volume, String bucket) {
+    OmValidation.checkResourceName("Volume", volume);
+    OmValidation.checkResourceName("Bucket", bucket);
+    return ctx.bucketCountersOf(requireBucket(volume, bucket).getObjectId());
+  }
+
+  /**
    * Counts every counted table with a full scan of one consistent view, without changing the
    * maintained counters: for checks and for {@link #recount()}.
    */
@@ -377,6 +390,7 @@ public final class OmMetadataStore implements AutoCloseable {
         open.deletePrefixWithBatch(batch, openPrefix);
         txn.count(fso ? OmCounter.OPEN_FILES : OmCounter.OPEN_KEYS, -discarded);
       }
+      txn.dropBucketCounters(info.getObjectId());
       return null;
     });
   }
@@ -430,7 +444,7 @@ public final class OmMetadataStore implements AutoCloseable {
           .setModificationTime(now)
           .build();
       openKeyTable.putWithBatch(txn.batch(), OmKeys.openKey(volume, bucket, key, clientId), open);
-      txn.count(OmCounter.OPEN_KEYS, 1);
+      txn.count(info.getObjectId(), OmCounter.OPEN_KEYS, 1);
       return new OpenKeySession(clientId, open);
     });
   }
@@ -450,7 +464,7 @@ public final class OmMetadataStore implements AutoCloseable {
       throw OmException.invalid("Data size must not be negative: " + dataSize);
     }
     return ctx.write(txn -> {
-      requireObjectStoreBucket(volume, bucket);
+      long bucketId = requireObjectStoreBucket(volume, bucket).getObjectId();
       String openKey = OmKeys.openKey(volume, bucket, key, clientId);
       KeyInfo open = openKeyTable.get(openKey);
       if (open == null) {
@@ -467,14 +481,14 @@ public final class OmMetadataStore implements AutoCloseable {
           .setModificationTime(now)
           .build();
       openKeyTable.deleteWithBatch(txn.batch(), openKey);
-      txn.count(OmCounter.OPEN_KEYS, -1);
+      txn.count(bucketId, OmCounter.OPEN_KEYS, -1);
       keyTable.putWithBatch(txn.batch(), objectKey, committed);
-      txn.count(OmCounter.KEYS, 1);
-      txn.count(OmCounter.KEY_BYTES, dataSize);
+      txn.count(bucketId, OmCounter.KEYS, 1);
+      txn.count(bucketId, OmCounter.KEY_BYTES, dataSize);
       if (previous != null) {
-        txn.count(OmCounter.KEYS, -1);
-        txn.count(OmCounter.KEY_BYTES, -previous.getDataSize());
-        ctx.moveToDeleted(txn, previous);
+        txn.count(bucketId, OmCounter.KEYS, -1);
+        txn.count(bucketId, OmCounter.KEY_BYTES, -previous.getDataSize());
+        ctx.moveToDeleted(txn, bucketId, previous);
       }
       return committed;
     });
@@ -499,16 +513,16 @@ public final class OmMetadataStore implements AutoCloseable {
   public void deleteKey(String volume, String bucket, String key) {
     checkKeyArgs(volume, bucket, key);
     ctx.write(txn -> {
-      requireObjectStoreBucket(volume, bucket);
+      long bucketId = requireObjectStoreBucket(volume, bucket).getObjectId();
       String objectKey = OmKeys.objectKey(volume, bucket, key);
       KeyInfo existing = keyTable.get(objectKey);
       if (existing == null) {
         throw OmException.notFound("Key '" + key + "' does not exist in '" + volume + "/" + bucket + "'");
       }
       keyTable.deleteWithBatch(txn.batch(), objectKey);
-      txn.count(OmCounter.KEYS, -1);
-      txn.count(OmCounter.KEY_BYTES, -existing.getDataSize());
-      ctx.moveToDeleted(txn, existing);
+      txn.count(bucketId, OmCounter.KEYS, -1);
+      txn.count(bucketId, OmCounter.KEY_BYTES, -existing.getDataSize());
+      ctx.moveToDeleted(txn, bucketId, existing);
       return null;
     });
   }

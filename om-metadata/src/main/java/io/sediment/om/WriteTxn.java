@@ -2,7 +2,10 @@ package io.sediment.om;
 
 import io.sediment.db.BatchOperation;
 import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One write in progress inside {@link OmContext#write}: the batch it fills, the ids it allocates
@@ -17,6 +20,8 @@ public final class WriteTxn {
   private final long now;
   private long nextObjectId;
   private final Map<OmCounter, Long> deltas = new EnumMap<>(OmCounter.class);
+  private final Map<Long, Map<OmCounter, Long>> bucketDeltas = new HashMap<>();
+  private final Set<Long> droppedBuckets = new HashSet<>();
 
   WriteTxn(BatchOperation batch, long nextObjectId, long now) {
     this.batch = batch;
@@ -46,11 +51,36 @@ public final class WriteTxn {
     }
   }
 
+  /**
+   * Adds {@code delta} to a counter of bucket {@code bucketId} (its object id) and to the
+   * store-wide counter, when the write commits.
+   */
+  public void count(long bucketId, OmCounter counter, long delta) {
+    count(counter, delta);
+    if (delta != 0) {
+      bucketDeltas.computeIfAbsent(bucketId, id -> new EnumMap<>(OmCounter.class))
+          .merge(counter, delta, Long::sum);
+    }
+  }
+
+  /** Drops every counter of bucket {@code bucketId} when the write commits (the bucket is deleted). */
+  public void dropBucketCounters(long bucketId) {
+    droppedBuckets.add(bucketId);
+  }
+
   long nextObjectId() {
     return nextObjectId;
   }
 
   Map<OmCounter, Long> deltas() {
     return deltas;
+  }
+
+  Map<Long, Map<OmCounter, Long>> bucketDeltas() {
+    return bucketDeltas;
+  }
+
+  Set<Long> droppedBuckets() {
+    return droppedBuckets;
   }
 }

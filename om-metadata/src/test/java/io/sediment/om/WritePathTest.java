@@ -113,9 +113,19 @@ class WritePathTest {
       assertEquals(100L + 101, (long) c.get(OmCounter.DELETED_KEY_BYTES));
       assertEquals(1L, (long) c.get(OmCounter.OPEN_KEYS));
       assertEquals(c, om.countFromScan());
+      Map<OmCounter, Long> bkt = om.bucketCounters("vol", "bkt");
+      assertEquals(4L, (long) bkt.get(OmCounter.KEYS));
+      assertEquals(7L + 102 + 103 + 104, (long) bkt.get(OmCounter.KEY_BYTES));
+      assertEquals(1L, (long) bkt.get(OmCounter.OPEN_KEYS));
+      assertEquals(2L, (long) bkt.get(OmCounter.DELETED_KEYS));
+      assertEquals(0L, (long) bkt.get(OmCounter.VOLUMES));
     }
     try (OmMetadataStore om = OmMetadataStore.open(dir)) {
       assertEquals(om.countFromScan(), om.counters());
+      assertEquals(4L, (long) om.bucketCounters("vol", "bkt").get(OmCounter.KEYS));
+      om.createBucket("vol", "gone-bkt", BucketLayout.LEGACY, null, 0);
+      assertEquals(0L, (long) om.bucketCounters("vol", "gone-bkt").get(OmCounter.OPEN_KEYS),
+          "a recreated bucket does not inherit the deleted one's counters");
     }
   }
 
