@@ -23,6 +23,7 @@ import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.ListKind;
+import io.sediment.proto.om.SnapshotInfo;
 import io.sediment.proto.om.VolumeInfo;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -74,6 +75,7 @@ public final class OmMetadataStore implements AutoCloseable {
   private final Table<String, KeyInfo> keyTable;
   private final Table<String, KeyInfo> openKeyTable;
   private final Table<byte[], byte[]> rawVolumeTable;
+  private final Snapshots snapshots;
 
   private OmMetadataStore(DBStore store, OmStoreOptions options) {
     this.ctx = new OmContext(store, options);
@@ -85,6 +87,7 @@ public final class OmMetadataStore implements AutoCloseable {
     this.keyTable = store.getTable(KEY_TABLE);
     this.openKeyTable = store.getTable(OPEN_KEY_TABLE);
     this.rawVolumeTable = store.getTable(VOLUME_TABLE.name());
+    this.snapshots = new Snapshots(ctx);
   }
 
   /** Opens (creating if missing) the store in {@code dir} with default options. */
@@ -158,7 +161,11 @@ public final class OmMetadataStore implements AutoCloseable {
 
   @Override
   public void close() {
-    store.close();
+    try {
+      snapshots.close();
+    } finally {
+      store.close();
+    }
   }
 
   // ------------------------------------------------------------------------------------------
@@ -609,6 +616,203 @@ public final class OmMetadataStore implements AutoCloseable {
         : null;
     return new ListObjectsV2Result(contents, prefixes, scan.entries().size(), scan.truncated(),
         next);
+  }
+
+  /**
+   * Renames a key of an OBJECT_STORE or LEGACY bucket: its keyTable row moves from
+   * {@code fromKey} to {@code toKey} in one batch, keeping its object id, size and creation time,
+   * with the new key name, a new update id and the modification time set to now. As Ozone's OBS
+   * rename, an existing destination is refused (checked first, so renaming a key onto itself is
+   * ALREADY_EXISTS) rather than overwritten. Counters are unchanged. Only committed keys move: a
+   * key still open under {@code fromKey} commits under {@code fromKey}, and one open under
+   * {@code toKey} that commits later overwrites the renamed key as any commit does.
+   *
+   * @return the row now at {@code toKey}
+   * @throws OmException INVALID_ARGUMENT for bad names, NOT_FOUND if the volume, bucket or
+   *     {@code fromKey} is absent, ALREADY_EXISTS if {@code toKey} exists, UNIMPLEMENTED for FSO
+   *     buckets
+   */
+  public KeyInfo renameKey(String volume, String bucket, String fromKey, String toKey) {
+    checkKeyArgs(volume, bucket, fromKey);
+    OmValidation.checkKeyName(toKey);
+    return ctx.write(txn -> {
+      requireObjectStoreBucket(volume, bucket);
+      String from = OmKeys.objectKey(volume, bucket, fromKey);
+      String to = OmKeys.objectKey(volume, bucket, toKey);
+      if (keyTable.isExist(to)) {
+        throw new OmException(Code.ALREADY_EXISTS, "Cannot rename '" + fromKey + "' to '"
+            + toKey + "' in '" + volume + "/" + bucket + "': the destination exists");
+      }
+      KeyInfo source = keyTable.get(from);
+      if (source == null) {
+        throw OmException.notFound("Cannot rename '" + fromKey + "' in '" + volume + "/"
+            + bucket + "': the key does not exist");
+      }
+      KeyInfo renamed = source.toBuilder()
+          .setKeyName(toKey)
+          .setUpdateId(txn.allocateId())
+          .setModificationTime(txn.now())
+          .build();
+      keyTable.deleteWithBatch(txn.batch(), from);
+      keyTable.putWithBatch(txn.batch(), to, renamed);
+      return renamed;
+    });
+  }
+
+  /**
+   * S3 ListObjects (version 1) over an OBJECT_STORE or LEGACY bucket: keys starting with the
+   * prefix that sort after the marker (exclusive); with a delimiter, every key whose remainder
+   * after the prefix contains it is rolled up into the common prefix ending at its first
+   * occurrence, returned once and counted toward max-keys like a key. An item (key or common
+   * prefix) is listed only if it sorts after the marker, so a marker that lies in a common prefix
+   * (or is one, as {@code NextMarker} may be) skips every key under it: the page is read with one
+   * bounded iterator seeked once past that whole prefix ({@link PageScan}). {@code NextMarker}
+   * follows S3: set only when truncated and a delimiter was given. Paging with
+   * {@code NextMarker} (or, without a delimiter, the last key) to the end lists every item once.
+   * {@code maxKeys} above the cap is clamped to it.
+   *
+   * @throws OmException INVALID_ARGUMENT for a bad argument (including maxKeys &lt; 1),
+   *     NOT_FOUND if the volume or bucket is absent, UNIMPLEMENTED for FSO buckets
+   */
+  public ListObjectsV1Result listObjectsV1(ListObjectsV1Request request) {
+    Objects.requireNonNull(request, "request");
+    OmValidation.checkResourceName("Volume", request.volume());
+    OmValidation.checkResourceName("Bucket", request.bucket());
+    OmValidation.checkOptionalText("Prefix", request.prefix());
+    OmValidation.checkOptionalText("Delimiter", request.delimiter());
+    OmValidation.checkOptionalText("Marker", request.marker());
+    if (request.maxKeys() <= 0) {
+      throw OmException.invalid("max-keys must be at least 1: " + request.maxKeys());
+    }
+    int max = Math.min(request.maxKeys(), options.maxListSize());
+    String prefix = nz(request.prefix());
+    String delimiter = request.delimiter() == null || request.delimiter().isEmpty()
+        ? null : request.delimiter();
+    try (ReadView view = store.openReadView()) {
+      requireObjectStoreBucket(view, request.volume(), request.bucket());
+      PageScan scan = PageScan.read(view.getTable(KEY_TABLE.name()),
+          OmKeys.bucketPrefix(request.volume(), request.bucket()), prefix, delimiter,
+          markerCursor(prefix, delimiter, request.marker()), max);
+      List<KeyInfo> contents = new ArrayList<>();
+      List<String> prefixes = new ArrayList<>();
+      for (PageScan.Entry e : scan.entries()) {
+        if (e.isPrefix()) {
+          prefixes.add(e.name());
+        } else {
+          contents.add(KEY_INFO.fromPersistedFormat(e.value()));
+        }
+      }
+      String nextMarker = scan.truncated() && delimiter != null ? scan.last().name() : null;
+      return new ListObjectsV1Result(contents, prefixes, scan.truncated(), nextMarker);
+    }
+  }
+
+  /**
+   * The cursor of a V1 marker: the common prefix the marker rolls up into (with a delimiter,
+   * when the marker starts with the prefix and its remainder contains the delimiter), skipped
+   * whole because it sorts at or before the marker; otherwise the marker itself, exclusive.
+   */
+  private static ListTokens.Cursor markerCursor(String prefix, String delimiter, String marker) {
+    if (marker == null || marker.isEmpty()) {
+      return null;
+    }
+    if (delimiter != null && marker.startsWith(prefix)) {
+      int at = marker.indexOf(delimiter, prefix.length());
+      if (at >= 0) {
+        return new ListTokens.Cursor(marker.substring(0, at + delimiter.length()), true);
+      }
+    }
+    return new ListTokens.Cursor(marker, false);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Snapshots
+
+  /**
+   * Creates snapshot {@code name} of a bucket: a RocksDB checkpoint of the whole store under
+   * {@code <store dir>/snapshots/<snapshotId>} holding every write applied before the call, then
+   * the ACTIVE snapshotInfo row. Snapshot names follow the S3 bucket naming rules. A snapshot
+   * does not hold tombstones of the live store (see {@link Snapshots}).
+   *
+   * @throws OmException INVALID_ARGUMENT for a bad name, NOT_FOUND if the volume or bucket is
+   *     absent, ALREADY_EXISTS if an ACTIVE snapshot of that name exists, INTERNAL if the
+   *     checkpoint cannot be written (then nothing is written)
+   */
+  public SnapshotInfo createSnapshot(String volume, String bucket, String name) {
+    return snapshots.create(volume, bucket, name);
+  }
+
+  /**
+   * Deletes an ACTIVE snapshot: the row is kept with status DELETED and its deletion time, its
+   * store (if open) is closed and its checkpoint removed. Its name may then be used again.
+   *
+   * @return the DELETED row
+   * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume, bucket, or no ACTIVE snapshot)
+   */
+  public SnapshotInfo deleteSnapshot(String volume, String bucket, String name) {
+    return snapshots.delete(volume, bucket, name);
+  }
+
+  /** @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume, bucket or snapshot row) */
+  public SnapshotInfo getSnapshotInfo(String volume, String bucket, String name) {
+    return snapshots.info(volume, bucket, name);
+  }
+
+  /**
+   * One page of a bucket's ACTIVE snapshots whose names start with {@code prefix}, in name
+   * order, after {@code prevSnapshot} (exclusive); {@code truncated} is exact. Page with the
+   * last name as the next {@code prevSnapshot}.
+   *
+   * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume or bucket)
+   */
+  public ListPage<SnapshotInfo> listSnapshots(String volume, String bucket, String prefix,
+      String prevSnapshot, int maxEntries) {
+    return snapshots.list(volume, bucket, prefix, prevSnapshot, maxEntries, null, false);
+  }
+
+  /**
+   * As {@link #listSnapshots(String, String, String, String, int)}, continuing after
+   * {@code token} when given (it wins over {@code prevSnapshot}); {@code nextToken} is set when
+   * truncated. A token is bound to the bucket (by object id), the prefix and
+   * {@code includeDeleted}.
+   *
+   * @param includeDeleted list DELETED snapshots too
+   * @throws OmException INVALID_ARGUMENT (also for a token of another listing), NOT_FOUND
+   */
+  public ListPage<SnapshotInfo> listSnapshots(String volume, String bucket, String prefix,
+      String prevSnapshot, int maxEntries, String token, boolean includeDeleted) {
+    return snapshots.list(volume, bucket, prefix, prevSnapshot, maxEntries, token,
+        includeDeleted);
+  }
+
+  /**
+   * Key {@code key} as ACTIVE snapshot {@code snapshotName} of an OBJECT_STORE or LEGACY bucket
+   * holds it, whatever happened to it in the live store since.
+   *
+   * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume, bucket, snapshot, or the key in the
+   *     snapshot), UNIMPLEMENTED if the bucket was FSO
+   */
+  public KeyInfo lookupKeyInSnapshot(String volume, String bucket, String snapshotName,
+      String key) {
+    return snapshots.lookupKey(volume, bucket, snapshotName, key);
+  }
+
+  /**
+   * One page of the keys of ACTIVE snapshot {@code snapshotName} of an OBJECT_STORE or LEGACY
+   * bucket starting with {@code prefix}, after {@code startAfter} (exclusive), in key order, with
+   * exact {@code truncated}; page with the last key as the next {@code startAfter}.
+   *
+   * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume, bucket, snapshot), UNIMPLEMENTED if
+   *     the bucket was FSO
+   */
+  public ListPage<KeyInfo> listKeysInSnapshot(String volume, String bucket, String snapshotName,
+      String prefix, String startAfter, int maxKeys) {
+    return snapshots.listKeys(volume, bucket, snapshotName, prefix, startAfter, maxKeys);
+  }
+
+  /** The snapshot part of this store, for tests in this package. */
+  Snapshots snapshots() {
+    return snapshots;
   }
 
   // ------------------------------------------------------------------------------------------
