@@ -13,8 +13,10 @@ import java.nio.charset.StandardCharsets;
  *   <li>keyTable (OBJECT_STORE and LEGACY): {@code /volume/bucket/key}; the key may contain
  *       {@code /}.
  *   <li>openKeyTable: {@code /volume/bucket/key/<clientId>}; deletedTable:
- *       {@code /volume/bucket/key/<objectId>}; multipartInfoTable:
- *       {@code /volume/bucket/key/<uploadId>}; snapshotInfoTable {@code /volume/bucket/name}.
+ *       {@code /volume/bucket/key/<objectId>}; snapshotInfoTable {@code /volume/bucket/name}.
+ *   <li>multipartInfoTable: {@code /volume/bucket/} + the key with each U+0000 written as
+ *       U+0000 U+007F, then U+0000 {@code /<uploadId>} (see {@link #multipartKey}), so the
+ *       table's byte order is exactly S3's upload order: key, then upload id.
  *   <li>FSO directoryTable and fileTable: {@code /volumeId/bucketId/parentId/name}, top-level
  *       entries having the bucket's id as parent; openFileTable adds {@code /<clientId>},
  *       deletedDirectoryTable {@code /<objectId>}.
@@ -116,9 +118,16 @@ public final class OmKeys {
     return objectKey(volume, bucket, key) + SEPARATOR + id(objectId);
   }
 
-  /** multipartInfoTable key: {@code /volume/bucket/key/<uploadId>}. */
+  /**
+   * multipartInfoTable key: {@code /volume/bucket/} + {@link #multipartKeyName escaped key} +
+   * U+0000 {@code /} + upload id. Unlike {@code key + "/" + uploadId}, whose byte order puts
+   * {@code a-b/…} and {@code a.txt/…} before {@code a/…}, this order is exactly (key, upload id):
+   * the terminator (bytes {@code 00 2f}) sorts below every continuation of a longer key (a byte
+   * {@code >= 0x01}, or an escaped NUL, bytes {@code 00 7f}). The upload id is the last
+   * {@value #ID_WIDTH} characters.
+   */
   public static String multipartKey(String volume, String bucket, String key, String uploadId) {
-    return objectKey(volume, bucket, key) + SEPARATOR + uploadId;
+    return bucketPrefix(volume, bucket) + multipartKeyName(key) + UPLOAD_SEPARATOR + uploadId;
   }
 
   /** snapshotInfoTable key: {@code /volume/bucket/snapshotName}. */
@@ -161,5 +170,49 @@ public final class OmKeys {
   /** UTF-8 bytes of a key or prefix built here (names are validated, so this is strict). */
   public static byte[] utf8(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  // ---- multipart uploads (multipartInfoTable) ----
+
+  /** Ends the key part of a multipartInfoTable key; the upload id follows. */
+  static final String UPLOAD_SEPARATOR = "\0/";
+  /** How U+0000 inside a key is written in a multipartInfoTable key (sorts above the separator). */
+  private static final String ESCAPED_NUL = "\0\177";
+
+  /**
+   * A key name (or key prefix) as written in multipartInfoTable keys: every U+0000 becomes
+   * U+0000 U+007F, everything else is unchanged. Order- and prefix-preserving: keys
+   * starting with {@code p} are exactly the rows starting with {@code bucketPrefix +
+   * multipartKeyName(p)}.
+   */
+  public static String multipartKeyName(String key) {
+    return key.indexOf('\0') < 0 ? key : key.replace("\0", ESCAPED_NUL);
+  }
+
+  /**
+   * The multipartInfoTable prefix of the uploads of keys starting with {@code keyPrefix}
+   * ({@code ""} for the whole bucket).
+   */
+  public static String multipartPrefix(String volume, String bucket, String keyPrefix) {
+    return bucketPrefix(volume, bucket) + multipartKeyName(keyPrefix);
+  }
+
+  /**
+   * The smallest multipartInfoTable key after every upload of {@code key}: the first upload at or
+   * after it belongs to the next key in S3 order.
+   */
+  public static String multipartKeyAfterUploadsOf(String volume, String bucket, String key) {
+    return bucketPrefix(volume, bucket) + multipartKeyName(key) + '\0'
+        + (char) (SEPARATOR + 1);
+  }
+
+  /** The id of the bucket of an FSO key ({@code /volumeId/bucketId/...}). */
+  public static long fsoBucketIdOf(String key) {
+    int start = 1 + ID_WIDTH + 1;
+    if (key.length() < start + ID_WIDTH || key.charAt(0) != SEPARATOR
+        || key.charAt(start - 1) != SEPARATOR) {
+      throw new IllegalArgumentException("Not an FSO key: '" + key + "'");
+    }
+    return parseId(key.substring(start, start + ID_WIDTH));
   }
 }

@@ -24,6 +24,7 @@ import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.ListKind;
 import io.sediment.proto.om.SnapshotInfo;
+import io.sediment.proto.om.PartInfo;
 import io.sediment.proto.om.VolumeInfo;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -88,6 +89,9 @@ public final class OmMetadataStore implements AutoCloseable {
     this.openKeyTable = store.getTable(OPEN_KEY_TABLE);
     this.rawVolumeTable = store.getTable(VOLUME_TABLE.name());
     this.snapshots = new Snapshots(ctx);
+    this.multipartUploads = new MultipartUploads(ctx);
+    this.openFiles = new OpenFiles(ctx);
+    this.purges = new OmPurges(ctx, multipartUploads);
   }
 
   /** Opens (creating if missing) the store in {@code dir} with default options. */
@@ -813,6 +817,130 @@ public final class OmMetadataStore implements AutoCloseable {
   /** The snapshot part of this store, for tests in this package. */
   Snapshots snapshots() {
     return snapshots;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Multipart uploads and open files
+
+  private final MultipartUploads multipartUploads;
+  private final OpenFiles openFiles;
+  private final OmPurges purges;
+
+  /** The smallest size of every part but the last of a completed multipart upload (5 MiB). */
+  public static final long MULTIPART_MIN_PART_SIZE = MultipartUploads.MIN_PART_SIZE;
+  /** The largest multipart part number (10,000). */
+  public static final int MULTIPART_MAX_PART_NUMBER = MultipartUploads.MAX_PART_NUMBER;
+
+  /**
+   * Starts an S3 multipart upload of {@code key}: a multipartInfoTable row under a new upload id,
+   * counted in MULTIPART_UPLOADS. Upload ids are 16 lowercase hex digits, unique in the store and
+   * increasing with initiation time (see {@link MultipartUploads}); several uploads of one key may
+   * be in progress.
+   *
+   * @param owner the owner; {@code null} or empty for the bucket's owner
+   * @return the upload id
+   * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume/bucket), UNIMPLEMENTED for FSO buckets
+   */
+  public String initiateMultipartUpload(String volume, String bucket, String key, String owner) {
+    return multipartUploads.initiate(volume, bucket, key, owner);
+  }
+
+  /**
+   * Records part {@code partNumber} of an upload (its size and ETag; the data lives outside this
+   * store). Uploading a number again replaces the part; the replaced part becomes a deletedTable
+   * row ({@code /volume/bucket/key/<partObjectId>}) so the key purge reclaims its data.
+   *
+   * @param partNumber 1 to {@value MultipartUploads#MAX_PART_NUMBER}
+   * @param etag the part's ETag, non-empty
+   * @return the recorded part
+   * @throws OmException INVALID_ARGUMENT (names, upload id, part number, negative size, ETag),
+   *     NOT_FOUND (volume, bucket or upload), UNIMPLEMENTED for FSO buckets
+   */
+  public PartInfo commitPart(String volume, String bucket, String key,
+      String uploadId, int partNumber, long size, String etag) {
+    return multipartUploads.commitPart(volume, bucket, key, uploadId, partNumber, size, etag);
+  }
+
+  /**
+   * One page of an upload's parts with numbers above {@code partNumberMarker} (exclusive; 0 for
+   * the first page), ascending. {@code maxParts} above the store's page cap is clamped to it, as
+   * S3 does.
+   *
+   * @throws OmException INVALID_ARGUMENT (names, upload id, marker not in {@code [0, 10000]},
+   *     maxParts &lt; 1), NOT_FOUND (volume, bucket or upload), UNIMPLEMENTED for FSO buckets
+   */
+  public PartListing listParts(String volume, String bucket, String key, String uploadId,
+      int partNumberMarker, int maxParts) {
+    return multipartUploads.listParts(volume, bucket, key, uploadId, partNumberMarker, maxParts);
+  }
+
+  /**
+   * Completes an upload: the listed parts, which must be in strictly ascending part number order,
+   * have been uploaded, carry the given ETags and, all but the last, be at least
+   * {@link #MULTIPART_MIN_PART_SIZE} bytes, become the key (size = their sum, ETag in metadata
+   * {@code ETag}, object id = the upload's). In one batch: the key's previous version moves to
+   * deletedTable, parts left out move to deletedTable, the upload row is deleted, and the counters
+   * follow. A rejected completion changes nothing and leaves the upload in progress.
+   *
+   * @return the committed keyTable row
+   * @throws OmException INVALID_ARGUMENT (names, upload id, an empty, unordered or duplicate part
+   *     list, a missing part, an ETag mismatch, a part too small), NOT_FOUND (volume, bucket or
+   *     upload), UNIMPLEMENTED for FSO buckets
+   */
+  public KeyInfo completeMultipartUpload(String volume, String bucket, String key,
+      String uploadId, List<CompletedPart> parts) {
+    return multipartUploads.complete(volume, bucket, key, uploadId, parts);
+  }
+
+  /**
+   * Aborts an upload: its parts move to deletedTable and its row is deleted, in one batch.
+   *
+   * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume, bucket or upload), UNIMPLEMENTED for
+   *     FSO buckets
+   */
+  public void abortMultipartUpload(String volume, String bucket, String key, String uploadId) {
+    multipartUploads.abort(volume, bucket, key, uploadId);
+  }
+
+  /**
+   * S3 ListMultipartUploads: the uploads in progress of keys starting with {@code prefix}, ordered
+   * by key (UTF-8 bytes) and, within a key, by upload id (initiation order). With only
+   * {@code keyMarker}, the page starts with the uploads of the first key strictly after it
+   * ({@code key10} follows {@code key1}); with {@code keyMarker} and {@code uploadIdMarker}, with the
+   * uploads of {@code keyMarker} after that upload id (exclusive), then later keys. Without
+   * {@code keyMarker}, {@code uploadIdMarker} is ignored, as in S3. Markers need not exist. Page on
+   * with the returned {@code nextKeyMarker}/{@code nextUploadIdMarker}. One consistent view, one
+   * bounded iterator positioned once; {@code truncated} is exact. {@code maxUploads} above the
+   * store's page cap is clamped to it.
+   *
+   * @throws OmException INVALID_ARGUMENT (names, prefix, markers, maxUploads &lt; 1), NOT_FOUND
+   *     (volume or bucket), UNIMPLEMENTED for FSO buckets
+   */
+  public MultipartUploadListing listMultipartUploads(String volume, String bucket, String prefix,
+      String keyMarker, String uploadIdMarker, int maxUploads) {
+    return multipartUploads.list(volume, bucket, prefix, keyMarker, uploadIdMarker, maxUploads);
+  }
+
+  /**
+   * One page of the keys (OBJECT_STORE/LEGACY: openKeyTable) or files (FSO: openFileTable) open
+   * for writing in one bucket, in table key order, after the token's position. The token is bound
+   * to this bucket (by object id). {@code totalOpenKeyCount} is the bucket's maintained OPEN_KEYS
+   * or OPEN_FILES counter, never a recount.
+   *
+   * @param maxKeys page size, 1 to the store's cap
+   * @throws OmException INVALID_ARGUMENT (names, page size, token), NOT_FOUND (volume or bucket)
+   */
+  public OpenFilesPage listOpenFiles(String volume, String bucket, int maxKeys, String token) {
+    return openFiles.list(volume, bucket, maxKeys, token);
+  }
+
+  /**
+   * The purge steps the background services run (io.sediment.om.service): purging deletedTable,
+   * expiring open keys and files, aborting stale uploads; each step one write transaction with a
+   * persisted resume cursor.
+   */
+  public OmPurges purges() {
+    return purges;
   }
 
   // ------------------------------------------------------------------------------------------

@@ -1,0 +1,454 @@
+package io.sediment.om;
+
+import static io.sediment.om.OmDBDefinition.KEY_TABLE;
+import static io.sediment.om.OmDBDefinition.MULTIPART_INFO_TABLE;
+
+import io.sediment.db.IteratorType;
+import io.sediment.db.KeyValue;
+import io.sediment.db.ReadView;
+import io.sediment.db.Table;
+import io.sediment.db.TableIterator;
+import io.sediment.om.OmException.Code;
+import io.sediment.proto.om.BucketInfo;
+import io.sediment.proto.om.KeyInfo;
+import io.sediment.proto.om.MultipartUploadInfo;
+import io.sediment.proto.om.PartInfo;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * S3 multipart uploads of OBJECT_STORE and LEGACY buckets (FSO buckets: UNIMPLEMENTED).
+ *
+ * <p><b>Rows.</b> An upload is one multipartInfoTable row, key {@link OmKeys#multipartKey}, value a
+ * {@link MultipartUploadInfo} that holds its parts inline, ordered by part number. A part commit
+ * rewrites the row, so it costs O(parts already uploaded); with at most
+ * {@value #MAX_PART_NUMBER} parts of about 60 bytes a row stays under 1 MiB. (Ozone later moved
+ * parts to a table of their own for the same reason; that would be the next step here.)
+ *
+ * <p><b>Upload ids</b> are a fresh store object id as {@value OmKeys#ID_WIDTH} lowercase hex
+ * digits ({@link OmKeys#id}): unique in the store, never reused, and increasing with initiation
+ * time, so the uploads of one key sort in initiation order as S3 lists them. They are not secret
+ * (anyone may guess one); access control is the caller's job. The upload's object id is the same
+ * number and becomes the completed key's object id.
+ *
+ * <p><b>Part data.</b> A part is recorded by its size and ETag (the data itself lives in the data
+ * nodes, outside this store). Part data that can no longer become part of a key is handed to the
+ * key purge: a part replaced by a re-upload of its number, every part of an aborted upload, and
+ * every part a completion leaves out each become a deletedTable row
+ * {@code /volume/bucket/key/<partObjectId>} (metadata {@code multipartUploadId} and
+ * {@code partNumber}), counted in DELETED_KEYS and DELETED_KEY_BYTES, in the same batch.
+ *
+ * <p>Every write is one {@link OmContext#write} transaction; a rejected call changes nothing.
+ * Thread-safe.
+ */
+final class MultipartUploads {
+
+  /** The smallest part number. */
+  static final int MIN_PART_NUMBER = 1;
+  /** The largest part number (S3's limit). */
+  static final int MAX_PART_NUMBER = 10_000;
+  /** The smallest size of every part but the last of a completed upload: 5 MiB, as in S3. */
+  static final long MIN_PART_SIZE = 5L << 20;
+  /** deletedTable metadata of a part row: the upload it belonged to. */
+  static final String META_UPLOAD_ID = "multipartUploadId";
+  /** deletedTable metadata of a part row: its part number. */
+  static final String META_PART_NUMBER = "partNumber";
+  /** keyTable metadata of a completed upload: the S3 multipart ETag. */
+  static final String META_ETAG = "ETag";
+
+  private final OmContext ctx;
+  private final Table<String, MultipartUploadInfo> uploads;
+  private final Table<String, KeyInfo> keyTable;
+
+  MultipartUploads(OmContext ctx) {
+    this.ctx = ctx;
+    this.uploads = ctx.table(MULTIPART_INFO_TABLE);
+    this.keyTable = ctx.table(KEY_TABLE);
+  }
+
+  /** See {@link OmMetadataStore#initiateMultipartUpload}. */
+  String initiate(String volume, String bucket, String key, String owner) {
+    checkKeyArgs(volume, bucket, key);
+    OmValidation.checkOwner(owner);
+    return ctx.write(txn -> {
+      BucketInfo info = ctx.requireObjectStoreBucket(null, volume, bucket);
+      long id = txn.allocateId();
+      String uploadId = OmKeys.id(id);
+      MultipartUploadInfo upload = MultipartUploadInfo.newBuilder()
+          .setVolumeName(volume)
+          .setBucketName(bucket)
+          .setKeyName(key)
+          .setUploadId(uploadId)
+          .setCreationTime(txn.now())
+          .setOwner(owner == null || owner.isEmpty() ? info.getOwner() : owner)
+          .setObjectId(id)
+          .setUpdateId(id)
+          .build();
+      uploads.putWithBatch(txn.batch(), OmKeys.multipartKey(volume, bucket, key, uploadId), upload);
+      txn.count(info.getObjectId(), OmCounter.MULTIPART_UPLOADS, 1);
+      return uploadId;
+    });
+  }
+
+  /** See {@link OmMetadataStore#commitPart}. */
+  PartInfo commitPart(String volume, String bucket, String key, String uploadId, int partNumber,
+      long size, String etag) {
+    checkKeyArgs(volume, bucket, key);
+    checkUploadId(uploadId);
+    checkPartNumber(partNumber);
+    if (size < 0) {
+      throw OmException.invalid("Part size must not be negative: " + size);
+    }
+    checkEtag(etag);
+    return ctx.write(txn -> {
+      long bucketId = ctx.requireObjectStoreBucket(null, volume, bucket).getObjectId();
+      String dbKey = OmKeys.multipartKey(volume, bucket, key, uploadId);
+      MultipartUploadInfo upload = requireUpload(dbKey, volume, bucket, key, uploadId);
+      long partId = txn.allocateId();
+      PartInfo part = PartInfo.newBuilder()
+          .setPartNumber(partNumber)
+          .setSize(size)
+          .setEtag(etag)
+          .setModificationTime(txn.now())
+          .setObjectId(partId)
+          .build();
+      List<PartInfo> parts = new ArrayList<>(upload.getPartsList());
+      int at = find(parts, partNumber);
+      if (at >= 0) {
+        ctx.moveToDeleted(txn, bucketId, asDeletedVersion(upload, parts.set(at, part)));
+      } else {
+        parts.add(-at - 1, part);
+      }
+      uploads.putWithBatch(txn.batch(), dbKey,
+          upload.toBuilder().clearParts().addAllParts(parts).setUpdateId(partId).build());
+      return part;
+    });
+  }
+
+  /** See {@link OmMetadataStore#listParts}. */
+  PartListing listParts(String volume, String bucket, String key, String uploadId,
+      int partNumberMarker, int maxParts) {
+    checkKeyArgs(volume, bucket, key);
+    checkUploadId(uploadId);
+    if (partNumberMarker < 0 || partNumberMarker > MAX_PART_NUMBER) {
+      throw OmException.invalid("Part number marker must be 0 (from the first part) to "
+          + MAX_PART_NUMBER + ": " + partNumberMarker);
+    }
+    if (maxParts <= 0) {
+      throw OmException.invalid("max-parts must be at least 1: " + maxParts);
+    }
+    int max = Math.min(maxParts, ctx.options().maxListSize());
+    MultipartUploadInfo upload;
+    try (ReadView view = ctx.store().openReadView()) {
+      ctx.requireObjectStoreBucket(view, volume, bucket);
+      upload = view.getTable(MULTIPART_INFO_TABLE)
+          .get(OmKeys.multipartKey(volume, bucket, key, uploadId));
+    }
+    if (upload == null) {
+      throw noSuchUpload(volume, bucket, key, uploadId);
+    }
+    List<PartInfo> parts = upload.getPartsList();
+    int from = find(parts, partNumberMarker);
+    from = from >= 0 ? from + 1 : -from - 1;
+    int to = Math.min(parts.size(), from + max);
+    boolean truncated = to < parts.size();
+    return new PartListing(parts.subList(from, to), truncated,
+        truncated ? parts.get(to - 1).getPartNumber() : 0);
+  }
+
+  /** See {@link OmMetadataStore#completeMultipartUpload}. */
+  KeyInfo complete(String volume, String bucket, String key, String uploadId,
+      List<CompletedPart> requested) {
+    checkKeyArgs(volume, bucket, key);
+    checkUploadId(uploadId);
+    checkCompletedParts(requested);
+    return ctx.write(txn -> {
+      long bucketId = ctx.requireObjectStoreBucket(null, volume, bucket).getObjectId();
+      String dbKey = OmKeys.multipartKey(volume, bucket, key, uploadId);
+      MultipartUploadInfo upload = requireUpload(dbKey, volume, bucket, key, uploadId);
+      List<PartInfo> parts = upload.getPartsList();
+      boolean[] used = new boolean[parts.size()];
+      long total = 0;
+      List<String> etags = new ArrayList<>(requested.size());
+      for (int i = 0; i < requested.size(); i++) {
+        CompletedPart want = requested.get(i);
+        int at = find(parts, want.partNumber());
+        if (at < 0) {
+          throw OmException.invalid("Part " + want.partNumber() + " of upload '" + uploadId
+              + "' was never uploaded (S3 InvalidPart)");
+        }
+        PartInfo have = parts.get(at);
+        if (!unquote(have.getEtag()).equals(unquote(want.etag()))) {
+          throw OmException.invalid("Part " + want.partNumber() + " of upload '" + uploadId
+              + "' has ETag '" + have.getEtag() + "', not '" + want.etag() + "' (S3 InvalidPart)");
+        }
+        if (i < requested.size() - 1 && have.getSize() < MIN_PART_SIZE) {
+          throw OmException.invalid("Part " + want.partNumber() + " of upload '" + uploadId
+              + "' is " + have.getSize() + " bytes; every part but the last must be at least "
+              + MIN_PART_SIZE + " bytes (S3 EntityTooSmall)");
+        }
+        used[at] = true;
+        if (have.getSize() > Long.MAX_VALUE - total) {
+          throw OmException.invalid("The parts of upload '" + uploadId
+              + "' add up to more than " + Long.MAX_VALUE + " bytes");
+        }
+        total += have.getSize();
+        etags.add(unquote(have.getEtag()));
+      }
+      long now = txn.now();
+      KeyInfo committed = KeyInfo.newBuilder()
+          .setVolumeName(volume)
+          .setBucketName(bucket)
+          .setKeyName(key)
+          .setDataSize(total)
+          .setObjectId(upload.getObjectId())
+          .setUpdateId(upload.getUpdateId())
+          .setCreationTime(upload.getCreationTime())
+          .setModificationTime(now)
+          .setOwner(upload.getOwner())
+          .putMetadata(META_ETAG, multipartEtag(etags))
+          .build();
+      String objectKey = OmKeys.objectKey(volume, bucket, key);
+      KeyInfo previous = keyTable.get(objectKey);
+      if (previous != null) {
+        txn.count(bucketId, OmCounter.KEYS, -1);
+        txn.count(bucketId, OmCounter.KEY_BYTES, -previous.getDataSize());
+        ctx.moveToDeleted(txn, bucketId, previous);
+      }
+      keyTable.putWithBatch(txn.batch(), objectKey, committed);
+      txn.count(bucketId, OmCounter.KEYS, 1);
+      txn.count(bucketId, OmCounter.KEY_BYTES, total);
+      for (int i = 0; i < parts.size(); i++) {
+        if (!used[i]) {
+          ctx.moveToDeleted(txn, bucketId, asDeletedVersion(upload, parts.get(i)));
+        }
+      }
+      uploads.deleteWithBatch(txn.batch(), dbKey);
+      txn.count(bucketId, OmCounter.MULTIPART_UPLOADS, -1);
+      return committed;
+    });
+  }
+
+  /** See {@link OmMetadataStore#abortMultipartUpload}. */
+  void abort(String volume, String bucket, String key, String uploadId) {
+    checkKeyArgs(volume, bucket, key);
+    checkUploadId(uploadId);
+    ctx.write(txn -> {
+      long bucketId = ctx.requireObjectStoreBucket(null, volume, bucket).getObjectId();
+      String dbKey = OmKeys.multipartKey(volume, bucket, key, uploadId);
+      discardParts(txn, bucketId, requireUpload(dbKey, volume, bucket, key, uploadId));
+      uploads.deleteWithBatch(txn.batch(), dbKey);
+      return null;
+    });
+  }
+
+  /**
+   * The bookkeeping of aborting {@code upload} inside a write: its parts go to deletedTable and
+   * MULTIPART_UPLOADS is counted down. The caller deletes the upload's row (alone, or as part of
+   * a range). Returns the bytes of the parts.
+   */
+  long discardParts(WriteTxn txn, long bucketId, MultipartUploadInfo upload) {
+    long bytes = 0;
+    for (PartInfo p : upload.getPartsList()) {
+      ctx.moveToDeleted(txn, bucketId, asDeletedVersion(upload, p));
+      bytes += p.getSize();
+    }
+    txn.count(bucketId, OmCounter.MULTIPART_UPLOADS, -1);
+    return bytes;
+  }
+
+  /** See {@link OmMetadataStore#listMultipartUploads}. */
+  MultipartUploadListing list(String volume, String bucket, String prefix, String keyMarker,
+      String uploadIdMarker, int maxUploads) {
+    OmValidation.checkResourceName("Volume", volume);
+    OmValidation.checkResourceName("Bucket", bucket);
+    OmValidation.checkOptionalText("Prefix", prefix);
+    OmValidation.checkOptionalText("Key marker", keyMarker);
+    boolean hasKeyMarker = keyMarker != null && !keyMarker.isEmpty();
+    // As in S3, the upload-id marker means nothing without a key marker.
+    boolean hasUploadMarker = hasKeyMarker && uploadIdMarker != null && !uploadIdMarker.isEmpty();
+    if (hasUploadMarker) {
+      checkUploadId(uploadIdMarker);
+    }
+    if (maxUploads <= 0) {
+      throw OmException.invalid("max-uploads must be at least 1: " + maxUploads);
+    }
+    int max = Math.min(maxUploads, ctx.options().maxListSize());
+    List<MultipartUploadInfo> out = new ArrayList<>(Math.min(max, 64));
+    boolean truncated;
+    try (ReadView view = ctx.store().openReadView()) {
+      ctx.requireObjectStoreBucket(view, volume, bucket);
+      Table<String, MultipartUploadInfo> table = view.getTable(MULTIPART_INFO_TABLE);
+      try (TableIterator<String, KeyValue<String, MultipartUploadInfo>> it = table.iterator(
+          OmKeys.multipartPrefix(volume, bucket, OmContext.nz(prefix)),
+          IteratorType.KEY_AND_VALUE)) {
+        if (hasUploadMarker) {
+          String at = OmKeys.multipartKey(volume, bucket, keyMarker, uploadIdMarker);
+          KeyValue<String, MultipartUploadInfo> landed = it.seek(at);
+          if (landed != null && landed.getKey().equals(at)) {
+            it.next();
+          }
+        } else if (hasKeyMarker) {
+          it.seek(OmKeys.multipartKeyAfterUploadsOf(volume, bucket, keyMarker));
+        }
+        while (out.size() < max && it.hasNext()) {
+          out.add(it.next().getValue().toBuilder().clearParts().build());
+        }
+        truncated = it.hasNext();
+      }
+    }
+    MultipartUploadInfo last = truncated ? out.get(out.size() - 1) : null;
+    return new MultipartUploadListing(out, truncated, last == null ? null : last.getKeyName(),
+        last == null ? null : last.getUploadId());
+  }
+
+  // ---- helpers ----
+
+  private MultipartUploadInfo requireUpload(String dbKey, String volume, String bucket,
+      String key, String uploadId) {
+    MultipartUploadInfo upload = uploads.get(dbKey);
+    if (upload == null) {
+      throw noSuchUpload(volume, bucket, key, uploadId);
+    }
+    return upload;
+  }
+
+  private static OmException noSuchUpload(String volume, String bucket, String key,
+      String uploadId) {
+    return OmException.notFound("No multipart upload '" + uploadId + "' of key '" + key
+        + "' in '" + volume + "/" + bucket + "' (never initiated, completed or aborted)");
+  }
+
+  /** A part as the deletedTable row that hands its data to the key purge. */
+  static KeyInfo asDeletedVersion(MultipartUploadInfo upload, PartInfo part) {
+    return KeyInfo.newBuilder()
+        .setVolumeName(upload.getVolumeName())
+        .setBucketName(upload.getBucketName())
+        .setKeyName(upload.getKeyName())
+        .setDataSize(part.getSize())
+        .setObjectId(part.getObjectId())
+        .setUpdateId(part.getObjectId())
+        .setCreationTime(part.getModificationTime())
+        .setModificationTime(part.getModificationTime())
+        .setOwner(upload.getOwner())
+        .putMetadata(META_UPLOAD_ID, upload.getUploadId())
+        .putMetadata(META_PART_NUMBER, Integer.toString(part.getPartNumber()))
+        .build();
+  }
+
+  /** Binary search by part number: the index, or {@code -(insertion point) - 1}. */
+  private static int find(List<PartInfo> parts, int partNumber) {
+    int lo = 0;
+    int hi = parts.size() - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      int n = parts.get(mid).getPartNumber();
+      if (n < partNumber) {
+        lo = mid + 1;
+      } else if (n > partNumber) {
+        hi = mid - 1;
+      } else {
+        return mid;
+      }
+    }
+    return -lo - 1;
+  }
+
+  /**
+   * The S3 multipart ETag: MD5 over the parts' ETags (each as its 16 bytes when it is 32 hex
+   * digits, else its UTF-8 bytes) in order, as hex, then {@code -} and the part count.
+   */
+  static String multipartEtag(List<String> etags) {
+    MessageDigest md5;
+    try {
+      md5 = MessageDigest.getInstance("MD5");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("MD5 unavailable", e);
+    }
+    for (String etag : etags) {
+      md5.update(isMd5Hex(etag) ? HexFormat.of().parseHex(etag)
+          : etag.getBytes(StandardCharsets.UTF_8));
+    }
+    return HexFormat.of().formatHex(md5.digest()) + "-" + etags.size();
+  }
+
+  private static boolean isMd5Hex(String s) {
+    if (s.length() != 32) {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      if (Character.digit(s.charAt(i), 16) < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static String unquote(String etag) {
+    return etag.length() >= 2 && etag.startsWith("\"") && etag.endsWith("\"")
+        ? etag.substring(1, etag.length() - 1) : etag;
+  }
+
+  // ---- argument checks ----
+
+  private static void checkKeyArgs(String volume, String bucket, String key) {
+    OmValidation.checkResourceName("Volume", volume);
+    OmValidation.checkResourceName("Bucket", bucket);
+    OmValidation.checkKeyName(key);
+  }
+
+  /** An upload id of this store: {@value OmKeys#ID_WIDTH} lowercase hex digits. */
+  static void checkUploadId(String uploadId) {
+    if (uploadId == null || uploadId.isEmpty()) {
+      throw OmException.invalid("Upload id is missing");
+    }
+    try {
+      OmKeys.parseId(uploadId);
+    } catch (IllegalArgumentException e) {
+      throw OmException.invalid("'" + (uploadId.length() <= 80 ? uploadId
+          : uploadId.substring(0, 77) + "...") + "' is not an upload id: upload ids are "
+          + OmKeys.ID_WIDTH + " lowercase hex digits");
+    }
+  }
+
+  private static void checkPartNumber(int partNumber) {
+    if (partNumber < MIN_PART_NUMBER || partNumber > MAX_PART_NUMBER) {
+      throw OmException.invalid("Part number must be " + MIN_PART_NUMBER + " to "
+          + MAX_PART_NUMBER + ": " + partNumber);
+    }
+  }
+
+  private static void checkEtag(String etag) {
+    if (etag == null || etag.isEmpty()) {
+      throw OmException.invalid("Part ETag is missing");
+    }
+    OmValidation.checkOptionalText("Part ETag", etag);
+  }
+
+  private static void checkCompletedParts(List<CompletedPart> parts) {
+    if (parts == null || parts.isEmpty()) {
+      throw OmException.invalid("A multipart upload is completed with at least one part");
+    }
+    if (parts.size() > MAX_PART_NUMBER) {
+      throw OmException.invalid("At most " + MAX_PART_NUMBER + " parts: " + parts.size());
+    }
+    int previous = 0;
+    for (CompletedPart p : parts) {
+      if (p == null) {
+        throw OmException.invalid("A completed part is missing (null)");
+      }
+      checkPartNumber(p.partNumber());
+      checkEtag(p.etag());
+      if (p.partNumber() <= previous) {
+        throw new OmException(Code.INVALID_ARGUMENT, "Parts must be listed in strictly ascending "
+            + "part number order: " + p.partNumber() + " follows " + previous
+            + " (S3 InvalidPartOrder)");
+      }
+      previous = p.partNumber();
+    }
+  }
+}

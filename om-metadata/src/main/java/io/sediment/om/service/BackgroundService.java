@@ -1,0 +1,207 @@
+package io.sediment.om.service;
+
+import io.sediment.om.OmPurges;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A periodic maintenance task on one daemon thread: {@link #runTask()} every {@link #interval()}
+ * (fixed delay, the first run one interval after {@link #start()}).
+ *
+ * <p>Life cycle: {@link #start()} and {@link #stop()} may alternate (each start creates a fresh
+ * thread); both are idempotent. {@link #close()} stops for good and is idempotent; a start after
+ * it throws {@link IllegalStateException}. {@code stop} and {@code close} let a run in progress
+ * finish (they wait up to {@link #STOP_TIMEOUT}) and cancel the runs not yet begun. Stop the
+ * services before closing the store they work on.
+ *
+ * <p>{@link #runOnce()} runs one iteration on the calling thread, for tests and tools; runs never
+ * overlap (scheduled and direct runs share one lock). A run that throws is counted as a failure;
+ * on the schedule, a {@link RuntimeException} is logged and the next run comes as planned, while an
+ * {@link Error} ends the schedule (the service then reports {@code running} until stopped).
+ *
+ * <p>Thread-safe.
+ */
+public abstract class BackgroundService implements AutoCloseable {
+
+  /** How long {@link #stop()} waits for a run in progress. */
+  public static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+
+  private static final Logger LOG = LoggerFactory.getLogger(BackgroundService.class);
+
+  private final String name;
+  private final Duration interval;
+  private final Object runLock = new Object();
+
+  /** The running schedule, or null; guarded by {@code this}. */
+  private ScheduledExecutorService executor;
+  /** The schedule's thread, so a stop from inside a run does not wait for itself. */
+  private volatile Thread worker;
+  /** Guarded by {@code this}. */
+  private boolean closed;
+
+  private final AtomicLong runs = new AtomicLong();
+  private final AtomicLong failures = new AtomicLong();
+  private final AtomicLong itemsProcessed = new AtomicLong();
+  private volatile long lastRunItems;
+  private volatile long lastRunNanos;
+  private volatile String lastFailure;
+
+  /**
+   * @param name the service's name (thread name {@code sediment-<name>}, metrics)
+   * @param interval the delay between the end of one run and the start of the next; positive
+   */
+  protected BackgroundService(String name, Duration interval) {
+    this.name = Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(interval, "interval");
+    if (interval.isZero() || interval.isNegative()) {
+      throw new IllegalArgumentException("The interval of " + name + " must be positive: "
+          + interval);
+    }
+    this.interval = interval;
+  }
+
+  /**
+   * One iteration of the service's work, bounded (a few thousand rows at most).
+   *
+   * @return the items processed (rows purged, expired or aborted)
+   */
+  protected abstract long runTask();
+
+  public final String name() {
+    return name;
+  }
+
+  public final Duration interval() {
+    return interval;
+  }
+
+  /**
+   * Schedules the service; does nothing if it is running.
+   *
+   * @return {@code true} if this call started it
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public final synchronized boolean start() {
+    if (closed) {
+      throw new IllegalStateException(name + " is closed");
+    }
+    if (executor != null) {
+      return false;
+    }
+    executor = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "sediment-" + name);
+      t.setDaemon(true);
+      worker = t;
+      return t;
+    });
+    long nanos = interval.toNanos();
+    executor.scheduleWithFixedDelay(this::scheduledRun, nanos, nanos, TimeUnit.NANOSECONDS);
+    return true;
+  }
+
+  /** Whether the schedule is running. */
+  public final synchronized boolean isRunning() {
+    return executor != null;
+  }
+
+  /**
+   * Cancels the schedule and waits (up to {@link #STOP_TIMEOUT}) for a run in progress; does
+   * nothing if it is not running.
+   */
+  public final void stop() {
+    ScheduledExecutorService ex;
+    synchronized (this) {
+      ex = executor;
+      executor = null;
+    }
+    if (ex == null) {
+      return;
+    }
+    ex.shutdown();
+    if (Thread.currentThread() == worker) {
+      return;
+    }
+    try {
+      if (!ex.awaitTermination(STOP_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS)) {
+        LOG.warn("{}: a run did not finish within {}; interrupting it", name, STOP_TIMEOUT);
+        ex.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      ex.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Stops the service for good. Idempotent. */
+  @Override
+  public final void close() {
+    synchronized (this) {
+      closed = true;
+    }
+    stop();
+  }
+
+  /**
+   * Runs one iteration now, on the calling thread, after any run in progress.
+   *
+   * @return the items processed
+   * @throws RuntimeException what the run threw (also counted as a failure)
+   */
+  public final long runOnce() {
+    synchronized (runLock) {
+      long start = System.nanoTime();
+      runs.incrementAndGet();
+      try {
+        long n = runTask();
+        itemsProcessed.addAndGet(n);
+        lastRunItems = n;
+        return n;
+      } catch (RuntimeException | Error e) {
+        failures.incrementAndGet();
+        lastRunItems = 0;
+        lastFailure = e.toString();
+        throw e;
+      } finally {
+        lastRunNanos = System.nanoTime() - start;
+      }
+    }
+  }
+
+  private void scheduledRun() {
+    try {
+      runOnce();
+    } catch (RuntimeException e) {
+      LOG.warn("{}: run failed", name, e);
+    }
+  }
+
+  /** A snapshot of the service's counters. */
+  public final ServiceMetrics metrics() {
+    return new ServiceMetrics(name, isRunning(), runs.get(), failures.get(),
+        itemsProcessed.get(), lastRunItems, Duration.ofNanos(lastRunNanos), lastFailure);
+  }
+
+  /** {@code limit} if it is 1 to {@link OmPurges#MAX_LIMIT}, else IllegalArgumentException. */
+  protected static int checkLimit(int limit, String what) {
+    if (limit < 1 || limit > OmPurges.MAX_LIMIT) {
+      throw new IllegalArgumentException(what + " must be 1 to " + OmPurges.MAX_LIMIT + ": "
+          + limit);
+    }
+    return limit;
+  }
+
+  /** {@code threshold} if it is zero or positive, else an exception. */
+  protected static Duration checkThreshold(Duration threshold) {
+    Objects.requireNonNull(threshold, "expireThreshold");
+    if (threshold.isNegative()) {
+      throw new IllegalArgumentException("expireThreshold must not be negative: " + threshold);
+    }
+    return threshold;
+  }
+}

@@ -1,0 +1,36 @@
+package io.sediment.om.service;
+
+import io.sediment.om.OmPurges;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Aborts multipart uploads initiated at least {@code expireThreshold} ago (store clock) and never
+ * completed: each run examines up to {@code limit} uploads ({@link OmPurges#abortExpiredUploads}),
+ * resuming after the previous run's cursor; aborted uploads' parts go to deletedTable.
+ */
+public final class MultipartUploadCleanupService extends BackgroundService {
+
+  public static final String NAME = "MultipartUploadCleanupService";
+
+  private final OmPurges purges;
+  private final Duration expireThreshold;
+  private final int limit;
+
+  /**
+   * @param expireThreshold age (since initiation) from which an upload is aborted
+   * @param limit uploads examined per run, 1 to {@link OmPurges#MAX_LIMIT}
+   */
+  public MultipartUploadCleanupService(OmPurges purges, Duration interval,
+      Duration expireThreshold, int limit) {
+    super(NAME, interval);
+    this.purges = Objects.requireNonNull(purges, "purges");
+    this.expireThreshold = checkThreshold(expireThreshold);
+    this.limit = checkLimit(limit, "limit");
+  }
+
+  @Override
+  protected long runTask() {
+    return purges.abortExpiredUploads(expireThreshold, limit).purged();
+  }
+}

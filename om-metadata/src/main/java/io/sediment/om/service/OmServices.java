@@ -1,0 +1,120 @@
+package io.sediment.om.service;
+
+import io.sediment.om.OmMetadataStore;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The purge services of one {@link OmMetadataStore}, created together: {@link KeyDeletingService},
+ * {@link OpenKeyCleanupService} and {@link MultipartUploadCleanupService}. Nothing starts until
+ * {@link #start()}. Close this before the store: {@link #close()} stops every service (letting runs
+ * in progress finish). Thread-safe.
+ */
+public final class OmServices implements AutoCloseable {
+
+  /**
+   * Intervals, batch sizes and expiry thresholds of the services.
+   *
+   * @param keyDeletingInterval delay between KeyDeletingService runs
+   * @param keyDeletingBatchSize deletedTable rows purged per run
+   * @param openKeyCleanupInterval delay between OpenKeyCleanupService runs
+   * @param openKeyExpireThreshold age at which an open key or file expires
+   * @param openKeyCleanupLimit rows examined per open table per run
+   * @param multipartCleanupInterval delay between MultipartUploadCleanupService runs
+   * @param multipartExpireThreshold age at which an upload in progress is aborted
+   * @param multipartCleanupLimit uploads examined per run
+   */
+  public record Config(Duration keyDeletingInterval, int keyDeletingBatchSize,
+      Duration openKeyCleanupInterval, Duration openKeyExpireThreshold, int openKeyCleanupLimit,
+      Duration multipartCleanupInterval, Duration multipartExpireThreshold,
+      int multipartCleanupLimit) {
+
+    /**
+     * Ozone's thresholds (open keys 7 days, uploads 30 days) with shorter intervals and smaller
+     * batches, since each run holds the write lock: key purge every 60 s, 1,000 rows; open-key
+     * cleanup every hour, 1,000 rows per table; upload cleanup every hour, 1,000 uploads.
+     */
+    public static Config defaults() {
+      return new Config(Duration.ofSeconds(60), 1000, Duration.ofHours(1), Duration.ofDays(7),
+          1000, Duration.ofHours(1), Duration.ofDays(30), 1000);
+    }
+  }
+
+  private final KeyDeletingService keyDeleting;
+  private final OpenKeyCleanupService openKeyCleanup;
+  private final MultipartUploadCleanupService multipartCleanup;
+  private final List<BackgroundService> all;
+
+  private OmServices(OmMetadataStore store, Config c) {
+    this.keyDeleting = new KeyDeletingService(store.purges(), c.keyDeletingInterval(),
+        c.keyDeletingBatchSize());
+    this.openKeyCleanup = new OpenKeyCleanupService(store.purges(), c.openKeyCleanupInterval(),
+        c.openKeyExpireThreshold(), c.openKeyCleanupLimit());
+    this.multipartCleanup = new MultipartUploadCleanupService(store.purges(),
+        c.multipartCleanupInterval(), c.multipartExpireThreshold(), c.multipartCleanupLimit());
+    this.all = List.of(keyDeleting, openKeyCleanup, multipartCleanup);
+  }
+
+  /**
+   * Creates (does not start) the services of {@code store}.
+   *
+   * @throws IllegalArgumentException for a non-positive interval, a negative threshold or a
+   *     batch size or limit out of range
+   */
+  public static OmServices create(OmMetadataStore store, Config config) {
+    Objects.requireNonNull(store, "store");
+    Objects.requireNonNull(config, "config");
+    return new OmServices(store, config);
+  }
+
+  public KeyDeletingService keyDeleting() {
+    return keyDeleting;
+  }
+
+  public OpenKeyCleanupService openKeyCleanup() {
+    return openKeyCleanup;
+  }
+
+  public MultipartUploadCleanupService multipartUploadCleanup() {
+    return multipartCleanup;
+  }
+
+  /** Every service, in creation order. */
+  public List<BackgroundService> services() {
+    return all;
+  }
+
+  /** Starts every service not running. */
+  public void start() {
+    for (BackgroundService s : all) {
+      s.start();
+    }
+  }
+
+  /** Stops every service (they may be started again). */
+  public void stop() {
+    for (BackgroundService s : all) {
+      s.stop();
+    }
+  }
+
+  /** Each service's metrics, by name. */
+  public Map<String, ServiceMetrics> metrics() {
+    Map<String, ServiceMetrics> out = new LinkedHashMap<>();
+    for (BackgroundService s : all) {
+      out.put(s.name(), s.metrics());
+    }
+    return out;
+  }
+
+  /** Stops every service for good. Idempotent. */
+  @Override
+  public void close() {
+    for (BackgroundService s : all) {
+      s.close();
+    }
+  }
+}

@@ -1,0 +1,38 @@
+package io.sediment.om.service;
+
+import io.sediment.om.OmPurges;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Expires keys and files opened for writing but never committed: each run examines up to
+ * {@code limit} rows of openKeyTable ({@link OmPurges#expireOpenKeys}) and up to {@code limit} of
+ * openFileTable ({@link OmPurges#expireOpenFiles}), each resuming after its own cursor, and
+ * removes those created at least {@code expireThreshold} ago by the store's clock.
+ */
+public final class OpenKeyCleanupService extends BackgroundService {
+
+  public static final String NAME = "OpenKeyCleanupService";
+
+  private final OmPurges purges;
+  private final Duration expireThreshold;
+  private final int limit;
+
+  /**
+   * @param expireThreshold age (since opening) from which an open key or file expires
+   * @param limit rows examined per table per run, 1 to {@link OmPurges#MAX_LIMIT}
+   */
+  public OpenKeyCleanupService(OmPurges purges, Duration interval, Duration expireThreshold,
+      int limit) {
+    super(NAME, interval);
+    this.purges = Objects.requireNonNull(purges, "purges");
+    this.expireThreshold = checkThreshold(expireThreshold);
+    this.limit = checkLimit(limit, "limit");
+  }
+
+  @Override
+  protected long runTask() {
+    return purges.expireOpenKeys(expireThreshold, limit).purged()
+        + purges.expireOpenFiles(expireThreshold, limit).purged();
+  }
+}

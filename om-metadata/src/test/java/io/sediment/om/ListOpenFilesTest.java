@@ -1,0 +1,222 @@
+package io.sediment.om;
+
+import static io.sediment.om.OmTestSupport.assertRejected;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sediment.db.IteratorType;
+import io.sediment.db.KeyValue;
+import io.sediment.db.Table;
+import io.sediment.db.TableIterator;
+import io.sediment.om.OmException.Code;
+import io.sediment.proto.om.BucketInfo;
+import io.sediment.proto.om.BucketLayout;
+import io.sediment.proto.om.KeyInfo;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * {@code listOpenFiles} for every bucket layout: openKeyTable for OBJECT_STORE and LEGACY,
+ * openFileTable for FSO (rows written through the table inside a counted write, as the FSO
+ * namespace will). Pages in table key order with exact truncation, a token bound to its bucket,
+ * other buckets never listed, and a total that is the maintained counter (equal to a scan).
+ */
+class ListOpenFilesTest {
+
+  private static final String V = "vol1";
+
+  @TempDir
+  Path dir;
+  private OmMetadataStore om;
+
+  @BeforeEach
+  void open() {
+    om = OmMetadataStore.open(dir,
+        OmStoreOptions.defaults().withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
+    om.createVolume(V, "alice");
+  }
+
+  @AfterEach
+  void close() {
+    om.close();
+  }
+
+  /** What a listing should show: path and client id, by table key. */
+  record Open(String path, long clientId) {
+  }
+
+  /** Opens {@code path} in {@code bucket} the way its layout does; returns the table key. */
+  private String openFile(String bucket, String path, long size) {
+    BucketInfo b = om.getBucketInfo(V, bucket);
+    if (b.getLayout() != BucketLayout.FILE_SYSTEM_OPTIMIZED) {
+      OpenKeySession s = om.openKey(V, bucket, path, null);
+      return OmKeys.openKey(V, bucket, path, s.clientId());
+    }
+    return writeOpenFile(om, b, b.getObjectId(), path, size, om.options().clock().millis());
+  }
+
+  /**
+   * An FSO openFileTable row {@code /volId/bucketId/parentId/leaf/<clientId>} written in one
+   * counted write (OPEN_FILES), as FsoNamespace will write it.
+   */
+  static String writeOpenFile(OmMetadataStore om, BucketInfo b, long parentId, String path,
+      long size, long creationTime) {
+    Table<String, KeyInfo> table = om.dbStore().getTable(OmDBDefinition.OPEN_FILE_TABLE);
+    return om.context().write(txn -> {
+      long objectId = txn.allocateId();
+      long clientId = txn.allocateId();
+      String leaf = path.substring(path.lastIndexOf('/') + 1);
+      String key = OmKeys.openFileKey(b.getVolumeId(), b.getObjectId(), parentId, leaf, clientId);
+      table.putWithBatch(txn.batch(), key, KeyInfo.newBuilder()
+          .setVolumeName(b.getVolumeName())
+          .setBucketName(b.getBucketName())
+          .setKeyName(path)
+          .setFileName(leaf)
+          .setParentId(parentId)
+          .setObjectId(objectId)
+          .setClientId(clientId)
+          .setDataSize(size)
+          .setCreationTime(creationTime)
+          .setModificationTime(creationTime)
+          .build());
+      txn.count(b.getObjectId(), OmCounter.OPEN_FILES, 1);
+      return key;
+    });
+  }
+
+  private long scanCount(BucketInfo b) {
+    boolean fso = b.getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED;
+    String prefix = fso ? OmKeys.fsoBucketPrefix(b.getVolumeId(), b.getObjectId())
+        : OmKeys.bucketPrefix(b.getVolumeName(), b.getBucketName());
+    long n = 0;
+    try (TableIterator<String, KeyValue<String, KeyInfo>> it = om.dbStore()
+        .getTable(fso ? OmDBDefinition.OPEN_FILE_TABLE : OmDBDefinition.OPEN_KEY_TABLE)
+        .iterator(prefix, IteratorType.KEY_ONLY)) {
+      while (it.hasNext()) {
+        it.next();
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private static List<Open> opens(OpenFilesPage page) {
+    List<Open> out = new ArrayList<>();
+    for (OpenFileEntry e : page.entries()) {
+      assertEquals(e.clientId(), e.info().getClientId());
+      out.add(new Open(e.path(), e.clientId()));
+    }
+    return out;
+  }
+
+  private List<Open> pageToTheEnd(String bucket, int max, long expectedTotal) {
+    List<Open> out = new ArrayList<>();
+    String token = null;
+    while (true) {
+      OpenFilesPage page = om.listOpenFiles(V, bucket, max, token);
+      assertEquals(expectedTotal, page.totalOpenKeyCount(), "the total is the same on every page");
+      out.addAll(opens(page));
+      if (!page.truncated()) {
+        assertNull(page.nextToken());
+        return out;
+      }
+      assertEquals(max, page.entries().size());
+      token = page.nextToken();
+      assertNotNull(token);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = BucketLayout.class, names = {"OBJECT_STORE", "LEGACY",
+      "FILE_SYSTEM_OPTIMIZED"})
+  void pagesListEveryOpenEntryOfTheBucketOnceInKeyOrder(BucketLayout layout) {
+    om.createBucket(V, "buck1", layout, null, 0);
+    om.createBucket(V, "buck1-x", layout, null, 0);
+    TreeMap<String, Open> model = new TreeMap<>(OmTestSupport.UTF8_ORDER);
+    for (String path : new String[] {"b", "a", "c", "a", "dir/x", "z z"}) {
+      String key = openFile("buck1", path, 7);
+      model.put(key, new Open(path, OmKeys.suffixId(key)));
+    }
+    openFile("buck1-x", "a", 1);
+    BucketInfo b = om.getBucketInfo(V, "buck1");
+
+    OpenFilesPage all = om.listOpenFiles(V, "buck1", 100, null);
+    assertEquals(new ArrayList<>(model.values()), opens(all));
+    assertFalse(all.truncated());
+    assertNull(all.nextToken());
+    OmCounter counter = layout == BucketLayout.FILE_SYSTEM_OPTIMIZED ? OmCounter.OPEN_FILES
+        : OmCounter.OPEN_KEYS;
+    assertEquals(6, all.totalOpenKeyCount());
+    assertEquals(om.bucketCounters(V, "buck1").get(counter), all.totalOpenKeyCount());
+    assertEquals(scanCount(b), all.totalOpenKeyCount());
+    long now = om.options().clock().millis();
+    for (OpenFileEntry e : all.entries()) {
+      assertTrue(e.creationTime() > 0 && e.creationTime() <= now);
+    }
+
+    for (int max = 1; max <= 4; max++) {
+      assertEquals(new ArrayList<>(model.values()), pageToTheEnd("buck1", max, 6),
+          "page size " + max);
+    }
+    OpenFilesPage first = om.listOpenFiles(V, "buck1", 5, null);
+    assertTrue(first.truncated(), "5 of 6");
+    OpenFilesPage last = om.listOpenFiles(V, "buck1", 5, first.nextToken());
+    assertEquals(1, last.entries().size());
+    assertFalse(last.truncated());
+    assertFalse(om.listOpenFiles(V, "buck1", 6, null).truncated(), "an exactly full page");
+  }
+
+  @Test
+  void committedKeysLeaveTheListingAndTheTotal() {
+    om.createBucket(V, "obs", BucketLayout.OBJECT_STORE, null, 0);
+    OpenKeySession a = om.openKey(V, "obs", "a", null);
+    om.openKey(V, "obs", "b", null);
+    OpenFilesPage first = om.listOpenFiles(V, "obs", 1, null);
+    om.commitKey(V, "obs", "a", a.clientId(), 10);
+    OpenFilesPage next = om.listOpenFiles(V, "obs", 1, first.nextToken());
+    assertEquals(List.of("b"), next.entries().stream().map(OpenFileEntry::path).toList(),
+        "the token resumes after a key committed meanwhile");
+    assertEquals(1, next.totalOpenKeyCount());
+    assertEquals(scanCount(om.getBucketInfo(V, "obs")), next.totalOpenKeyCount());
+  }
+
+  @Test
+  void aTokenIsBoundToItsBucket() {
+    om.createBucket(V, "one", BucketLayout.OBJECT_STORE, null, 0);
+    om.createBucket(V, "two", BucketLayout.OBJECT_STORE, null, 0);
+    for (String k : new String[] {"a", "b", "c"}) {
+      om.openKey(V, "one", k, null);
+      om.openKey(V, "two", k, null);
+    }
+    String token = om.listOpenFiles(V, "one", 1, null).nextToken();
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.listOpenFiles(V, "two", 1, token));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.listKeys(V, "one", null, null, 1, token));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.listOpenFiles(V, "one", 1, "garbage"));
+    assertEquals(1, om.listOpenFiles(V, "one", 1, token).entries().size());
+  }
+
+  @Test
+  void badArgumentsAreRejected() {
+    om.createBucket(V, "obs", BucketLayout.OBJECT_STORE, null, 0);
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.listOpenFiles(V, "obs", 0, null));
+    assertRejected(om, Code.INVALID_ARGUMENT,
+        () -> om.listOpenFiles(V, "obs", OmStoreOptions.DEFAULT_MAX_LIST_SIZE + 1, null));
+    assertRejected(om, Code.NOT_FOUND, () -> om.listOpenFiles(V, "missing", 10, null));
+    assertRejected(om, Code.NOT_FOUND, () -> om.listOpenFiles("novol", "obs", 10, null));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.listOpenFiles(V, "B", 10, null));
+    OpenFilesPage empty = om.listOpenFiles(V, "obs", 10, null);
+    assertTrue(empty.entries().isEmpty());
+    assertEquals(0, empty.totalOpenKeyCount());
+  }
+}

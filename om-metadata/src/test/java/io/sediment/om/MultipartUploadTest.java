@@ -1,0 +1,302 @@
+package io.sediment.om;
+
+import static io.sediment.om.OmTestSupport.assertRejected;
+import static io.sediment.om.OmTestSupport.put;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sediment.db.KeyValue;
+import io.sediment.db.TableIterator;
+import io.sediment.om.OmException.Code;
+import io.sediment.proto.om.BucketLayout;
+import io.sediment.proto.om.KeyInfo;
+import io.sediment.proto.om.PartInfo;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Multipart uploads: initiate → commit parts (a re-upload replaces a part and hands the old one to
+ * deletedTable) → list parts → complete (the key's size is the sum, the previous version and the
+ * parts left out go to deletedTable, the upload row goes) or abort; every rejected completion
+ * leaves every table unchanged; counters stay equal to a full scan.
+ */
+class MultipartUploadTest {
+
+  private static final String V = "vol1";
+  private static final String B = "buck1";
+  private static final long MIB = 1L << 20;
+  private static final long MIN = OmMetadataStore.MULTIPART_MIN_PART_SIZE;
+
+  @TempDir
+  Path dir;
+  private OmMetadataStore om;
+
+  @BeforeEach
+  void open() {
+    om = OmMetadataStore.open(dir,
+        OmStoreOptions.defaults().withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
+    om.createVolume(V, "alice");
+    om.createBucket(V, B, BucketLayout.OBJECT_STORE, null, 0);
+  }
+
+  @AfterEach
+  void close() {
+    om.close();
+  }
+
+  private Map<String, KeyInfo> deletedRows() {
+    Map<String, KeyInfo> out = new TreeMap<>();
+    try (TableIterator<String, KeyValue<String, KeyInfo>> it =
+             om.dbStore().getTable(OmDBDefinition.DELETED_TABLE).iterator()) {
+      while (it.hasNext()) {
+        KeyValue<String, KeyInfo> kv = it.next();
+        out.put(kv.getKey(), kv.getValue());
+      }
+    }
+    return out;
+  }
+
+  private void assertCountersMatchScan() {
+    assertEquals(om.countFromScan(), om.counters());
+  }
+
+  @Test
+  void wholeLifecycleCommitsTheSumOfThePartsAsTheKey() {
+    String uploadId = om.initiateMultipartUpload(V, B, "big/object", "bob");
+    assertEquals(OmKeys.ID_WIDTH, uploadId.length());
+    assertEquals(1, om.bucketCounters(V, B).get(OmCounter.MULTIPART_UPLOADS));
+    om.commitPart(V, B, "big/object", uploadId, 1, 6 * MIB, "etag-1");
+    om.commitPart(V, B, "big/object", uploadId, 3, 2 * MIB, "etag-3");
+    om.commitPart(V, B, "big/object", uploadId, 2, MIN, "etag-2");
+
+    PartListing parts = om.listParts(V, B, "big/object", uploadId, 0, 100);
+    assertEquals(List.of(1, 2, 3), parts.parts().stream().map(PartInfo::getPartNumber).toList(),
+        "parts are listed in part number order whatever the upload order");
+    assertFalse(parts.truncated());
+
+    KeyInfo key = om.completeMultipartUpload(V, B, "big/object", uploadId, List.of(
+        new CompletedPart(1, "etag-1"), new CompletedPart(2, "\"etag-2\""),
+        new CompletedPart(3, "etag-3")));
+    assertEquals(6 * MIB + MIN + 2 * MIB, key.getDataSize());
+    assertEquals("bob", key.getOwner());
+    assertTrue(key.getMetadataOrThrow("ETag").endsWith("-3"), "S3 multipart ETag ends in -N");
+    assertEquals(key, om.lookupKey(V, B, "big/object"));
+    assertEquals(OmKeys.parseId(uploadId), key.getObjectId(),
+        "the key takes the upload's object id");
+
+    assertTrue(om.listMultipartUploads(V, B, null, null, null, 10).uploads().isEmpty());
+    assertRejected(om, Code.NOT_FOUND,
+        () -> om.listParts(V, B, "big/object", uploadId, 0, 10));
+    Map<OmCounter, Long> bucket = om.bucketCounters(V, B);
+    assertEquals(0, bucket.get(OmCounter.MULTIPART_UPLOADS));
+    assertEquals(1, bucket.get(OmCounter.KEYS));
+    assertEquals(key.getDataSize(), bucket.get(OmCounter.KEY_BYTES));
+    assertTrue(deletedRows().isEmpty(), "every part became the key: nothing to purge");
+    assertCountersMatchScan();
+  }
+
+  @Test
+  void reuploadingAPartReplacesItAndHandsTheOldDataToTheKeyPurge() {
+    String uploadId = om.initiateMultipartUpload(V, B, "k", null);
+    PartInfo first = om.commitPart(V, B, "k", uploadId, 1, 7 * MIB, "old");
+    PartInfo second = om.commitPart(V, B, "k", uploadId, 1, 8 * MIB, "new");
+    assertNotEquals(first.getObjectId(), second.getObjectId());
+
+    List<PartInfo> parts = om.listParts(V, B, "k", uploadId, 0, 10).parts();
+    assertEquals(List.of(second), parts, "one part 1: the re-upload");
+    Map<String, KeyInfo> deleted = deletedRows();
+    assertEquals(1, deleted.size());
+    KeyInfo old = deleted.get(OmKeys.deletedKey(V, B, "k", first.getObjectId()));
+    assertEquals(7 * MIB, old.getDataSize());
+    assertEquals(uploadId, old.getMetadataOrThrow("multipartUploadId"));
+    assertEquals("1", old.getMetadataOrThrow("partNumber"));
+    assertEquals(1, om.bucketCounters(V, B).get(OmCounter.DELETED_KEYS));
+    assertEquals(7 * MIB, om.bucketCounters(V, B).get(OmCounter.DELETED_KEY_BYTES));
+
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.completeMultipartUpload(V, B, "k",
+        uploadId, List.of(new CompletedPart(1, "old"))));
+    om.completeMultipartUpload(V, B, "k", uploadId, List.of(new CompletedPart(1, "new")));
+    assertEquals(8 * MIB, om.lookupKey(V, B, "k").getDataSize());
+    assertCountersMatchScan();
+  }
+
+  @Test
+  void completingOverAnExistingKeyMovesItAndTheUnlistedPartsToDeletedTable() {
+    KeyInfo previous = put(om, V, B, "k", 123);
+    String uploadId = om.initiateMultipartUpload(V, B, "k", null);
+    om.commitPart(V, B, "k", uploadId, 1, MIN, "a");
+    PartInfo unlisted = om.commitPart(V, B, "k", uploadId, 2, 9, "b");
+    om.commitPart(V, B, "k", uploadId, 3, 10, "c");
+
+    KeyInfo key = om.completeMultipartUpload(V, B, "k", uploadId,
+        List.of(new CompletedPart(1, "a"), new CompletedPart(3, "c")));
+    assertEquals(MIN + 10, key.getDataSize(), "part 2 is left out");
+    Map<String, KeyInfo> deleted = deletedRows();
+    assertEquals(2, deleted.size());
+    assertEquals(123, deleted.get(OmKeys.deletedKey(V, B, "k", previous.getObjectId()))
+        .getDataSize());
+    assertEquals(9, deleted.get(OmKeys.deletedKey(V, B, "k", unlisted.getObjectId()))
+        .getDataSize());
+    assertEquals(1, om.bucketCounters(V, B).get(OmCounter.KEYS));
+    assertEquals(132, om.bucketCounters(V, B).get(OmCounter.DELETED_KEY_BYTES));
+    assertCountersMatchScan();
+  }
+
+  @Test
+  void abortHandsEveryPartToTheKeyPurgeAndForgetsTheUpload() {
+    String uploadId = om.initiateMultipartUpload(V, B, "k", null);
+    om.commitPart(V, B, "k", uploadId, 1, 5, "a");
+    om.commitPart(V, B, "k", uploadId, 2, 6, "b");
+    om.abortMultipartUpload(V, B, "k", uploadId);
+
+    assertEquals(2, deletedRows().size());
+    assertEquals(0, om.bucketCounters(V, B).get(OmCounter.MULTIPART_UPLOADS));
+    assertEquals(11, om.bucketCounters(V, B).get(OmCounter.DELETED_KEY_BYTES));
+    assertRejected(om, Code.NOT_FOUND, () -> om.abortMultipartUpload(V, B, "k", uploadId));
+    assertRejected(om, Code.NOT_FOUND, () -> om.commitPart(V, B, "k", uploadId, 1, 1, "x"));
+    assertRejected(om, Code.NOT_FOUND, () -> om.lookupKey(V, B, "k"));
+    assertCountersMatchScan();
+  }
+
+  @Test
+  void everyInvalidCompletionIsRejectedAndChangesNothing() {
+    String uploadId = om.initiateMultipartUpload(V, B, "k", null);
+    om.commitPart(V, B, "k", uploadId, 1, MIN, "a");
+    om.commitPart(V, B, "k", uploadId, 2, MIN - 1, "b");
+    om.commitPart(V, B, "k", uploadId, 3, 1, "c");
+
+    List<List<CompletedPart>> invalid = List.of(
+        List.of(),
+        List.of(new CompletedPart(2, "b"), new CompletedPart(1, "a")),
+        List.of(new CompletedPart(1, "a"), new CompletedPart(1, "a")),
+        List.of(new CompletedPart(1, "a"), new CompletedPart(4, "d")),
+        List.of(new CompletedPart(1, "wrong")),
+        List.of(new CompletedPart(2, "b"), new CompletedPart(3, "c")),
+        List.of(new CompletedPart(0, "a")),
+        List.of(new CompletedPart(1, "")));
+    for (List<CompletedPart> parts : invalid) {
+      OmException e = assertRejected(om, Code.INVALID_ARGUMENT,
+          () -> om.completeMultipartUpload(V, B, "k", uploadId, parts));
+      assertFalse(e.getMessage().isEmpty());
+    }
+    assertRejected(om, Code.INVALID_ARGUMENT,
+        () -> om.completeMultipartUpload(V, B, "k", uploadId, null));
+    assertRejected(om, Code.NOT_FOUND, () -> om.completeMultipartUpload(V, B, "other",
+        uploadId, List.of(new CompletedPart(1, "a"))));
+    assertRejected(om, Code.NOT_FOUND, () -> om.completeMultipartUpload(V, B, "k",
+        OmKeys.id(999_999), List.of(new CompletedPart(1, "a"))));
+
+    // The upload is still intact: the smallest valid completion works.
+    KeyInfo key = om.completeMultipartUpload(V, B, "k", uploadId,
+        List.of(new CompletedPart(1, "a"), new CompletedPart(2, "b")));
+    assertEquals(2 * MIN - 1, key.getDataSize(), "the last part may be small");
+    assertCountersMatchScan();
+  }
+
+  @Test
+  void badArgumentsAreRejectedWithoutChangingTheStore() {
+    String uploadId = om.initiateMultipartUpload(V, B, "k", null);
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.commitPart(V, B, "k", uploadId, 0, 1, "e"));
+    assertRejected(om, Code.INVALID_ARGUMENT,
+        () -> om.commitPart(V, B, "k", uploadId, 10_001, 1, "e"));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.commitPart(V, B, "k", uploadId, 1, -1, "e"));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.commitPart(V, B, "k", uploadId, 1, 1, null));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.commitPart(V, B, "k", "xyz", 1, 1, "e"));
+    assertRejected(om, Code.INVALID_ARGUMENT,
+        () -> om.commitPart(V, B, "k", "00000000000000AB", 1, 1, "e"));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.commitPart(V, B, "", uploadId, 1, 1, "e"));
+    assertRejected(om, Code.NOT_FOUND, () -> om.commitPart(V, "nope", "k", uploadId, 1, 1, "e"));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.listParts(V, B, "k", uploadId, -1, 10));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.listParts(V, B, "k", uploadId, 0, 0));
+    assertRejected(om, Code.NOT_FOUND, () -> om.initiateMultipartUpload(V, "nope", "k", null));
+    assertRejected(om, Code.FAILED_PRECONDITION, () -> om.deleteBucket(V, B));
+
+    om.createBucket(V, "fso", BucketLayout.FILE_SYSTEM_OPTIMIZED, null, 0);
+    assertRejected(om, Code.UNIMPLEMENTED, () -> om.initiateMultipartUpload(V, "fso", "k", null));
+    assertRejected(om, Code.UNIMPLEMENTED,
+        () -> om.listMultipartUploads(V, "fso", null, null, null, 10));
+  }
+
+  @Test
+  void partsArePagedByPartNumberMarker() {
+    String uploadId = om.initiateMultipartUpload(V, B, "k", null);
+    List<Integer> numbers = List.of(1, 2, 5, 9, 10, 11, 100, 10_000);
+    for (int n : numbers) {
+      om.commitPart(V, B, "k", uploadId, n, n, "e" + n);
+    }
+    for (int pageSize = 1; pageSize <= 4; pageSize++) {
+      List<Integer> seen = new ArrayList<>();
+      int marker = 0;
+      while (true) {
+        PartListing page = om.listParts(V, B, "k", uploadId, marker, pageSize);
+        page.parts().forEach(p -> seen.add(p.getPartNumber()));
+        if (!page.truncated()) {
+          assertEquals(0, page.nextPartNumberMarker());
+          break;
+        }
+        assertEquals(pageSize, page.parts().size());
+        marker = page.nextPartNumberMarker();
+        assertEquals(seen.get(seen.size() - 1), marker);
+      }
+      assertEquals(numbers, seen, "page size " + pageSize);
+    }
+    assertEquals(List.of(9, 10), om.listParts(V, B, "k", uploadId, 6, 2).parts().stream()
+        .map(PartInfo::getPartNumber).toList(), "a marker between parts");
+    assertTrue(om.listParts(V, B, "k", uploadId, 10_000, 5).parts().isEmpty());
+  }
+
+  @Test
+  void uploadIdsAreUniqueAndIncreaseWithInitiation() {
+    String a = om.initiateMultipartUpload(V, B, "k", null);
+    String b = om.initiateMultipartUpload(V, B, "k", null);
+    String c = om.initiateMultipartUpload(V, B, "j", null);
+    assertTrue(a.compareTo(b) < 0 && b.compareTo(c) < 0);
+    om.abortMultipartUpload(V, B, "k", a);
+    assertEquals(List.of(c, b), om.listMultipartUploads(V, B, null, null, null, 10).uploads()
+        .stream().map(u -> u.getUploadId()).toList(), "key order, then initiation order");
+    assertCountersMatchScan();
+  }
+
+  @Test
+  void concurrentPartCommitsToOneUploadAreAllKept() throws Exception {
+    String uploadId = om.initiateMultipartUpload(V, B, "k", null);
+    int threads = 8;
+    int perThread = 25;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int first = t * perThread + 1;
+        done.add(pool.submit(() -> {
+          for (int n = first; n < first + perThread; n++) {
+            om.commitPart(V, B, "k", uploadId, n, n, "e" + n);
+          }
+        }));
+      }
+      for (Future<?> f : done) {
+        f.get(30, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    List<Integer> numbers = om.listParts(V, B, "k", uploadId, 0, 1000).parts().stream()
+        .map(PartInfo::getPartNumber).toList();
+    assertEquals(threads * perThread, numbers.size(), "no part commit lost an update");
+    for (int i = 0; i < numbers.size(); i++) {
+      assertEquals(i + 1, numbers.get(i));
+    }
+  }
+}
