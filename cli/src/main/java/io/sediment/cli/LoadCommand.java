@@ -104,7 +104,7 @@ final class LoadCommand implements Callable<Integer> {
           + "(default: ${DEFAULT-VALUE}).")
   int multipartUploads;
 
-  @Option(names = "--threads", defaultValue = "4",
+  @Option(names = "--threads", defaultValue = "8",
       description = "Concurrent writers (default: ${DEFAULT-VALUE}).")
   int threads;
 

@@ -78,6 +78,21 @@ class CliEndToEndTest {
           "--start-after", "dir-00/sub-00/key-000040", "--target", target);
       assertEquals(9, after.out().lines().count(), after.out());
 
+      Run rmKey = run("rm", "load-v000/obs-001/dir-00/sub-00/key-000000", "--target", target);
+      assertEquals(0, rmKey.code(), rmKey.err());
+      Run rmPrefix = run("rm", "-r", "load-v000/obs-001/dir-00/sub-00/key-00004", "--target",
+          target);
+      assertEquals(0, rmPrefix.code(), rmPrefix.err());
+      assertTrue(rmPrefix.out().contains("Deleted 10 keys"), rmPrefix.out());
+      assertEquals(29, run("ls", "load-v000/obs-001", "-r", "--target", target).out().lines()
+          .count());
+      Run notEmpty = run("rm", "load-v000/obs-001", "--target", target);
+      assertEquals(1, notEmpty.code());
+      assertTrue(notEmpty.err().contains("FAILED_PRECONDITION"), notEmpty.err());
+      assertEquals(0, run("rm", "-r", "load-v000/obs-001", "--target", target).code());
+      assertEquals(0, run("rm", "load-v000/obs-001", "--target", target).code());
+      assertEquals(2, run("ls", "load-v000", "--target", target).out().lines().count());
+
       Run tomb = run("tombstones", "--target", target);
       assertEquals(0, tomb.code(), tomb.err());
       assertTrue(tomb.out().contains("keyTable") && tomb.out().contains("MEM_DELETES"),

@@ -39,8 +39,8 @@ class SedimentCommandTest {
   void helpNamesEveryCommandAndEveryCommandHasHelp() {
     Run top = run("--help");
     assertEquals(0, top.code());
-    List<String> commands = List.of("serve", "load", "ls", "ldb", "tombstones", "compact",
-        "checkpoint");
+    List<String> commands = List.of("serve", "load", "ls", "rm", "ldb", "tombstones",
+        "compact", "checkpoint");
     for (String c : commands) {
       assertTrue(top.out().contains(c), c + " in " + top.out());
       Run help = run(c, "--help");
@@ -66,6 +66,8 @@ class SedimentCommandTest {
         new String[] {"ldb", "--data", dir.toString()},
         new String[] {"ldb", "--data", dir.toString(), "--table", "noSuchTable"},
         new String[] {"compact", "--begin", "a"},
+        new String[] {"rm"},
+        new String[] {"rm", "-r", "volume-only"},
         new String[] {"checkpoint"})) {
       Run r = run(args);
       assertEquals(2, r.code(), Arrays.toString(args) + ": " + r.err());
