@@ -67,8 +67,8 @@ final class CompactCommand implements Callable<Integer> {
         }
         CompactTableResponse r = admin.withDeadlineAfter(target.timeoutSeconds, TimeUnit.SECONDS)
             .compactTable(req.build());
-        out.printf("%-22s SST deletions %d -> %d (%d ms)%n", r.getTable(),
-            r.getSstDeletionsBefore(), r.getSstDeletionsAfter(), r.getDurationMillis());
+        out.printf("%-22s tombstones %d -> %d (%d ms)%n", r.getTable(),
+            r.getTombstonesBefore(), r.getTombstonesAfter(), r.getDurationMillis());
         out.flush();
       }
     } finally {

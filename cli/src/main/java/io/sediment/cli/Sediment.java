@@ -30,12 +30,15 @@ public final class Sediment implements Runnable {
 
   /** A command line with Sediment's exit-code mapping: failures are 1, usage errors 2. */
   public static CommandLine commandLine() {
-    return new CommandLine(new Sediment())
-        .setExecutionExceptionHandler((e, cmd, parseResult) -> {
-          cmd.getErr().println("error: " + describe(e));
-          cmd.getErr().flush();
+    CommandLine cmd = new CommandLine(new Sediment())
+        .setExecutionExceptionHandler((e, c, parseResult) -> {
+          c.getErr().println("error: " + describe(e));
+          c.getErr().flush();
           return EXIT_FAILURE;
         });
+    String[] version = cmd.getCommandSpec().version();
+    cmd.getSubcommands().values().forEach(sub -> sub.getCommandSpec().version(version));
+    return cmd;
   }
 
   /** One line for an operator: what failed and, where we can tell, what to do. */

@@ -96,12 +96,12 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
         throw Status.INVALID_ARGUMENT.withDescription("Compaction range begin is after its end")
             .asRuntimeException();
       }
-      long before = sstDeletions(table);
+      long before = tombstones(table);
       long start = System.nanoTime();
       db().compactRange(table, begin, end);
       long millis = (System.nanoTime() - start) / 1_000_000;
-      return CompactTableResponse.newBuilder().setTable(table).setSstDeletionsBefore(before)
-          .setSstDeletionsAfter(sstDeletions(table)).setDurationMillis(millis).build();
+      return CompactTableResponse.newBuilder().setTable(table).setTombstonesBefore(before)
+          .setTombstonesAfter(tombstones(table)).setDurationMillis(millis).build();
     });
   }
 
@@ -155,10 +155,11 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
     return table;
   }
 
-  private long sstDeletions(String table) {
+  /** SST deletions (point and range) plus memtable point deletions of {@code table}. */
+  private long tombstones(String table) {
     for (TableTombstoneStats t : db().tombstoneStats().tables()) {
       if (t.table().equals(table)) {
-        return t.sstDeletions();
+        return t.sstDeletions() + t.memtableDeletes();
       }
     }
     return 0;

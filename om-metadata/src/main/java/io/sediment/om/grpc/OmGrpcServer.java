@@ -62,6 +62,7 @@ public final class OmGrpcServer implements AutoCloseable {
   private final Duration drainTimeout;
   private final PrometheusRegistry registry;
   private final List<ServerInterceptor> interceptors;
+  private final GrpcMetrics metrics;
 
   private final HealthStatusManager health = new HealthStatusManager();
   private ExecutorService executor;
@@ -77,6 +78,7 @@ public final class OmGrpcServer implements AutoCloseable {
     this.drainTimeout = b.drainTimeout;
     this.registry = b.registry == null ? new PrometheusRegistry() : b.registry;
     this.interceptors = List.copyOf(b.interceptors);
+    this.metrics = new GrpcMetrics(registry);
   }
 
   public static Builder builder(OmMetadataStore store) {
@@ -94,7 +96,6 @@ public final class OmGrpcServer implements AutoCloseable {
       throw new IllegalStateException("Server already started");
     }
     executor = Executors.newFixedThreadPool(handlerThreads, new HandlerThreads());
-    GrpcMetrics metrics = new GrpcMetrics(registry);
     List<ServerInterceptor> chain = new ArrayList<>(interceptors);
     NettyServerBuilder nb = NettyServerBuilder.forAddress(new InetSocketAddress(host, requestedPort))
         .executor(executor)
@@ -281,7 +282,10 @@ public final class OmGrpcServer implements AutoCloseable {
       return this;
     }
 
-    /** Where the per-RPC metrics are registered (default: a private registry). */
+    /**
+     * Where the per-RPC metrics are registered (default: a private registry). They are registered
+     * when the server is built, so one registry serves one server.
+     */
     public Builder registry(PrometheusRegistry r) {
       this.registry = Objects.requireNonNull(r, "registry");
       return this;

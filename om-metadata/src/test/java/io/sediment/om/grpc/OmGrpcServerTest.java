@@ -355,8 +355,8 @@ class OmGrpcServerTest {
 
     CompactTableResponse c = f.admin.compactTable(CompactTableRequest.newBuilder()
         .setTable("keyTable").setBegin(ByteString.copyFromUtf8("/vol/bkt/")).build());
-    assertEquals(30, c.getSstDeletionsBefore());
-    assertEquals(0, c.getSstDeletionsAfter());
+    assertEquals(30, c.getTombstonesBefore());
+    assertEquals(0, c.getTombstonesAfter());
 
     Path cp = dir.resolve("checkpoint-1");
     assertEquals(cp.toString(), f.admin.createCheckpoint(CreateCheckpointRequest.newBuilder()
