@@ -87,6 +87,7 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   @Override
+  @SuppressWarnings("try") // `logging` is only closed: it undoes the serve-time log setup
   public Integer call() throws Exception {
     validate();
     PrintWriter out = spec.commandLine().getOut();

@@ -66,9 +66,13 @@ final class GrpcFixture implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     channel.shutdownNow();
-    channel.awaitTermination(5, TimeUnit.SECONDS);
+    try {
+      channel.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     server.shutdown(Duration.ofSeconds(5));
     closeStore();
   }

@@ -69,7 +69,7 @@ class OmGrpcServerLifecycleTest {
     f.om.listVolumes(ListVolumesRequest.getDefaultInstance()); // connected and warm
     gate.arm("CreateVolume");
     StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
-        () -> f.om.withDeadlineAfter(500, TimeUnit.MILLISECONDS)
+        () -> f.om.withDeadlineAfter(1500, TimeUnit.MILLISECONDS)
             .createVolume(CreateVolumeRequest.newBuilder().setVolume("late-volume").build()));
     assertEquals(Status.Code.DEADLINE_EXCEEDED, e.getStatus().getCode());
     assertTrue(gate.entered.await(10, TimeUnit.SECONDS));
@@ -217,8 +217,11 @@ class OmGrpcServerLifecycleTest {
       for (String key : acked) {
         assertNotNull(reopened.lookupKey("vol-1", "bkt-1", key), key);
       }
-      assertEquals((long) acked.size(), reopened.bucketCounters("vol-1", "bkt-1")
-          .get(io.sediment.om.OmCounter.KEYS), "every acknowledged commit and no other");
+      long keys = reopened.bucketCounters("vol-1", "bkt-1").get(io.sediment.om.OmCounter.KEYS);
+      // A commit applied while its call was cancelled is present but unacknowledged: at most one
+      // per writer.
+      assertTrue(keys >= acked.size() && keys <= acked.size() + writers.size(),
+          keys + " keys for " + acked.size() + " acknowledged commits");
     }
   }
 
