@@ -134,6 +134,10 @@ final class ServeCommand implements Callable<Integer> {
             + "were cancelled)");
         out.flush();
       } finally {
+        // BACKGROUND SERVICES HOOK: when the purge services (KeyDeletingService,
+        // DirectoryDeletingService, OpenKeyCleanupService, MultipartUploadCleanupService) are in
+        // the facade, start them after the server and stop them here, after the gRPC server has
+        // drained and before the store closes.
         closeQuietly(recon);
         OmGrpcServer s = server;
         if (s != null) {

@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The gRPC server of one {@link OmMetadataStore}: {@code sediment.om.v1.OmService},
  * {@code sediment.om.v1.AdminService}, the standard health service ({@code grpc.health.v1}, SERVING
- * while up) and server reflection ({@code grpc.reflection.v1}), every call measured by
+ * while up) and server reflection ({@code grpc.reflection.v1} and {@code v1alpha}), every call
+ * measured by
  * {@link GrpcMetrics}.
  *
  * <p>Binds {@value #DEFAULT_HOST}:{@value #DEFAULT_PORT} by default; port 0 picks a free one
@@ -104,6 +105,7 @@ public final class OmGrpcServer implements AutoCloseable {
         .addService(ServerInterceptors.intercept(new AdminServiceImpl(store), chain))
         .addService(health.getHealthService())
         .addService(ProtoReflectionServiceV1.newInstance())
+        .addService(legacyReflection())
         .intercept(metrics);
     Server s = nb.build();
     try {
@@ -124,6 +126,12 @@ public final class OmGrpcServer implements AutoCloseable {
     health.setStatus(AdminServiceGrpc.SERVICE_NAME, ServingStatus.SERVING);
     LOG.info("gRPC OmService listening on {}:{}", host, port());
     return this;
+  }
+
+  /** Reflection v1alpha too, for clients that do not speak grpc.reflection.v1 yet. */
+  @SuppressWarnings("deprecation")
+  private static io.grpc.BindableService legacyReflection() {
+    return io.grpc.protobuf.services.ProtoReflectionService.newInstance();
   }
 
   /** The bound port (the chosen one when started with port 0). */
