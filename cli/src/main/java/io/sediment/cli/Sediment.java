@@ -1,5 +1,7 @@
 package io.sediment.cli;
 
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -8,8 +10,15 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "sediment", mixinStandardHelpOptions = true, version = "sediment 0.1.0-SNAPSHOT",
     description = "A tombstone-aware metadata store over RocksDB.",
-    subcommands = {DemoCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {ServeCommand.class, LoadCommand.class, LsCommand.class, RmCommand.class,
+        LdbCommand.class,
+        TombstonesCommand.class, CompactCommand.class, CheckpointCommand.class,
+        CommandLine.HelpCommand.class},
+    footer = {"", "Exit codes: 0 success, 1 failure, 2 usage error."})
 public final class Sediment implements Runnable {
+
+  /** Exit code of a command that failed. */
+  public static final int EXIT_FAILURE = 1;
 
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -21,11 +30,31 @@ public final class Sediment implements Runnable {
 
   /** A command line with Sediment's exit-code mapping: failures are 1, usage errors 2. */
   public static CommandLine commandLine() {
-    return new CommandLine(new Sediment())
-        .setExecutionExceptionHandler((e, cmd, parseResult) -> {
-          cmd.getErr().println("error: " + e.getMessage());
-          return 1;
+    CommandLine cmd = new CommandLine(new Sediment())
+        .setExecutionExceptionHandler((e, c, parseResult) -> {
+          c.getErr().println("error: " + describe(e));
+          c.getErr().flush();
+          return EXIT_FAILURE;
         });
+    String[] version = cmd.getCommandSpec().version();
+    cmd.getSubcommands().values().forEach(sub -> sub.getCommandSpec().version(version));
+    return cmd;
+  }
+
+  /** One line for an operator: what failed and, where we can tell, what to do. */
+  static String describe(Throwable e) {
+    if (e instanceof StatusRuntimeException s) {
+      Status st = s.getStatus();
+      String text = st.getCode() + (st.getDescription() == null ? "" : ": " + st.getDescription());
+      if (st.getCode() == Status.Code.UNAVAILABLE) {
+        return text + " (is `sediment serve` running at the --target address?)";
+      }
+      if (st.getCode() == Status.Code.DEADLINE_EXCEEDED) {
+        return text + " (raise --timeout?)";
+      }
+      return text;
+    }
+    return e.getMessage() == null ? e.toString() : e.getMessage();
   }
 
   public static void main(String[] args) {

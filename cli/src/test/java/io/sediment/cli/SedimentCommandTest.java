@@ -1,27 +1,34 @@
 package io.sediment.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** The sediment command's subcommands, output and exit codes (0 ok, 1 failure, 2 usage). */
+/** Usage, help and failures of the sediment command (0 ok, 1 failure, 2 usage). */
 class SedimentCommandTest {
 
   @TempDir Path dir;
 
-  private record Run(int code, String out, String err) { }
+  record Run(int code, String out, String err) { }
 
-  private static Run run(String... args) {
+  static Run run(String... args) {
+    return run(Sediment.commandLine(), args);
+  }
+
+  static Run run(CommandLine cmd, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    CommandLine cmd = Sediment.commandLine();
     cmd.setOut(new PrintWriter(out));
     cmd.setErr(new PrintWriter(err));
     int code = cmd.execute(args);
@@ -29,33 +36,63 @@ class SedimentCommandTest {
   }
 
   @Test
-  void demoWritesDeletesAndListsTheLiveKeysAfterTheDeletedBands() {
-    Run r = run("demo", "--data", dir.toString(), "--keys", "1000", "--page-size", "3");
-    assertEquals(0, r.code(), r.err());
-    assertTrue(r.out().contains("/vol1/bucket1/key-00000750"), r.out());
-    assertTrue(r.out().contains("/vol1/bucket1/key-00000752"), r.out());
-    assertTrue(!r.out().contains("key-00000749"), r.out());
-    assertTrue(r.out().contains("(1 native seek)"), r.out());
-    assertTrue(Files.isDirectory(dir.resolve("demo")));
-  }
-
-  @Test
-  void demoRunsTwiceOnTheSameDataDirectory() {
-    assertEquals(0, run("demo", "--data", dir.toString(), "--keys", "100").code());
-    assertEquals(0, run("demo", "--data", dir.toString(), "--keys", "100").code());
-  }
-
-  @Test
-  void helpExitsZeroAndNamesTheCommands() {
-    Run r = run("--help");
-    assertEquals(0, r.code());
-    assertTrue(r.out().contains("demo"), r.out());
+  void helpNamesEveryCommandAndEveryCommandHasHelp() {
+    Run top = run("--help");
+    assertEquals(0, top.code());
+    List<String> commands = List.of("serve", "load", "ls", "rm", "ldb", "tombstones",
+        "compact", "checkpoint");
+    for (String c : commands) {
+      assertTrue(top.out().contains(c), c + " in " + top.out());
+      Run help = run(c, "--help");
+      assertEquals(0, help.code(), c);
+      assertTrue(help.out().contains("Usage: sediment " + c), help.out());
+    }
+    assertTrue(top.out().contains("Exit codes"), top.out());
   }
 
   @Test
   void usageErrorsExitTwo() {
-    assertEquals(2, run("demo", "--keys", "-5", "--data", dir.toString()).code());
-    assertEquals(2, run("no-such-command").code());
-    assertEquals(2, run().code());
+    for (String[] args : List.of(
+        new String[] {},
+        new String[] {"no-such-command"},
+        new String[] {"serve", "--port", "70000", "--data", dir.toString()},
+        new String[] {"serve", "--port", "x"},
+        new String[] {"load", "--keys", "-5"},
+        new String[] {"load", "--target", "127.0.0.1:1", "--data", dir.toString()},
+        new String[] {"load", "--delete-fraction", "1.5"},
+        new String[] {"ls", "--page-size", "0"},
+        new String[] {"ls", "--target", "no-port"},
+        new String[] {"ls", "vol/bucket/pre", "--prefix", "x"},
+        new String[] {"ldb", "--data", dir.toString()},
+        new String[] {"ldb", "--data", dir.toString(), "--table", "noSuchTable"},
+        new String[] {"compact", "--begin", "a"},
+        new String[] {"rm"},
+        new String[] {"rm", "-r", "volume-only"},
+        new String[] {"checkpoint"})) {
+      Run r = run(args);
+      assertEquals(2, r.code(), Arrays.toString(args) + ": " + r.err());
+      assertFalse(r.err().isEmpty(), "a usage error says what is wrong");
+    }
+  }
+
+  @Test
+  void aClientCommandWithoutAServerFailsWithOneAndSaysWhy() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    for (String c : List.of("ls", "tombstones", "compact")) {
+      Run r = run(c, "--target", "127.0.0.1:" + port, "--timeout", "5");
+      assertEquals(1, r.code(), c + ": " + r.err());
+      assertTrue(r.err().contains("UNAVAILABLE") && r.err().contains("sediment serve"), r.err());
+    }
+  }
+
+  @Test
+  void ldbOnADirectoryWithoutAStoreFailsWithOne() {
+    Run r = run("ldb", "--data", dir.toString(), "--table", "keyTable");
+    assertEquals(1, r.code());
+    assertTrue(r.err().contains("No store at"), r.err());
+    assertFalse(Files.exists(dir.resolve("om")), "ldb creates nothing");
   }
 }

@@ -1,0 +1,79 @@
+package io.sediment.cli;
+
+import com.google.protobuf.ByteString;
+import io.grpc.ManagedChannel;
+import io.sediment.proto.om.AdminServiceGrpc;
+import io.sediment.proto.om.CompactTableRequest;
+import io.sediment.proto.om.CompactTableResponse;
+import io.sediment.proto.om.GetTableStatsRequest;
+import io.sediment.proto.om.TableStats;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code sediment compact}: compacts a table (or a key range of it), or every table. */
+@Command(name = "compact", mixinStandardHelpOptions = true,
+    description = "Compact a table, a key range of it, or every table of a running server down to "
+        + "the bottommost level, dropping tombstones no snapshot needs.")
+final class CompactCommand implements Callable<Integer> {
+
+  @Mixin
+  TargetOptions target;
+
+  @Option(names = "--table", description = "Table to compact (default: every table).")
+  String table;
+
+  @Option(names = "--begin", paramLabel = "KEY", description = "First key (inclusive; needs --table).")
+  String begin;
+
+  @Option(names = "--end", paramLabel = "KEY", description = "Last key (needs --table).")
+  String end;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    CommandLine cmd = spec.commandLine();
+    if (table == null && (begin != null || end != null)) {
+      throw new CommandLine.ParameterException(cmd, "--begin and --end need --table");
+    }
+    ManagedChannel channel = target.open(cmd);
+    try {
+      AdminServiceGrpc.AdminServiceBlockingStub admin = AdminServiceGrpc.newBlockingStub(channel);
+      List<String> tables = new ArrayList<>();
+      if (table != null) {
+        tables.add(table);
+      } else {
+        for (TableStats t : admin.withDeadlineAfter(target.timeoutSeconds, TimeUnit.SECONDS)
+            .getTableStats(GetTableStatsRequest.getDefaultInstance()).getTablesList()) {
+          tables.add(t.getTable());
+        }
+      }
+      PrintWriter out = cmd.getOut();
+      for (String t : tables) {
+        CompactTableRequest.Builder req = CompactTableRequest.newBuilder().setTable(t);
+        if (begin != null) {
+          req.setBegin(ByteString.copyFromUtf8(begin));
+        }
+        if (end != null) {
+          req.setEnd(ByteString.copyFromUtf8(end));
+        }
+        CompactTableResponse r = admin.withDeadlineAfter(target.timeoutSeconds, TimeUnit.SECONDS)
+            .compactTable(req.build());
+        out.printf("%-22s tombstones %d -> %d (%d ms)%n", r.getTable(),
+            r.getTombstonesBefore(), r.getTombstonesAfter(), r.getDurationMillis());
+        out.flush();
+      }
+    } finally {
+      TargetOptions.close(channel);
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,106 @@
+package io.sediment.cli;
+
+import com.google.protobuf.MessageOrBuilder;
+import io.sediment.db.DBStore;
+import io.sediment.db.DBStoreBuilder;
+import io.sediment.db.IteratorType;
+import io.sediment.db.KeyValue;
+import io.sediment.db.TableDefinition;
+import io.sediment.db.TableIterator;
+import io.sediment.db.managed.RocksDatabaseException;
+import io.sediment.om.OmDBDefinition;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code sediment ldb}: scans one table of a stopped store, printing each row as one JSON line
+ * {@code {"key": ..., "value": ...}} with the value decoded by the table's codec (protobuf
+ * messages as proto3 JSON, byte values as base64), like {@code ozone debug ldb scan}.
+ */
+@Command(name = "ldb", mixinStandardHelpOptions = true,
+    description = {"Scan a table of a STOPPED store and print its rows as JSON lines, values "
+        + "decoded.", "Tables: volumeTable, bucketTable, keyTable, directoryTable, fileTable, "
+        + "openKeyTable, openFileTable, deletedTable, deletedDirectoryTable, multipartInfoTable, "
+        + "snapshotInfoTable, metaTable."})
+final class LdbCommand implements Callable<Integer> {
+
+  @Option(names = "--data", paramLabel = "DIR", defaultValue = "./data",
+      description = "Data directory of the store (the store is DIR/om; default: ${DEFAULT-VALUE}).")
+  Path data;
+
+  @Option(names = "--table", required = true, description = "Table to scan.")
+  String table;
+
+  @Option(names = "--prefix", description = "Only keys starting with this (e.g. /vol/bucket/).")
+  String prefix;
+
+  @Option(names = "--limit", paramLabel = "N", defaultValue = "0",
+      description = "At most N rows; 0 for all (default: ${DEFAULT-VALUE}).")
+  long limit;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    CommandLine cmd = spec.commandLine();
+    TableDefinition<?, ?> def = OmDBDefinition.DEFINITION.tables().stream()
+        .filter(t -> t.name().equals(table)).findFirst()
+        .orElseThrow(() -> new CommandLine.ParameterException(cmd, "No table '" + table
+            + "'; tables: " + OmDBDefinition.DEFINITION.tables().stream()
+            .map(TableDefinition::name).collect(Collectors.joining(", "))));
+    if (limit < 0) {
+      throw new CommandLine.ParameterException(cmd, "--limit must not be negative: " + limit);
+    }
+    Path dir = StoreDirs.store(data).toAbsolutePath().normalize();
+    if (!Files.isRegularFile(dir.resolve("CURRENT"))) {
+      throw new CliFailure("No store at " + dir + " (expected the --data directory of a "
+          + "`sediment serve`)");
+    }
+    PrintWriter out = cmd.getOut();
+    try (DBStore store = DBStoreBuilder.newBuilder(OmDBDefinition.DEFINITION).setPath(dir)
+        .build()) {
+      byte[] p = prefix == null || prefix.isEmpty() ? null : prefix.getBytes(StandardCharsets.UTF_8);
+      long n = 0;
+      try (TableIterator<byte[], KeyValue<byte[], byte[]>> it =
+               store.getTable(def.name()).iterator(p, IteratorType.KEY_AND_VALUE)) {
+        while (it.hasNext() && (limit == 0 || n < limit)) {
+          KeyValue<byte[], byte[]> kv = it.next();
+          out.println("{\"key\":" + render(def.keyCodec().fromPersistedFormat(kv.getKey()))
+              + ",\"value\":" + render(def.valueCodec().fromPersistedFormat(kv.getValue())) + "}");
+          n++;
+        }
+      }
+      out.flush();
+      cmd.getErr().printf("%d rows of %s%n", n, def.name());
+      cmd.getErr().flush();
+    } catch (RocksDatabaseException e) {
+      throw new CliFailure(StoreDirs.inUse(e)
+          ? "The store at " + dir + " is in use (RocksDB LOCK held by a running server?): ldb reads "
+              + "a stopped store; stop the server first"
+          : "Cannot open the store at " + dir + ": " + e.getMessage(), e);
+    }
+    return 0;
+  }
+
+  private static String render(Object o) {
+    if (o instanceof MessageOrBuilder m) {
+      return Json.of(m);
+    }
+    if (o instanceof byte[] b) {
+      return Json.str(Base64.getEncoder().encodeToString(b));
+    }
+    if (o instanceof String s) {
+      return Json.str(s);
+    }
+    return Json.str(String.valueOf(o));
+  }
+}

@@ -1,0 +1,395 @@
+package io.sediment.cli;
+
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.sediment.om.OmMetadataStore;
+import io.sediment.om.OmStoreOptions;
+import io.sediment.om.SyncPolicy;
+import io.sediment.om.grpc.OmGrpcServer;
+import io.sediment.proto.om.BucketLayout;
+import io.sediment.proto.om.CommitFileRequest;
+import io.sediment.proto.om.CommitKeyRequest;
+import io.sediment.proto.om.CommitMultipartPartRequest;
+import io.sediment.proto.om.CompleteMultipartUploadRequest;
+import io.sediment.proto.om.CompletedPart;
+import io.sediment.proto.om.CreateBucketRequest;
+import io.sediment.proto.om.CreateDirectoryRequest;
+import io.sediment.proto.om.CreateFileRequest;
+import io.sediment.proto.om.CreateFileResponse;
+import io.sediment.proto.om.CreateVolumeRequest;
+import io.sediment.proto.om.DeleteKeyRequest;
+import io.sediment.proto.om.InitiateMultipartUploadRequest;
+import io.sediment.proto.om.OmServiceGrpc;
+import io.sediment.proto.om.OpenKeyRequest;
+import io.sediment.proto.om.OpenKeyResponse;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code sediment load}: writes a synthetic namespace through gRPC (to a running server, or to a
+ * store opened here behind a loopback server of its own): volumes, OBS buckets with committed keys
+ * in a directory-like tree, keys left open, FSO buckets with deep trees and multipart uploads
+ * (where the server serves those RPCs), then deletes a contiguous band of each bucket's keys, which
+ * leaves a tombstone band in keyTable. Re-running it overwrites the same names.
+ */
+@Command(name = "load", mixinStandardHelpOptions = true,
+    description = {"Write a synthetic namespace (volumes, buckets, keys, open keys, FSO trees and "
+        + "multipart uploads where served) and then delete a band of keys in each bucket, leaving "
+        + "tombstones.",
+        "Talks to a running server (--target, the default) or opens a stopped store (--data)."})
+final class LoadCommand implements Callable<Integer> {
+
+  static final class Where {
+    @Option(names = "--target", paramLabel = "HOST:PORT",
+        description = "A running `sediment serve` (default: " + TargetOptions.DEFAULT_TARGET + ").")
+    String target;
+
+    @Option(names = "--data", paramLabel = "DIR",
+        description = "Instead: load directly into the store under DIR (must not be served).")
+    Path data;
+  }
+
+  @ArgGroup(exclusive = true)
+  Where where;
+
+  @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60",
+      description = "Deadline of each call in seconds (default: ${DEFAULT-VALUE}).")
+  long timeoutSeconds;
+
+  @Option(names = "--volumes", defaultValue = "2", description = "Volumes (default: ${DEFAULT-VALUE}).")
+  int volumes;
+
+  @Option(names = "--buckets", defaultValue = "2",
+      description = "OBJECT_STORE buckets per volume (default: ${DEFAULT-VALUE}).")
+  int buckets;
+
+  @Option(names = "--keys", defaultValue = "1000",
+      description = "Keys committed per OBS bucket (default: ${DEFAULT-VALUE}).")
+  int keys;
+
+  @Option(names = "--open-keys", defaultValue = "10",
+      description = "Keys left open (uncommitted) per OBS bucket (default: ${DEFAULT-VALUE}).")
+  int openKeys;
+
+  @Option(names = "--delete-fraction", defaultValue = "0.3",
+      description = "Fraction of each OBS bucket's keys deleted, as one contiguous band "
+          + "(default: ${DEFAULT-VALUE}).")
+  double deleteFraction;
+
+  @Option(names = "--fso-buckets", defaultValue = "1",
+      description = "FILE_SYSTEM_OPTIMIZED buckets per volume (default: ${DEFAULT-VALUE}).")
+  int fsoBuckets;
+
+  @Option(names = "--depth", defaultValue = "4",
+      description = "Directory depth of the FSO trees (default: ${DEFAULT-VALUE}).")
+  int depth;
+
+  @Option(names = "--multipart-uploads", defaultValue = "2",
+      description = "Multipart uploads per OBS bucket, half left in progress "
+          + "(default: ${DEFAULT-VALUE}).")
+  int multipartUploads;
+
+  @Option(names = "--threads", defaultValue = "8",
+      description = "Concurrent writers (default: ${DEFAULT-VALUE}).")
+  int threads;
+
+  @Option(names = "--name-prefix", defaultValue = "load",
+      description = "Volume names are PREFIX-vNNN (default: ${DEFAULT-VALUE}).")
+  String namePrefix;
+
+  @Option(names = "--no-progress", description = "No progress bar on stderr.")
+  boolean noProgress;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  private OmServiceGrpc.OmServiceBlockingStub stub;
+  private ProgressBar progress;
+  private final List<String> skipped = new ArrayList<>();
+
+  @Override
+  public Integer call() throws Exception {
+    validate();
+    if (where != null && where.data != null) {
+      try (OmMetadataStore store = StoreDirs.open(where.data,
+          OmStoreOptions.defaults().withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE))) {
+        OmGrpcServer local = OmGrpcServer.builder(store).port(0).build();
+        try {
+          local.start();
+        } catch (IOException e) {
+          throw new CliFailure("Cannot start the loader's loopback server: " + e.getMessage(), e);
+        }
+        try {
+          run(TargetOptions.channelTo(spec.commandLine(), local.target()));
+        } finally {
+          local.shutdown(OmGrpcServer.DEFAULT_DRAIN_TIMEOUT);
+          store.dbStore().syncWal();
+        }
+      }
+    } else {
+      run(TargetOptions.channelTo(spec.commandLine(),
+          where == null || where.target == null ? TargetOptions.DEFAULT_TARGET : where.target));
+    }
+    return 0;
+  }
+
+  private void run(ManagedChannel channel) throws Exception {
+    try {
+      stub = OmServiceGrpc.newBlockingStub(channel);
+      long obs = (long) volumes * buckets;
+      long deletes = obs * deleteCount();
+      long total = volumes + obs + (long) volumes * fsoBuckets + obs * keys + obs * openKeys
+          + deletes + (long) volumes * fsoBuckets * (depth + 2L) + obs * multipartUploads * 4L;
+      progress = new ProgressBar(spec.commandLine().getErr(), total, !noProgress);
+      ExecutorService pool = Executors.newFixedThreadPool(threads);
+      try {
+        progress.phase("volumes and buckets");
+        List<String[]> obsBuckets = createVolumesAndBuckets();
+        progress.phase("keys");
+        parallel(pool, obsBuckets, keys, (b, i) -> commitKey(b, keyName(i), i));
+        progress.phase("open keys");
+        parallel(pool, obsBuckets, openKeys, (b, i) -> openKey(b, "open/key-" + i));
+        progress.phase("FSO trees");
+        fsoTrees();
+        progress.phase("multipart uploads");
+        multipart(obsBuckets);
+        progress.phase("deletes");
+        int first = deleteStart();
+        parallel(pool, obsBuckets, deleteCount(), (b, i) -> deleteKey(b, keyName(first + i)));
+        progress.phase("done");
+      } finally {
+        pool.shutdownNow();
+        pool.awaitTermination(10, TimeUnit.SECONDS);
+        progress.finish();
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      out.printf("Loaded %d volumes, %d OBS buckets with %d committed keys each and %d open keys "
+              + "each; deleted keys %s..%s of each bucket (%d per bucket: a tombstone band in "
+              + "keyTable).%n", volumes, obs, keys, openKeys, keyName(deleteStart()),
+          keyName(deleteStart() + deleteCount() - 1), deleteCount());
+      if (fsoBuckets > 0) {
+        out.printf("Created %d FSO buckets.%n", (long) volumes * fsoBuckets);
+      }
+      for (String s : skipped) {
+        out.println("Skipped: " + s);
+      }
+      out.flush();
+    } finally {
+      TargetOptions.close(channel);
+    }
+  }
+
+  // ---- phases -----------------------------------------------------------------------------------
+
+  private List<String[]> createVolumesAndBuckets() {
+    List<String[]> obs = new ArrayList<>();
+    for (int v = 0; v < volumes; v++) {
+      String vol = String.format("%s-v%03d", namePrefix, v);
+      tolerate(Status.Code.ALREADY_EXISTS, () -> rpc().createVolume(
+          CreateVolumeRequest.newBuilder().setVolume(vol).setOwner("load").build()));
+      progress.step();
+      for (int b = 0; b < buckets; b++) {
+        String bucket = String.format("obs-%03d", b);
+        tolerate(Status.Code.ALREADY_EXISTS, () -> rpc().createBucket(CreateBucketRequest
+            .newBuilder().setVolume(vol).setBucket(bucket).setLayout(BucketLayout.OBJECT_STORE)
+            .build()));
+        obs.add(new String[] {vol, bucket});
+        progress.step();
+      }
+      for (int b = 0; b < fsoBuckets; b++) {
+        String bucket = String.format("fso-%03d", b);
+        tolerate(Status.Code.ALREADY_EXISTS, () -> rpc().createBucket(CreateBucketRequest
+            .newBuilder().setVolume(vol).setBucket(bucket)
+            .setLayout(BucketLayout.FILE_SYSTEM_OPTIMIZED).build()));
+        progress.step();
+      }
+    }
+    return obs;
+  }
+
+  private void fsoTrees() {
+    for (int v = 0; v < volumes && fsoBuckets > 0; v++) {
+      String vol = String.format("%s-v%03d", namePrefix, v);
+      for (int b = 0; b < fsoBuckets; b++) {
+        String bucket = String.format("fso-%03d", b);
+        StringBuilder path = new StringBuilder();
+        try {
+          for (int d = 0; d < depth; d++) {
+            path.append(d == 0 ? "" : "/").append("dir-").append(d);
+            String p = path.toString();
+            tolerate(Status.Code.ALREADY_EXISTS, () -> rpc().createDirectory(
+                CreateDirectoryRequest.newBuilder().setVolume(vol).setBucket(bucket).setPath(p)
+                    .build()));
+            progress.step();
+          }
+          String file = path + "/file-0";
+          CreateFileResponse open = rpc().createFile(CreateFileRequest.newBuilder()
+              .setVolume(vol).setBucket(bucket).setPath(file).setOverwrite(true)
+              .setRecursive(true).build());
+          progress.step();
+          rpc().commitFile(CommitFileRequest.newBuilder().setVolume(vol).setBucket(bucket)
+              .setPath(file).setClientId(open.getClientId()).setDataSize(4096).build());
+          progress.step();
+        } catch (StatusRuntimeException e) {
+          if (e.getStatus().getCode() == Status.Code.UNIMPLEMENTED) {
+            skipped.add("FSO trees (" + e.getStatus().getDescription() + ")");
+            return;
+          }
+          throw e;
+        }
+      }
+    }
+  }
+
+  private void multipart(List<String[]> obsBuckets) {
+    for (String[] b : obsBuckets) {
+      for (int u = 0; u < multipartUploads; u++) {
+        String key = "multipart/object-" + u;
+        try {
+          String uploadId = rpc().initiateMultipartUpload(InitiateMultipartUploadRequest
+              .newBuilder().setVolume(b[0]).setBucket(b[1]).setKey(key).build()).getUploadId();
+          progress.step();
+          CompleteMultipartUploadRequest.Builder complete = CompleteMultipartUploadRequest
+              .newBuilder().setVolume(b[0]).setBucket(b[1]).setKey(key).setUploadId(uploadId);
+          for (int part = 1; part <= 2; part++) {
+            String etag = "etag-" + u + "-" + part;
+            rpc().commitMultipartPart(CommitMultipartPartRequest.newBuilder().setVolume(b[0])
+                .setBucket(b[1]).setKey(key).setUploadId(uploadId).setPartNumber(part)
+                .setSize(5L << 20).setEtag(etag).build());
+            complete.addParts(CompletedPart.newBuilder().setPartNumber(part).setEtag(etag));
+            progress.step();
+          }
+          if (u % 2 == 0) {
+            rpc().completeMultipartUpload(complete.build());
+          }
+          progress.step();
+        } catch (StatusRuntimeException e) {
+          if (e.getStatus().getCode() == Status.Code.UNIMPLEMENTED) {
+            skipped.add("multipart uploads (" + e.getStatus().getDescription() + ")");
+            return;
+          }
+          throw e;
+        }
+      }
+    }
+  }
+
+  private void commitKey(String[] b, String key, long size) {
+    OpenKeyResponse open = openKey(b, key);
+    rpc().commitKey(CommitKeyRequest.newBuilder().setVolume(b[0]).setBucket(b[1]).setKey(key)
+        .setClientId(open.getClientId()).setDataSize(size).build());
+  }
+
+  private OpenKeyResponse openKey(String[] b, String key) {
+    return rpc().openKey(OpenKeyRequest.newBuilder().setVolume(b[0]).setBucket(b[1])
+        .setKey(key).build());
+  }
+
+  private void deleteKey(String[] b, String key) {
+    tolerate(Status.Code.NOT_FOUND, () -> rpc().deleteKey(DeleteKeyRequest.newBuilder()
+        .setVolume(b[0]).setBucket(b[1]).setKey(key).build()));
+  }
+
+  // ---- helpers ----------------------------------------------------------------------------------
+
+  /** Key i: a three-level tree, so delimiter listings show common prefixes. */
+  static String keyName(int i) {
+    return String.format("dir-%02d/sub-%02d/key-%06d", i / 1000, i / 100 % 10, i);
+  }
+
+  private int deleteCount() {
+    return (int) Math.round(keys * deleteFraction);
+  }
+
+  /** The band starts a quarter in, so live keys stay on both sides of it. */
+  private int deleteStart() {
+    return Math.min(keys / 4, keys - deleteCount());
+  }
+
+  private OmServiceGrpc.OmServiceBlockingStub rpc() {
+    return stub.withDeadlineAfter(timeoutSeconds, TimeUnit.SECONDS);
+  }
+
+  private interface Task {
+    void run(String[] bucket, int i);
+  }
+
+  /** Runs {@code task} for every (bucket, i < count) on the pool; the first failure is thrown. */
+  private void parallel(ExecutorService pool, List<String[]> targets, int count, Task task)
+      throws Exception {
+    AtomicInteger next = new AtomicInteger();
+    long total = (long) targets.size() * count;
+    AtomicReference<RuntimeException> failure = new AtomicReference<>();
+    List<Future<?>> workers = new ArrayList<>();
+    for (int w = 0; w < threads; w++) {
+      workers.add(pool.submit(() -> {
+        while (failure.get() == null) {
+          long n = next.getAndIncrement();
+          if (n >= total) {
+            return;
+          }
+          try {
+            task.run(targets.get((int) (n / count)), (int) (n % count));
+            progress.step();
+          } catch (RuntimeException e) {
+            failure.compareAndSet(null, e);
+          }
+        }
+      }));
+    }
+    for (Future<?> f : workers) {
+      f.get();
+    }
+    if (failure.get() != null) {
+      throw failure.get();
+    }
+  }
+
+  private static void tolerate(Status.Code code, Runnable call) {
+    try {
+      call.run();
+    } catch (StatusRuntimeException e) {
+      if (e.getStatus().getCode() != code) {
+        throw e;
+      }
+    }
+  }
+
+  private void validate() {
+    CommandLine cmd = spec.commandLine();
+    check(cmd, volumes >= 1 && volumes <= 1000, "--volumes must be in [1, 1000]");
+    check(cmd, buckets >= 0 && buckets <= 1000, "--buckets must be in [0, 1000]");
+    check(cmd, fsoBuckets >= 0 && fsoBuckets <= 1000, "--fso-buckets must be in [0, 1000]");
+    check(cmd, keys >= 0 && keys <= 10_000_000, "--keys must be in [0, 10000000]");
+    check(cmd, openKeys >= 0 && openKeys <= 1_000_000, "--open-keys must be in [0, 1000000]");
+    check(cmd, deleteFraction >= 0 && deleteFraction <= 1, "--delete-fraction must be in [0, 1]");
+    check(cmd, depth >= 1 && depth <= 100, "--depth must be in [1, 100]");
+    check(cmd, multipartUploads >= 0 && multipartUploads <= 10_000,
+        "--multipart-uploads must be in [0, 10000]");
+    check(cmd, threads >= 1 && threads <= 256, "--threads must be in [1, 256]");
+    check(cmd, timeoutSeconds >= 1, "--timeout must be at least 1 second");
+    check(cmd, namePrefix.matches("[a-z0-9][a-z0-9-]{0,40}"),
+        "--name-prefix must be lower-case letters, digits and '-', at most 41 characters");
+  }
+
+  private static void check(CommandLine cmd, boolean ok, String message) {
+    if (!ok) {
+      throw new CommandLine.ParameterException(cmd, message);
+    }
+  }
+}

@@ -1,0 +1,183 @@
+package io.sediment.cli;
+
+import com.google.protobuf.ByteString;
+import io.grpc.ManagedChannel;
+import io.sediment.proto.om.BucketInfo;
+import io.sediment.proto.om.KeyInfo;
+import io.sediment.proto.om.ListBucketsRequest;
+import io.sediment.proto.om.ListBucketsResponse;
+import io.sediment.proto.om.ListObjectsV2Request;
+import io.sediment.proto.om.ListObjectsV2Response;
+import io.sediment.proto.om.ListVolumesRequest;
+import io.sediment.proto.om.ListVolumesResponse;
+import io.sediment.proto.om.OmServiceGrpc;
+import io.sediment.proto.om.VolumeInfo;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code sediment ls [VOLUME[/BUCKET[/PREFIX]]]}: volumes, the buckets of a volume, or the keys of
+ * a bucket, like {@code aws s3 ls}: with the delimiter (default {@code /}) keys below the next
+ * delimiter roll up into {@code PRE} lines, {@code --recursive} lists every key. Pages through to
+ * the end with continuation tokens (or start-after names for volumes and buckets).
+ */
+@Command(name = "ls", mixinStandardHelpOptions = true,
+    description = {"List volumes (no PATH), the buckets of a volume (PATH = VOLUME) or the keys of "
+        + "a bucket (PATH = VOLUME/BUCKET[/PREFIX]), paging through to the end.",
+        "Keys print as `DATE TIME SIZE KEY` in UTC, common prefixes as `PRE PREFIX`; --json prints "
+            + "one JSON object per line."})
+final class LsCommand implements Callable<Integer> {
+
+  private static final DateTimeFormatter TIME =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
+
+  @Parameters(index = "0", arity = "0..1", paramLabel = "PATH",
+      description = "VOLUME, VOLUME/BUCKET or VOLUME/BUCKET/PREFIX (a leading '/' is ignored).")
+  String path;
+
+  @Mixin
+  TargetOptions target;
+
+  @Option(names = "--prefix", description = "Only names starting with this (keys: after the "
+      + "bucket; not together with a PREFIX in PATH).")
+  String prefix;
+
+  @Option(names = "--delimiter", defaultValue = "/",
+      description = "Roll keys up to common prefixes at this string (default: ${DEFAULT-VALUE}).")
+  String delimiter;
+
+  @Option(names = {"-r", "--recursive"}, description = "Every key, no common prefixes.")
+  boolean recursive;
+
+  @Option(names = "--page-size", defaultValue = "1000",
+      description = "Entries per request, at most the server's page cap (default: ${DEFAULT-VALUE}).")
+  int pageSize;
+
+  @Option(names = "--start-after", paramLabel = "NAME",
+      description = "List names after this one (exclusive).")
+  String startAfter;
+
+  @Option(names = "--json", description = "One JSON object per line.")
+  boolean json;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    CommandLine cmd = spec.commandLine();
+    if (pageSize < 1) {
+      throw new CommandLine.ParameterException(cmd, "--page-size must be at least 1: " + pageSize);
+    }
+    String p = path == null ? "" : path.startsWith("/") ? path.substring(1) : path;
+    String[] parts = p.isEmpty() ? new String[0] : p.split("/", 3);
+    if (parts.length == 2 && parts[1].isEmpty()) {
+      parts = new String[] {parts[0]};
+    }
+    if (parts.length == 3 && !parts[2].isEmpty() && prefix != null) {
+      throw new CommandLine.ParameterException(cmd,
+          "Give the key prefix either in PATH or with --prefix, not both");
+    }
+    ManagedChannel channel = target.open(cmd);
+    try {
+      OmServiceGrpc.OmServiceBlockingStub stub = OmServiceGrpc.newBlockingStub(channel);
+      PrintWriter out = cmd.getOut();
+      switch (parts.length) {
+        case 0 -> listVolumes(stub, out);
+        case 1 -> listBuckets(stub, out, parts[0]);
+        default -> listKeys(stub, out, parts[0], parts[1],
+            parts.length == 3 && !parts[2].isEmpty() ? parts[2] : nz(prefix));
+      }
+      out.flush();
+    } finally {
+      TargetOptions.close(channel);
+    }
+    return 0;
+  }
+
+  private OmServiceGrpc.OmServiceBlockingStub deadline(OmServiceGrpc.OmServiceBlockingStub s) {
+    return s.withDeadlineAfter(target.timeoutSeconds, TimeUnit.SECONDS);
+  }
+
+  private void listVolumes(OmServiceGrpc.OmServiceBlockingStub stub, PrintWriter out) {
+    String after = nz(startAfter);
+    while (true) {
+      ListVolumesResponse r = deadline(stub).listVolumes(ListVolumesRequest.newBuilder()
+          .setPrefix(nz(prefix)).setStartAfter(after).setMaxResults(pageSize).build());
+      for (VolumeInfo v : r.getVolumesList()) {
+        out.println(json ? Json.of(v) : String.format("%s  %-20s %s",
+            TIME.format(Instant.ofEpochMilli(v.getCreationTime())), v.getOwner(), v.getName()));
+        after = v.getName();
+      }
+      if (!r.getTruncated() || r.getVolumesCount() == 0) {
+        return;
+      }
+    }
+  }
+
+  private void listBuckets(OmServiceGrpc.OmServiceBlockingStub stub, PrintWriter out,
+      String volume) {
+    String after = nz(startAfter);
+    while (true) {
+      ListBucketsResponse r = deadline(stub).listBuckets(ListBucketsRequest.newBuilder()
+          .setVolume(volume).setPrefix(nz(prefix)).setStartAfter(after).setMaxResults(pageSize)
+          .build());
+      for (BucketInfo b : r.getBucketsList()) {
+        out.println(json ? Json.of(b) : String.format("%s  %-22s %s",
+            TIME.format(Instant.ofEpochMilli(b.getCreationTime())), b.getLayout(),
+            b.getBucketName()));
+        after = b.getBucketName();
+      }
+      if (!r.getTruncated() || r.getBucketsCount() == 0) {
+        return;
+      }
+    }
+  }
+
+  private void listKeys(OmServiceGrpc.OmServiceBlockingStub stub, PrintWriter out, String volume,
+      String bucket, String keyPrefix) {
+    ByteString token = ByteString.EMPTY;
+    do {
+      ListObjectsV2Response r = deadline(stub).listObjectsV2(ListObjectsV2Request.newBuilder()
+          .setVolume(volume).setBucket(bucket).setPrefix(keyPrefix)
+          .setDelimiter(recursive ? "" : delimiter).setStartAfter(nz(startAfter))
+          .setMaxKeys(pageSize).setContinuationToken(token).build());
+      // One page holds common prefixes and keys; print them merged in name order.
+      int p = 0;
+      int k = 0;
+      while (p < r.getCommonPrefixesCount() || k < r.getContentsCount()) {
+        boolean prefixNext = k >= r.getContentsCount() || (p < r.getCommonPrefixesCount()
+            && compareUtf8(r.getCommonPrefixes(p), r.getContents(k).getKeyName()) < 0);
+        if (prefixNext) {
+          String cp = r.getCommonPrefixes(p++);
+          out.println(json ? "{\"prefix\":" + Json.str(cp) + "}"
+              : String.format("%30s %s", "PRE", cp));
+        } else {
+          KeyInfo key = r.getContents(k++);
+          out.println(json ? Json.of(key) : String.format("%s %10d %s",
+              TIME.format(Instant.ofEpochMilli(key.getModificationTime())), key.getDataSize(),
+              key.getKeyName()));
+        }
+      }
+      token = r.getNextContinuationToken();
+    } while (!token.isEmpty());
+  }
+
+  private static int compareUtf8(String a, String b) {
+    return java.util.Arrays.compareUnsigned(a.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        b.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  private static String nz(String s) {
+    return s == null ? "" : s;
+  }
+}

@@ -1,0 +1,102 @@
+package io.sediment.cli;
+
+import com.google.protobuf.ByteString;
+import io.grpc.ManagedChannel;
+import io.sediment.proto.om.DeleteBucketRequest;
+import io.sediment.proto.om.DeleteKeyRequest;
+import io.sediment.proto.om.DeleteVolumeRequest;
+import io.sediment.proto.om.KeyInfo;
+import io.sediment.proto.om.ListObjectsV2Request;
+import io.sediment.proto.om.ListObjectsV2Response;
+import io.sediment.proto.om.OmServiceGrpc;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code sediment rm PATH}: deletes a key ({@code VOLUME/BUCKET/KEY}), with {@code -r} every key
+ * under a prefix ({@code VOLUME/BUCKET/[PREFIX]}), or an empty bucket ({@code VOLUME/BUCKET}) or
+ * volume ({@code VOLUME}). Deleted keys move to deletedTable, leaving tombstones in keyTable.
+ */
+@Command(name = "rm", mixinStandardHelpOptions = true,
+    description = {"Delete a key (VOLUME/BUCKET/KEY), every key under a prefix with -r "
+        + "(VOLUME/BUCKET/[PREFIX]), an empty bucket (VOLUME/BUCKET) or an empty volume (VOLUME).",
+        "Deleted keys wait in deletedTable for the purge; keyTable keeps their tombstones until "
+            + "compaction."})
+final class RmCommand implements Callable<Integer> {
+
+  @Parameters(index = "0", paramLabel = "PATH", description = "What to delete.")
+  String path;
+
+  @Option(names = {"-r", "--recursive"}, description = "Every key under the prefix PATH.")
+  boolean recursive;
+
+  @Mixin
+  TargetOptions target;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    CommandLine cmd = spec.commandLine();
+    String p = path.startsWith("/") ? path.substring(1) : path;
+    String[] parts = p.split("/", 3);
+    if (p.isEmpty() || parts[0].isEmpty()) {
+      throw new CommandLine.ParameterException(cmd, "PATH must name a volume, bucket or key");
+    }
+    if (recursive && parts.length < 2) {
+      throw new CommandLine.ParameterException(cmd, "-r needs VOLUME/BUCKET/[PREFIX]");
+    }
+    ManagedChannel channel = target.open(cmd);
+    try {
+      OmServiceGrpc.OmServiceBlockingStub stub = OmServiceGrpc.newBlockingStub(channel);
+      PrintWriter out = cmd.getOut();
+      if (recursive) {
+        String prefix = parts.length == 3 ? parts[2] : "";
+        List<String> keys = new ArrayList<>();
+        ByteString token = ByteString.EMPTY;
+        do {
+          ListObjectsV2Response r = deadline(stub).listObjectsV2(ListObjectsV2Request.newBuilder()
+              .setVolume(parts[0]).setBucket(parts[1]).setPrefix(prefix)
+              .setContinuationToken(token).build());
+          for (KeyInfo k : r.getContentsList()) {
+            keys.add(k.getKeyName());
+          }
+          token = r.getNextContinuationToken();
+        } while (!token.isEmpty());
+        for (String key : keys) {
+          deadline(stub).deleteKey(DeleteKeyRequest.newBuilder().setVolume(parts[0])
+              .setBucket(parts[1]).setKey(key).build());
+        }
+        out.printf("Deleted %d keys under %s/%s/%s%n", keys.size(), parts[0], parts[1], prefix);
+      } else if (parts.length == 3 && !parts[2].isEmpty()) {
+        deadline(stub).deleteKey(DeleteKeyRequest.newBuilder().setVolume(parts[0])
+            .setBucket(parts[1]).setKey(parts[2]).build());
+        out.printf("Deleted key %s%n", p);
+      } else if (parts.length >= 2 && !parts[1].isEmpty()) {
+        deadline(stub).deleteBucket(DeleteBucketRequest.newBuilder().setVolume(parts[0])
+            .setBucket(parts[1]).build());
+        out.printf("Deleted bucket %s/%s%n", parts[0], parts[1]);
+      } else {
+        deadline(stub).deleteVolume(DeleteVolumeRequest.newBuilder().setVolume(parts[0]).build());
+        out.printf("Deleted volume %s%n", parts[0]);
+      }
+      out.flush();
+    } finally {
+      TargetOptions.close(channel);
+    }
+    return 0;
+  }
+
+  private OmServiceGrpc.OmServiceBlockingStub deadline(OmServiceGrpc.OmServiceBlockingStub s) {
+    return s.withDeadlineAfter(target.timeoutSeconds, TimeUnit.SECONDS);
+  }
+}

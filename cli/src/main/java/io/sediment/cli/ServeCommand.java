@@ -1,0 +1,212 @@
+package io.sediment.cli;
+
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.sediment.om.OmMetadataStore;
+import io.sediment.om.OmStoreOptions;
+import io.sediment.om.SyncPolicy;
+import io.sediment.om.grpc.OmGrpcServer;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code sediment serve}: the OM gRPC service (and, once recon-api provides it, Recon HTTP) over an
+ * embedded store under the data directory, until Ctrl-C or SIGTERM; then a graceful shutdown:
+ * stop accepting, drain in-flight calls, stop Recon, close the store.
+ */
+@Command(name = "serve", mixinStandardHelpOptions = true,
+    description = {"Serve the OM gRPC service (OmService, AdminService, health, reflection) over "
+        + "an embedded store under --data, bound to --host:--port.",
+        "Stop with Ctrl-C or SIGTERM: in-flight calls drain, then the store is closed."})
+final class ServeCommand implements Callable<Integer> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
+
+  @Option(names = "--data", paramLabel = "DIR", defaultValue = "./data",
+      description = "Data directory: the store is DIR/om, logs DIR/logs (default: ${DEFAULT-VALUE}).")
+  Path data;
+
+  @Option(names = "--host", defaultValue = OmGrpcServer.DEFAULT_HOST,
+      description = "Bind address (default: ${DEFAULT-VALUE}).")
+  String host;
+
+  @Option(names = "--port", defaultValue = "" + OmGrpcServer.DEFAULT_PORT,
+      description = "gRPC port, 0 for any free one (default: ${DEFAULT-VALUE}).")
+  int port;
+
+  @Option(names = "--max-message-bytes", paramLabel = "BYTES",
+      defaultValue = "" + OmGrpcServer.DEFAULT_MAX_INBOUND_MESSAGE_BYTES,
+      description = "Largest accepted request; larger ones get RESOURCE_EXHAUSTED "
+          + "(default: ${DEFAULT-VALUE}).")
+  int maxMessageBytes;
+
+  @Option(names = "--page-cap", paramLabel = "N", defaultValue = "" + OmStoreOptions.DEFAULT_MAX_LIST_SIZE,
+      description = "Largest page of any listing (default: ${DEFAULT-VALUE}).")
+  int pageCap;
+
+  @Option(names = "--handler-threads", paramLabel = "N",
+      defaultValue = "" + OmGrpcServer.DEFAULT_HANDLER_THREADS,
+      description = "Threads running calls (default: ${DEFAULT-VALUE}).")
+  int handlerThreads;
+
+  @Option(names = "--drain-timeout", paramLabel = "SECONDS", defaultValue = "10",
+      description = "How long in-flight calls may finish at shutdown (default: ${DEFAULT-VALUE}).")
+  int drainSeconds;
+
+  @Option(names = "--sync", paramLabel = "POLICY", defaultValue = "DURABLE",
+      description = "When a write is acknowledged: DURABLE (after a group-committed WAL fsync) or "
+          + "PROCESS_CRASH_SAFE (default: ${DEFAULT-VALUE}).")
+  SyncPolicy sync;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  // ---- for tests and the shutdown hook ----
+  /** Whether to stop on SIGINT/SIGTERM through a JVM shutdown hook (tests turn it off). */
+  boolean installShutdownHook = true;
+  /** Counts down once the server listens. */
+  final CountDownLatch started = new CountDownLatch(1);
+  /** Counts down once the server and store are closed. */
+  final CountDownLatch stopped = new CountDownLatch(1);
+  private final CountDownLatch stopRequested = new CountDownLatch(1);
+  volatile OmGrpcServer server;
+
+  /** Asks a running serve to shut down gracefully (returns at once). */
+  void requestStop() {
+    stopRequested.countDown();
+  }
+
+  @Override
+  @SuppressWarnings("try") // `logging` is only closed: it undoes the serve-time log setup
+  public Integer call() throws Exception {
+    validate();
+    PrintWriter out = spec.commandLine().getOut();
+    Path dataDir = data.toAbsolutePath().normalize();
+    Files.createDirectories(StoreDirs.logs(dataDir));
+    Path logFile = StoreDirs.logs(dataDir).resolve("sediment.log");
+    try (ServeLogging logging = ServeLogging.start(logFile)) {
+      OmMetadataStore store = StoreDirs.open(dataDir, OmStoreOptions.defaults()
+          .withMaxListSize(pageCap).withSyncPolicy(sync));
+      AutoCloseable recon = null;
+      Thread hook = null;
+      try {
+        PrometheusRegistry registry = new PrometheusRegistry();
+        Duration drain = Duration.ofSeconds(drainSeconds);
+        OmGrpcServer s = OmGrpcServer.builder(store).host(host).port(port)
+            .maxInboundMessageBytes(maxMessageBytes).handlerThreads(handlerThreads)
+            .drainTimeout(drain).registry(registry).build();
+        try {
+          s.start();
+        } catch (IOException e) {
+          throw new CliFailure(e.getMessage() + " (is another server using the port? pick one with"
+              + " --port)", e);
+        }
+        server = s;
+        recon = startRecon(store, registry, out);
+        if (installShutdownHook) {
+          hook = new Thread(() -> {
+            requestStop();
+            awaitStopped(drain.plusSeconds(30));
+          }, "sediment-shutdown");
+          Runtime.getRuntime().addShutdownHook(hook);
+        }
+        out.printf("Sediment OM gRPC service listening on %s%n", s.target());
+        out.printf("  data: %s%n  logs: %s%n", StoreDirs.store(dataDir), logFile);
+        out.printf("Stop with Ctrl-C (or SIGTERM: kill %d): in-flight calls drain for up to %d s, "
+            + "then the store is closed.%n", ProcessHandle.current().pid(), drainSeconds);
+        out.flush();
+        LOG.info("Serving {} on {}", StoreDirs.store(dataDir), s.target());
+        started.countDown();
+        stopRequested.await();
+        LOG.info("Shutting down: draining in-flight calls (up to {} s)", drainSeconds);
+        boolean clean = s.shutdown(drain);
+        out.printf("Stopped%s.%n", clean ? "" : " (calls still running after the drain timeout "
+            + "were cancelled)");
+        out.flush();
+      } finally {
+        // BACKGROUND SERVICES HOOK: when the purge services (KeyDeletingService,
+        // DirectoryDeletingService, OpenKeyCleanupService, MultipartUploadCleanupService) are in
+        // the facade, start them after the server and stop them here, after the gRPC server has
+        // drained and before the store closes.
+        closeQuietly(recon);
+        OmGrpcServer s = server;
+        if (s != null) {
+          s.shutdown(Duration.ofSeconds(drainSeconds));
+        }
+        store.close();
+        LOG.info("Store closed");
+        stopped.countDown();
+        if (hook != null) {
+          try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+          } catch (IllegalStateException shuttingDown) {
+            // the hook is running: it waits for `stopped`, which is counted down
+          }
+        }
+      }
+    } finally {
+      stopped.countDown();
+    }
+    return 0;
+  }
+
+  // ===============================================================================================
+  // RECON HOOK: when recon-api provides io.sediment.recon.ReconServer, start it here over `store`
+  // (read-only insight) and `registry` (it exports the per-RPC gRPC metrics on /prom), bound to
+  // --host, print its URL on `out`, and return it: it is closed after the gRPC server has drained
+  // and before the store closes. Until then there is no Recon HTTP server.
+  // ===============================================================================================
+  private static AutoCloseable startRecon(OmMetadataStore store, PrometheusRegistry registry,
+      PrintWriter out) {
+    return null;
+  }
+
+  private void validate() {
+    CommandLine cmd = spec.commandLine();
+    if (port < 0 || port > 65535) {
+      throw new CommandLine.ParameterException(cmd, "--port must be in [0, 65535]: " + port);
+    }
+    if (pageCap < 1) {
+      throw new CommandLine.ParameterException(cmd, "--page-cap must be at least 1: " + pageCap);
+    }
+    if (maxMessageBytes < 1024) {
+      throw new CommandLine.ParameterException(cmd,
+          "--max-message-bytes must be at least 1024: " + maxMessageBytes);
+    }
+    if (handlerThreads < 1) {
+      throw new CommandLine.ParameterException(cmd, "--handler-threads must be at least 1");
+    }
+    if (drainSeconds < 0) {
+      throw new CommandLine.ParameterException(cmd, "--drain-timeout must not be negative");
+    }
+  }
+
+  private void awaitStopped(Duration max) {
+    try {
+      stopped.await(max.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    if (c == null) {
+      return;
+    }
+    try {
+      c.close();
+    } catch (Exception e) {
+      LOG.warn("Closing {} failed", c, e);
+    }
+  }
+}

@@ -1,0 +1,59 @@
+package io.sediment.cli;
+
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.sediment.om.grpc.OmGrpcServer;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+
+/** {@code --target} and {@code --timeout}: where a client command finds a running server. */
+final class TargetOptions {
+
+  static final String DEFAULT_TARGET = OmGrpcServer.DEFAULT_HOST + ":" + OmGrpcServer.DEFAULT_PORT;
+
+  @Option(names = "--target", paramLabel = "HOST:PORT", defaultValue = DEFAULT_TARGET,
+      description = "gRPC address of a running `sediment serve` (default: ${DEFAULT-VALUE}).")
+  String target = DEFAULT_TARGET;
+
+  @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60",
+      description = "Deadline of each call in seconds (default: ${DEFAULT-VALUE}).")
+  long timeoutSeconds = 60;
+
+  /** A plaintext channel to the target; the caller shuts it down. */
+  ManagedChannel open(CommandLine cmd) {
+    if (timeoutSeconds < 1) {
+      throw new CommandLine.ParameterException(cmd, "--timeout must be at least 1 second");
+    }
+    return channelTo(cmd, target);
+  }
+
+  static ManagedChannel channelTo(CommandLine cmd, String target) {
+    int colon = target.lastIndexOf(':');
+    if (colon <= 0 || colon == target.length() - 1) {
+      throw new CommandLine.ParameterException(cmd,
+          "--target must be HOST:PORT, e.g. " + DEFAULT_TARGET + ": '" + target + "'");
+    }
+    int port;
+    try {
+      port = Integer.parseInt(target.substring(colon + 1));
+    } catch (NumberFormatException e) {
+      throw new CommandLine.ParameterException(cmd, "--target port is not a number: '" + target + "'");
+    }
+    if (port < 1 || port > 65535) {
+      throw new CommandLine.ParameterException(cmd, "--target port must be in [1, 65535]: " + port);
+    }
+    return Grpc.newChannelBuilderForAddress(target.substring(0, colon), port,
+        InsecureChannelCredentials.create()).maxInboundMessageSize(64 * 1024 * 1024).build();
+  }
+
+  static void close(ManagedChannel channel) {
+    channel.shutdownNow();
+    try {
+      channel.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

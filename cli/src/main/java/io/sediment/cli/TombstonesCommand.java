@@ -1,0 +1,74 @@
+package io.sediment.cli;
+
+import io.grpc.ManagedChannel;
+import io.sediment.proto.om.AdminServiceGrpc;
+import io.sediment.proto.om.CompactionEventProto;
+import io.sediment.proto.om.CompactionStats;
+import io.sediment.proto.om.GetTombstoneStatsRequest;
+import io.sediment.proto.om.GetTombstoneStatsResponse;
+import io.sediment.proto.om.TableTombstones;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code sediment tombstones}: per-table tombstone figures and targeted compactions. */
+@Command(name = "tombstones", mixinStandardHelpOptions = true,
+    description = "Show tombstones per table (memtable and SST deletions, ranges where scans keep "
+        + "skipping them) and the targeted compactions of a running server.")
+final class TombstonesCommand implements Callable<Integer> {
+
+  @Mixin
+  TargetOptions target;
+
+  @Option(names = "--table", description = "Only this table.")
+  String table;
+
+  @Option(names = "--json", description = "The whole answer as one JSON object.")
+  boolean json;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    ManagedChannel channel = target.open(spec.commandLine());
+    try {
+      GetTombstoneStatsResponse r = AdminServiceGrpc.newBlockingStub(channel)
+          .withDeadlineAfter(target.timeoutSeconds, TimeUnit.SECONDS)
+          .getTombstoneStats(GetTombstoneStatsRequest.newBuilder()
+              .setTable(table == null ? "" : table).build());
+      PrintWriter out = spec.commandLine().getOut();
+      if (json) {
+        out.println(Json.of(r));
+      } else {
+        out.printf("%-22s %11s %11s %9s %11s %11s %11s %11s %11s %5s %7s%n", "TABLE", "LIVE_KEYS~",
+            "MEM_DELETES", "SST_FILES", "SST_ENTRIES", "SST_DELETES", "RANGE_DELS", "SLOW_PASSES",
+            "SKIPPED", "HOT", "PENDING");
+        for (TableTombstones t : r.getTablesList()) {
+          out.printf("%-22s %11d %11d %9d %11d %11d %11d %11d %11d %5d %7d%n", t.getTable(),
+              t.getEstimatedLiveKeys(), t.getMemtableDeletes(), t.getSstFiles(), t.getSstEntries(),
+              t.getSstDeletions(), t.getSstRangeDeletions(), t.getSlowPasses(),
+              t.getTombstonesSkipped(), t.getHotRangesCount(), t.getPendingCompactionsCount());
+        }
+        CompactionStats c = r.getCompactions();
+        out.printf("%ntargeted compactions: requested %d, merged %d, completed %d, pinned %d, "
+                + "skipped %d, failed %d, pending %d%n", c.getRequested(), c.getMerged(),
+            c.getCompleted(), c.getPinned(), c.getSkipped(), c.getFailed(), c.getPending());
+        for (CompactionEventProto e : c.getRecentList()) {
+          out.printf("  %s %s: %s, tombstones %d -> %d in %d ms%s%n", e.getTable(),
+              e.getRange().getFrom().toStringUtf8(), e.getOutcome(), e.getTombstonesBefore(),
+              e.getTombstonesAfter(), e.getDurationMillis(),
+              e.getReason().isEmpty() ? "" : " (" + e.getReason() + ")");
+        }
+      }
+      out.flush();
+    } finally {
+      TargetOptions.close(channel);
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,152 @@
+package io.sediment.cli;
+
+import static io.sediment.cli.SedimentCommandTest.run;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sediment.cli.SedimentCommandTest.Run;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The commands together, as an operator runs them: serve (in a thread, port 0), load, ls in every
+ * form, tombstones, compact, checkpoint, a second serve on the same data, stop, ldb on the stopped
+ * store, and load straight into a data directory.
+ */
+class CliEndToEndTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void serveLoadListAdministerStopAndInspect() throws Exception {
+    Path data = dir.resolve("data");
+    CommandLine serveCmd = Sediment.commandLine();
+    ServeCommand serve = serveCmd.getSubcommands().get("serve").getCommand();
+    serve.installShutdownHook = false;
+    StringWriter serveOut = new StringWriter();
+    serveCmd.setOut(new PrintWriter(serveOut));
+    StringWriter serveErr = new StringWriter();
+    serveCmd.setErr(new PrintWriter(serveErr));
+    AtomicInteger serveCode = new AtomicInteger(-1);
+    Thread serving = new Thread(() -> serveCode.set(serveCmd.execute("serve", "--data",
+        data.toString(), "--port", "0", "--sync", "PROCESS_CRASH_SAFE", "--drain-timeout", "5")));
+    serving.start();
+    try {
+      assertTrue(serve.started.await(60, TimeUnit.SECONDS), serveErr.toString());
+      String target = serve.server.target();
+      assertTrue(serveOut.toString().contains("listening on " + target), serveOut.toString());
+      assertTrue(serveOut.toString().contains("Ctrl-C"), serveOut.toString());
+
+      Run load = run("load", "--target", target, "--volumes", "2", "--buckets", "2", "--keys",
+          "50", "--open-keys", "3", "--delete-fraction", "0.2", "--fso-buckets", "1",
+          "--multipart-uploads", "1");
+      assertEquals(0, load.code(), load.err());
+      assertTrue(load.err().contains("load ["), "a progress bar on stderr: " + load.err());
+      assertTrue(load.out().contains("Loaded 2 volumes, 4 OBS buckets"), load.out());
+
+      Run volumes = run("ls", "--target", target);
+      assertEquals(0, volumes.code(), volumes.err());
+      assertEquals(2, volumes.out().lines().count(), volumes.out());
+      assertTrue(volumes.out().contains("load-v000") && volumes.out().contains("load-v001"));
+
+      Run buckets = run("ls", "load-v000", "--target", target);
+      assertEquals(List.of("fso-000", "obs-000", "obs-001"), buckets.out().lines()
+          .map(l -> l.substring(l.lastIndexOf(' ') + 1)).toList());
+
+      Run top = run("ls", "load-v000/obs-000", "--target", target);
+      assertEquals(0, top.code(), top.err());
+      assertTrue(top.out().lines().anyMatch(l -> l.trim().equals("PRE dir-00/")), top.out());
+
+      Run all = run("ls", "load-v000/obs-000/dir-", "--recursive", "--page-size", "7", "--json",
+          "--target", target);
+      assertEquals(0, all.code(), all.err());
+      List<String> lines = all.out().lines().toList();
+      assertEquals(40, lines.size(), "50 keys less a band of 10 deleted");
+      assertTrue(lines.stream().allMatch(l -> l.startsWith("{") && l.contains("\"keyName\"")));
+      assertFalse(all.out().contains("key-000012"), "the deleted band starts at key 12");
+
+      Run after = run("ls", "load-v000/obs-000", "--recursive", "--prefix", "dir-00/sub-00/",
+          "--start-after", "dir-00/sub-00/key-000040", "--target", target);
+      assertEquals(9, after.out().lines().count(), after.out());
+
+      Run rmKey = run("rm", "load-v000/obs-001/dir-00/sub-00/key-000000", "--target", target);
+      assertEquals(0, rmKey.code(), rmKey.err());
+      Run rmPrefix = run("rm", "-r", "load-v000/obs-001/dir-00/sub-00/key-00004", "--target",
+          target);
+      assertEquals(0, rmPrefix.code(), rmPrefix.err());
+      assertTrue(rmPrefix.out().contains("Deleted 10 keys"), rmPrefix.out());
+      assertEquals(29, run("ls", "load-v000/obs-001", "-r", "--target", target).out().lines()
+          .count());
+      Run notEmpty = run("rm", "load-v000/obs-001", "--target", target);
+      assertEquals(1, notEmpty.code());
+      assertTrue(notEmpty.err().contains("FAILED_PRECONDITION"), notEmpty.err());
+      assertEquals(0, run("rm", "-r", "load-v000/obs-001", "--target", target).code());
+      assertEquals(0, run("rm", "load-v000/obs-001", "--target", target).code());
+      assertEquals(2, run("ls", "load-v000", "--target", target).out().lines().count());
+
+      Run tomb = run("tombstones", "--target", target);
+      assertEquals(0, tomb.code(), tomb.err());
+      assertTrue(tomb.out().contains("keyTable") && tomb.out().contains("MEM_DELETES"),
+          tomb.out());
+      Run tombJson = run("tombstones", "--target", target, "--table", "keyTable", "--json");
+      assertTrue(tombJson.out().trim().startsWith("{") && tombJson.out().contains("keyTable"));
+
+      Run compact = run("compact", "--table", "keyTable", "--target", target);
+      assertEquals(0, compact.code(), compact.err());
+      assertTrue(compact.out().contains("keyTable") && compact.out().contains("-> 0"),
+          compact.out());
+      Run compactAll = run("compact", "--target", target);
+      assertEquals(0, compactAll.code(), compactAll.err());
+      assertEquals(12, compactAll.out().lines().count(), compactAll.out());
+
+      Path checkpoint = dir.resolve("cp");
+      Run cp = run("checkpoint", checkpoint.toString(), "--target", target);
+      assertEquals(0, cp.code(), cp.err());
+      assertTrue(Files.isRegularFile(checkpoint.resolve("CURRENT")));
+      assertEquals(1, run("checkpoint", checkpoint.toString(), "--target", target).code(),
+          "an existing checkpoint directory is refused");
+
+      Run second = run("serve", "--data", data.toString(), "--port", "0");
+      assertEquals(1, second.code());
+      assertTrue(second.err().contains("in use") && second.err().contains("LOCK"), second.err());
+
+      Run badName = run("ls", "NO_SUCH/bucket", "--target", target);
+      assertEquals(1, badName.code());
+      assertTrue(badName.err().contains("INVALID_ARGUMENT"), badName.err());
+    } finally {
+      serve.requestStop();
+      serving.join(30_000);
+    }
+    assertEquals(0, serveCode.get(), serveErr.toString());
+    assertTrue(serveOut.toString().contains("Stopped"), serveOut.toString());
+    Path log = data.resolve("logs").resolve("sediment.log");
+    assertTrue(Files.readString(log).contains("Serving"), "serve logs to a file under the data dir");
+
+    Run ldb = run("ldb", "--data", data.toString(), "--table", "keyTable", "--prefix",
+        "/load-v000/obs-000/", "--limit", "5");
+    assertEquals(0, ldb.code(), ldb.err());
+    List<String> rows = ldb.out().lines().toList();
+    assertEquals(5, rows.size(), ldb.out());
+    assertTrue(rows.get(0).startsWith("{\"key\":\"/load-v000/obs-000/dir-00/sub-00/key-000000\","
+        + "\"value\":{\"volumeName\":\"load-v000\""), rows.get(0));
+    Run meta = run("ldb", "--data", data.toString(), "--table", "metaTable", "--limit", "1");
+    assertTrue(meta.out().contains("\"value\":\""), "byte values print as base64: " + meta.out());
+
+    Run direct = run("load", "--data", data.toString(), "--name-prefix", "direct", "--volumes",
+        "1", "--buckets", "1", "--keys", "20", "--no-progress");
+    assertEquals(0, direct.code(), direct.err());
+    assertFalse(direct.err().contains("load ["), "--no-progress");
+    Run volumesTable = run("ldb", "--data", data.toString(), "--table", "volumeTable");
+    assertEquals(3, volumesTable.out().lines().count(), volumesTable.out());
+    assertTrue(volumesTable.out().contains("\"/direct-v000\""), volumesTable.out());
+  }
+}

@@ -1,0 +1,222 @@
+package io.sediment.om.grpc;
+
+import com.google.protobuf.ByteString;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import io.sediment.db.DBStore;
+import io.sediment.db.tombstone.CompactionEvent;
+import io.sediment.db.tombstone.CompactionScheduler;
+import io.sediment.db.tombstone.HotRange;
+import io.sediment.db.tombstone.KeyRange;
+import io.sediment.db.tombstone.TableTombstoneStats;
+import io.sediment.db.tombstone.TombstoneStats;
+import io.sediment.om.OmCounter;
+import io.sediment.om.OmMetadataStore;
+import io.sediment.proto.om.AdminServiceGrpc;
+import io.sediment.proto.om.CompactTableRequest;
+import io.sediment.proto.om.CompactTableResponse;
+import io.sediment.proto.om.CompactionEventProto;
+import io.sediment.proto.om.CompactionStats;
+import io.sediment.proto.om.CreateCheckpointRequest;
+import io.sediment.proto.om.CreateCheckpointResponse;
+import io.sediment.proto.om.GetCountersRequest;
+import io.sediment.proto.om.GetCountersResponse;
+import io.sediment.proto.om.GetTableStatsRequest;
+import io.sediment.proto.om.GetTableStatsResponse;
+import io.sediment.proto.om.GetTombstoneStatsRequest;
+import io.sediment.proto.om.GetTombstoneStatsResponse;
+import io.sediment.proto.om.HotRangeProto;
+import io.sediment.proto.om.KeyRangeProto;
+import io.sediment.proto.om.TableStats;
+import io.sediment.proto.om.TableTombstones;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * {@code AdminService}: table and tombstone figures, targeted compaction, checkpoints and the
+ * namespace counters of the store behind the server. Errors are mapped as in
+ * {@link OmServiceImpl}; an unknown table is INVALID_ARGUMENT, an existing checkpoint directory
+ * ALREADY_EXISTS.
+ *
+ * <p>Thread-safe.
+ */
+public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBase {
+
+  private final OmMetadataStore store;
+
+  public AdminServiceImpl(OmMetadataStore store) {
+    this.store = Objects.requireNonNull(store, "store");
+  }
+
+  @Override
+  public void getTableStats(GetTableStatsRequest req, StreamObserver<GetTableStatsResponse> obs) {
+    UnaryCalls.run(obs, () -> {
+      GetTableStatsResponse.Builder out = GetTableStatsResponse.newBuilder();
+      for (TableTombstoneStats t : db().tombstoneStats().tables()) {
+        out.addTables(TableStats.newBuilder()
+            .setTable(t.table())
+            .setEstimatedLiveKeys(t.estimatedLiveKeys())
+            .setSstFiles(t.sstFiles())
+            .setSstEntries(t.sstEntries())
+            .setSstDeletions(t.sstDeletions())
+            .setMemtableDeletes(t.memtableDeletes()));
+      }
+      return out.build();
+    });
+  }
+
+  @Override
+  public void getTombstoneStats(GetTombstoneStatsRequest req,
+      StreamObserver<GetTombstoneStatsResponse> obs) {
+    UnaryCalls.run(obs, () -> {
+      if (!req.getTable().isEmpty()) {
+        requireTable(req.getTable());
+      }
+      TombstoneStats stats = db().tombstoneStats();
+      GetTombstoneStatsResponse.Builder out = GetTombstoneStatsResponse.newBuilder();
+      for (TableTombstoneStats t : stats.tables()) {
+        if (req.getTable().isEmpty() || req.getTable().equals(t.table())) {
+          out.addTables(toProto(t));
+        }
+      }
+      return out.setCompactions(toProto(stats.compactions())).build();
+    });
+  }
+
+  @Override
+  public void compactTable(CompactTableRequest req, StreamObserver<CompactTableResponse> obs) {
+    UnaryCalls.run(obs, () -> {
+      String table = requireTable(req.getTable());
+      byte[] begin = req.hasBegin() ? req.getBegin().toByteArray() : null;
+      byte[] end = req.hasEnd() ? req.getEnd().toByteArray() : null;
+      if (begin != null && end != null && io.sediment.db.Bytes.compare(begin, end) > 0) {
+        throw Status.INVALID_ARGUMENT.withDescription("Compaction range begin is after its end")
+            .asRuntimeException();
+      }
+      long before = tombstones(table);
+      long start = System.nanoTime();
+      db().compactRange(table, begin, end);
+      long millis = (System.nanoTime() - start) / 1_000_000;
+      return CompactTableResponse.newBuilder().setTable(table).setTombstonesBefore(before)
+          .setTombstonesAfter(tombstones(table)).setDurationMillis(millis).build();
+    });
+  }
+
+  @Override
+  public void createCheckpoint(CreateCheckpointRequest req,
+      StreamObserver<CreateCheckpointResponse> obs) {
+    UnaryCalls.run(obs, () -> {
+      Path dir;
+      try {
+        dir = Path.of(req.getDir());
+      } catch (InvalidPathException e) {
+        throw invalid("Checkpoint directory '" + req.getDir() + "' is not a valid path");
+      }
+      if (req.getDir().isEmpty() || !dir.isAbsolute()) {
+        throw invalid("Checkpoint directory must be an absolute path on the server's machine: '"
+            + req.getDir() + "'");
+      }
+      if (Files.exists(dir)) {
+        throw Status.ALREADY_EXISTS.withDescription("Checkpoint directory " + dir
+            + " already exists: name a new one").asRuntimeException();
+      }
+      long start = System.nanoTime();
+      db().createCheckpoint(dir);
+      return CreateCheckpointResponse.newBuilder().setDir(dir.toString())
+          .setDurationMillis((System.nanoTime() - start) / 1_000_000).build();
+    });
+  }
+
+  @Override
+  public void getCounters(GetCountersRequest req, StreamObserver<GetCountersResponse> obs) {
+    UnaryCalls.run(obs, () -> {
+      boolean bucket = !req.getVolume().isEmpty() || !req.getBucket().isEmpty();
+      Map<OmCounter, Long> counters = bucket
+          ? store.bucketCounters(req.getVolume(), req.getBucket()) : store.counters();
+      GetCountersResponse.Builder out = GetCountersResponse.newBuilder();
+      counters.forEach((c, v) -> out.putCounters(c.name(), v));
+      return out.build();
+    });
+  }
+
+  // ---- helpers ----------------------------------------------------------------------------------
+
+  private DBStore db() {
+    return store.dbStore();
+  }
+
+  private String requireTable(String table) {
+    if (!db().listTables().contains(table)) {
+      throw invalid("No table '" + table + "'; tables: " + String.join(", ", db().listTables()));
+    }
+    return table;
+  }
+
+  /** SST deletions (point and range) plus memtable point deletions of {@code table}. */
+  private long tombstones(String table) {
+    for (TableTombstoneStats t : db().tombstoneStats().tables()) {
+      if (t.table().equals(table)) {
+        return t.sstDeletions() + t.memtableDeletes();
+      }
+    }
+    return 0;
+  }
+
+  private static RuntimeException invalid(String message) {
+    return Status.INVALID_ARGUMENT.withDescription(message).asRuntimeException();
+  }
+
+  static TableTombstones toProto(TableTombstoneStats t) {
+    TableTombstones.Builder b = TableTombstones.newBuilder()
+        .setTable(t.table())
+        .setEstimatedLiveKeys(t.estimatedLiveKeys())
+        .setMemtableDeletes(t.memtableDeletes())
+        .setSstFiles(t.sstFiles())
+        .setSstEntries(t.sstEntries())
+        .setSstDeletions(t.sstDeletions())
+        .setSstRangeDeletions(t.sstRangeDeletions())
+        .setSlowPasses(t.slowPasses())
+        .setTombstonesSkipped(t.tombstonesSkipped())
+        .setSampledScans(t.sampledScans().scans())
+        .setSampledEntriesReturned(t.sampledScans().entriesReturned())
+        .setSampledTombstonesSkipped(t.sampledScans().tombstonesSkipped());
+    for (HotRange h : t.hotRanges()) {
+      b.addHotRanges(HotRangeProto.newBuilder().setRange(toProto(h.range()))
+          .setSlowPasses(h.slowPasses()).setTombstonesSkipped(h.tombstonesSkipped())
+          .setLastSeenMillis(h.lastSeenMillis()));
+    }
+    for (KeyRange r : t.pendingCompactions()) {
+      b.addPendingCompactions(toProto(r));
+    }
+    return b.build();
+  }
+
+  static CompactionStats toProto(CompactionScheduler.Stats s) {
+    CompactionStats.Builder b = CompactionStats.newBuilder()
+        .setRequested(s.requested()).setMerged(s.merged()).setCompleted(s.completed())
+        .setPinned(s.pinned()).setSkipped(s.skipped()).setFailed(s.failed())
+        .setPending(s.pending());
+    for (CompactionEvent e : s.recent()) {
+      b.addRecent(CompactionEventProto.newBuilder()
+          .setTable(e.table()).setRange(toProto(e.range())).setOutcome(e.outcome().name())
+          .setReason(e.reason() == null ? "" : e.reason())
+          .setTombstonesBefore(e.tombstonesBefore()).setTombstonesAfter(e.tombstonesAfter())
+          .setDurationMillis(e.durationMillis()).setAtMillis(e.atMillis()));
+    }
+    return b.build();
+  }
+
+  static KeyRangeProto toProto(KeyRange r) {
+    KeyRangeProto.Builder b = KeyRangeProto.newBuilder();
+    if (r.from() != null) {
+      b.setFrom(ByteString.copyFrom(r.from()));
+    }
+    if (r.to() != null) {
+      b.setTo(ByteString.copyFrom(r.to()));
+    }
+    return b.build();
+  }
+}

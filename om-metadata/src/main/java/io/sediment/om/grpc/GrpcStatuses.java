@@ -1,0 +1,93 @@
+package io.sediment.om.grpc;
+
+import io.grpc.Context;
+import io.grpc.Status;
+import io.grpc.StatusException;
+import io.grpc.StatusRuntimeException;
+import io.sediment.db.codec.CodecException;
+import io.sediment.om.OmException;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Maps what a facade call throws to the gRPC status the client sees. One place, so every RPC of
+ * {@link OmServiceImpl} and {@link AdminServiceImpl} answers the same way:
+ *
+ * <ul>
+ *   <li>{@link OmException}: its code one to one (INVALID_ARGUMENT, NOT_FOUND, ALREADY_EXISTS,
+ *       FAILED_PRECONDITION, UNIMPLEMENTED, RESOURCE_EXHAUSTED, UNAVAILABLE, INTERNAL), with its
+ *       message (the redundant {@code "CODE: "} prefix dropped);
+ *   <li>{@link IllegalStateException}: UNAVAILABLE: the store, a table or an iterator is closed
+ *       or closing (the server is shutting down); retry against a running instance;
+ *   <li>{@link IllegalArgumentException}: INVALID_ARGUMENT (an argument a lower layer refused);
+ *   <li>a {@link StatusRuntimeException} or {@link StatusException}: its own status;
+ *   <li>anything else (codec or storage failures, bugs): INTERNAL, with the exception's class and
+ *       message.
+ * </ul>
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class GrpcStatuses {
+
+  private GrpcStatuses() {
+  }
+
+  /** The status for {@code t}; never OK. */
+  public static Status toStatus(Throwable t) {
+    if (t instanceof OmException e) {
+      return codeOf(e.code()).withDescription(stripCode(e)).withCause(e);
+    }
+    if (t instanceof StatusRuntimeException e) {
+      return e.getStatus();
+    }
+    if (t instanceof StatusException e) {
+      return e.getStatus();
+    }
+    if (t instanceof CodecException) {
+      return Status.INTERNAL.withDescription("Stored data could not be decoded: " + t.getMessage())
+          .withCause(t);
+    }
+    if (t instanceof IllegalStateException) {
+      return Status.UNAVAILABLE.withDescription("The store is closing or closed ("
+          + t.getMessage() + "); retry against a running server").withCause(t);
+    }
+    if (t instanceof IllegalArgumentException) {
+      return Status.INVALID_ARGUMENT.withDescription(t.getMessage()).withCause(t);
+    }
+    return Status.INTERNAL.withDescription(t.getClass().getSimpleName() + ": " + t.getMessage())
+        .withCause(t);
+  }
+
+  /** The gRPC code of an om-metadata code (one to one). */
+  public static Status codeOf(OmException.Code code) {
+    return switch (code) {
+      case INVALID_ARGUMENT -> Status.INVALID_ARGUMENT;
+      case NOT_FOUND -> Status.NOT_FOUND;
+      case ALREADY_EXISTS -> Status.ALREADY_EXISTS;
+      case FAILED_PRECONDITION -> Status.FAILED_PRECONDITION;
+      case UNIMPLEMENTED -> Status.UNIMPLEMENTED;
+      case RESOURCE_EXHAUSTED -> Status.RESOURCE_EXHAUSTED;
+      case UNAVAILABLE -> Status.UNAVAILABLE;
+      case INTERNAL -> Status.INTERNAL;
+    };
+  }
+
+  /**
+   * The status of a call whose context was cancelled: DEADLINE_EXCEEDED when its deadline passed,
+   * else CANCELLED.
+   */
+  static Status cancelled(Context context) {
+    Throwable cause = context.cancellationCause();
+    if (cause instanceof TimeoutException
+        || (context.getDeadline() != null && context.getDeadline().isExpired())) {
+      return Status.DEADLINE_EXCEEDED.withDescription("Deadline exceeded before the server "
+          + "finished; nothing was applied unless the call was a write already committed");
+    }
+    return Status.CANCELLED.withDescription("Cancelled by the client").withCause(cause);
+  }
+
+  private static String stripCode(OmException e) {
+    String m = e.getMessage();
+    String prefix = e.code().name() + ": ";
+    return m != null && m.startsWith(prefix) ? m.substring(prefix.length()) : m;
+  }
+}

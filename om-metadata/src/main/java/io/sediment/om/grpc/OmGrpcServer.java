@@ -1,0 +1,312 @@
+package io.sediment.om.grpc;
+
+import io.grpc.Server;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
+import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.sediment.om.OmMetadataStore;
+import io.sediment.proto.om.AdminServiceGrpc;
+import io.sediment.proto.om.OmServiceGrpc;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gRPC server of one {@link OmMetadataStore}: {@code sediment.om.v1.OmService},
+ * {@code sediment.om.v1.AdminService}, the standard health service ({@code grpc.health.v1}, SERVING
+ * while up) and server reflection ({@code grpc.reflection.v1} and {@code v1alpha}), every call
+ * measured by
+ * {@link GrpcMetrics}.
+ *
+ * <p>Binds {@value #DEFAULT_HOST}:{@value #DEFAULT_PORT} by default; port 0 picks a free one
+ * ({@link #port()} tells which). Requests larger than the inbound message limit are rejected with
+ * RESOURCE_EXHAUSTED; page sizes are capped by the store. Handlers run on a fixed pool, so
+ * concurrent writes share the store's group commit.
+ *
+ * <p>Lifecycle: {@link #start()}, then {@link #shutdown(Duration)}: the health status turns
+ * NOT_SERVING, the listener stops accepting, in-flight calls get up to the drain timeout to finish
+ * (new calls fail with UNAVAILABLE), what is left is cancelled, and the handler pool is drained.
+ * When it returns no handler touches the store any more; the caller then stops its background
+ * services and closes the store. The server never closes the store.
+ *
+ * <p>Thread-safe.
+ */
+public final class OmGrpcServer implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(OmGrpcServer.class);
+
+  public static final String DEFAULT_HOST = "127.0.0.1";
+  public static final int DEFAULT_PORT = 9862;
+  public static final int DEFAULT_MAX_INBOUND_MESSAGE_BYTES = 4 * 1024 * 1024;
+  public static final int DEFAULT_HANDLER_THREADS = 16;
+  public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(10);
+
+  private final OmMetadataStore store;
+  private final String host;
+  private final int requestedPort;
+  private final int maxInboundMessageBytes;
+  private final int handlerThreads;
+  private final Duration drainTimeout;
+  private final PrometheusRegistry registry;
+  private final List<ServerInterceptor> interceptors;
+  private final GrpcMetrics metrics;
+
+  private final HealthStatusManager health = new HealthStatusManager();
+  private ExecutorService executor;
+  private Server server;
+  private boolean shutDown;
+
+  private OmGrpcServer(Builder b) {
+    this.store = b.store;
+    this.host = b.host;
+    this.requestedPort = b.port;
+    this.maxInboundMessageBytes = b.maxInboundMessageBytes;
+    this.handlerThreads = b.handlerThreads;
+    this.drainTimeout = b.drainTimeout;
+    this.registry = b.registry == null ? new PrometheusRegistry() : b.registry;
+    this.interceptors = List.copyOf(b.interceptors);
+    this.metrics = new GrpcMetrics(registry);
+  }
+
+  public static Builder builder(OmMetadataStore store) {
+    return new Builder(store);
+  }
+
+  /**
+   * Binds and starts serving.
+   *
+   * @throws IOException if the address cannot be bound (for example the port is in use)
+   * @throws IllegalStateException if already started
+   */
+  public synchronized OmGrpcServer start() throws IOException {
+    if (server != null) {
+      throw new IllegalStateException("Server already started");
+    }
+    executor = Executors.newFixedThreadPool(handlerThreads, new HandlerThreads());
+    List<ServerInterceptor> chain = new ArrayList<>(interceptors);
+    NettyServerBuilder nb = NettyServerBuilder.forAddress(new InetSocketAddress(host, requestedPort))
+        .executor(executor)
+        .maxInboundMessageSize(maxInboundMessageBytes)
+        .addService(ServerInterceptors.intercept(new OmServiceImpl(store), chain))
+        .addService(ServerInterceptors.intercept(new AdminServiceImpl(store), chain))
+        .addService(health.getHealthService())
+        .addService(ProtoReflectionServiceV1.newInstance())
+        .addService(legacyReflection())
+        .intercept(metrics);
+    Server s = nb.build();
+    try {
+      s.start();
+    } catch (IOException e) {
+      executor.shutdownNow();
+      executor = null;
+      throw new IOException("Cannot listen on " + host + ":" + requestedPort + ": "
+          + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      executor.shutdownNow();
+      executor = null;
+      throw e;
+    }
+    server = s;
+    health.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES, ServingStatus.SERVING);
+    health.setStatus(OmServiceGrpc.SERVICE_NAME, ServingStatus.SERVING);
+    health.setStatus(AdminServiceGrpc.SERVICE_NAME, ServingStatus.SERVING);
+    LOG.info("gRPC OmService listening on {}:{}", host, port());
+    return this;
+  }
+
+  /** Reflection v1alpha too, for clients that do not speak grpc.reflection.v1 yet. */
+  @SuppressWarnings("deprecation")
+  private static io.grpc.BindableService legacyReflection() {
+    return io.grpc.protobuf.services.ProtoReflectionService.newInstance();
+  }
+
+  /** The bound port (the chosen one when started with port 0). */
+  public synchronized int port() {
+    if (server == null) {
+      throw new IllegalStateException("Server not started");
+    }
+    List<? extends java.net.SocketAddress> addresses = server.getListenSockets();
+    if (!addresses.isEmpty() && addresses.get(0) instanceof InetSocketAddress a) {
+      return a.getPort();
+    }
+    return server.getPort();
+  }
+
+  public String host() {
+    return host;
+  }
+
+  /** {@code host:port}, usable as a gRPC target. */
+  public String target() {
+    return host + ":" + port();
+  }
+
+  /** The registry the per-RPC metrics are kept in. */
+  public PrometheusRegistry registry() {
+    return registry;
+  }
+
+  /**
+   * Graceful shutdown: NOT_SERVING, stop accepting, let in-flight calls finish for up to
+   * {@code drain}, cancel the rest, then wait for the handler pool. Idempotent.
+   *
+   * @return {@code true} if every in-flight call finished within {@code drain}
+   */
+  public boolean shutdown(Duration drain) {
+    Server s;
+    ExecutorService ex;
+    synchronized (this) {
+      if (server == null || shutDown) {
+        return true;
+      }
+      shutDown = true;
+      s = server;
+      ex = executor;
+    }
+    health.enterTerminalState();
+    s.shutdown();
+    boolean clean = false;
+    try {
+      clean = s.awaitTermination(drain.toNanos(), TimeUnit.NANOSECONDS);
+      if (!clean) {
+        LOG.warn("In-flight calls did not finish within {}; cancelling them", drain);
+        s.shutdownNow();
+        s.awaitTermination(5, TimeUnit.SECONDS);
+      }
+      ex.shutdown();
+      if (!ex.awaitTermination(drain.toNanos(), TimeUnit.NANOSECONDS)) {
+        ex.shutdownNow();
+        ex.awaitTermination(5, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      s.shutdownNow();
+      ex.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+    LOG.info("gRPC server stopped{}", clean ? "" : " (some calls were cancelled)");
+    return clean;
+  }
+
+  /** Blocks until the server has terminated. */
+  public void awaitTermination() throws InterruptedException {
+    Server s;
+    synchronized (this) {
+      s = server;
+    }
+    if (s != null) {
+      s.awaitTermination();
+    }
+  }
+
+  /** {@link #shutdown(Duration)} with the configured drain timeout. */
+  @Override
+  public void close() {
+    shutdown(drainTimeout);
+  }
+
+  public Duration drainTimeout() {
+    return drainTimeout;
+  }
+
+  private static final class HandlerThreads implements ThreadFactory {
+    private final AtomicInteger n = new AtomicInteger();
+
+    @Override
+    public Thread newThread(Runnable r) {
+      Thread t = new Thread(r, "om-grpc-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    }
+  }
+
+  /** Settings of an {@link OmGrpcServer}; every one has a default. Not thread-safe. */
+  public static final class Builder {
+    private final OmMetadataStore store;
+    private String host = DEFAULT_HOST;
+    private int port = DEFAULT_PORT;
+    private int maxInboundMessageBytes = DEFAULT_MAX_INBOUND_MESSAGE_BYTES;
+    private int handlerThreads = DEFAULT_HANDLER_THREADS;
+    private Duration drainTimeout = DEFAULT_DRAIN_TIMEOUT;
+    private PrometheusRegistry registry;
+    private final List<ServerInterceptor> interceptors = new ArrayList<>();
+
+    private Builder(OmMetadataStore store) {
+      this.store = Objects.requireNonNull(store, "store");
+    }
+
+    /** Bind address (default {@value #DEFAULT_HOST}). */
+    public Builder host(String h) {
+      this.host = Objects.requireNonNull(h, "host");
+      return this;
+    }
+
+    /** Port, 0 for any free one (default {@value #DEFAULT_PORT}). */
+    public Builder port(int p) {
+      if (p < 0 || p > 65535) {
+        throw new IllegalArgumentException("Port must be in [0, 65535]: " + p);
+      }
+      this.port = p;
+      return this;
+    }
+
+    /** Largest accepted request message (default 4 MiB); larger ones get RESOURCE_EXHAUSTED. */
+    public Builder maxInboundMessageBytes(int bytes) {
+      if (bytes < 1024) {
+        throw new IllegalArgumentException("Max inbound message size must be at least 1024: " + bytes);
+      }
+      this.maxInboundMessageBytes = bytes;
+      return this;
+    }
+
+    /** Threads running handlers (default 16). */
+    public Builder handlerThreads(int n) {
+      if (n < 1) {
+        throw new IllegalArgumentException("Handler threads must be at least 1: " + n);
+      }
+      this.handlerThreads = n;
+      return this;
+    }
+
+    /** How long {@link #close()} lets in-flight calls finish (default 10 s). */
+    public Builder drainTimeout(Duration d) {
+      if (d == null || d.isNegative()) {
+        throw new IllegalArgumentException("Drain timeout must not be negative");
+      }
+      this.drainTimeout = d;
+      return this;
+    }
+
+    /**
+     * Where the per-RPC metrics are registered (default: a private registry). They are registered
+     * when the server is built, so one registry serves one server.
+     */
+    public Builder registry(PrometheusRegistry r) {
+      this.registry = Objects.requireNonNull(r, "registry");
+      return this;
+    }
+
+    /** An extra interceptor on OmService and AdminService (run inside the metrics one). */
+    public Builder interceptor(ServerInterceptor i) {
+      this.interceptors.add(Objects.requireNonNull(i, "interceptor"));
+      return this;
+    }
+
+    public OmGrpcServer build() {
+      return new OmGrpcServer(this);
+    }
+  }
+}
