@@ -145,14 +145,14 @@ public final class OmMetadataStore implements AutoCloseable {
   }
 
   /**
-   * Rebuilds the maintained counters from a full scan, under the write lock (writes wait), and
-   * returns the new values. For recovery after an external change to the tables.
+   * Rebuilds the maintained counters, store-wide and per bucket, from a full scan, under the
+   * write lock (writes wait), and returns the new store-wide values. For recovery after an external change to the tables.
    */
   public Map<OmCounter, Long> recount() {
     return ctx.underWriteLock(() -> {
-      Map<OmCounter, Long> values = CounterScan.count(store);
-      ctx.resetCounters(values);
-      return values;
+      CounterScan.Result scan = CounterScan.countAll(store);
+      ctx.resetCounters(scan.totals(), scan.buckets());
+      return scan.totals();
     });
   }
 
@@ -609,6 +609,18 @@ public final class OmMetadataStore implements AutoCloseable {
         : null;
     return new ListObjectsV2Result(contents, prefixes, scan.entries().size(), scan.truncated(),
         next);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Insight (read-only)
+
+  /**
+   * Read-only insight for Recon: paged listings of open keys, pending deletes and keys, counters
+   * and namespace summaries, each read on one consistent view; see {@link OmInsight}. Page sizes
+   * are capped by {@link OmStoreOptions#maxListSize()}.
+   */
+  public OmInsight insight() {
+    return OmInsight.over(store, options.maxListSize(), OmInsight.DEFAULT_WALK_BUDGET);
   }
 
   // ------------------------------------------------------------------------------------------
