@@ -71,7 +71,7 @@ function chart(id, option) {
     return;
   }
   const c = echarts.init(document.getElementById(id), null, { renderer: 'svg' });
-  c.setOption(Object.assign({ animation: false, grid: { left: 110, right: 20, top: 30, bottom: 30 } }, option));
+  c.setOption(Object.assign({ animation: false, grid: { left: 150, right: 30, top: 30, bottom: 30 } }, option));
 }
 
 async function showTables() {
@@ -114,7 +114,12 @@ async function showTombstones() {
     cell(tr, h.tombstonesSkipped);
     tbody.appendChild(tr);
   }
-  chart('chart-hot-ranges', {
+  if (hot.length === 0) {
+    const tr = document.createElement('tr');
+    cell(tr, 'none: no scan has kept skipping tombstones');
+    tbody.appendChild(tr);
+    text('chart-hot-ranges', '');
+  } else chart('chart-hot-ranges', {
     tooltip: { trigger: 'axis' },
     yAxis: { type: 'category', data: hot.map((h) => h.table + ' ' + h.from), inverse: true },
     xAxis: { type: 'value', name: 'skipped' },
@@ -125,6 +130,11 @@ async function showTombstones() {
       + c.pinned + ' · skipped ' + c.skipped + ' · failed ' + c.failed + ' · pending ' + c.pending);
   const rows = document.querySelector('#compactions tbody');
   rows.replaceChildren();
+  if (c.recent.length === 0) {
+    const tr = document.createElement('tr');
+    cell(tr, 'none yet');
+    rows.appendChild(tr);
+  }
   for (const e of c.recent.slice().reverse()) {
     const tr = document.createElement('tr');
     cell(tr, when(e.atMillis));
