@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "sediment", mixinStandardHelpOptions = true, version = "sediment 0.1.0-SNAPSHOT",
     description = "A tombstone-aware metadata store over RocksDB.",
-    subcommands = {DemoCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {DemoCommand.class, ReconCommand.class, CommandLine.HelpCommand.class})
 public final class Sediment implements Runnable {
 
   @CommandLine.Spec
