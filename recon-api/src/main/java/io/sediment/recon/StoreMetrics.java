@@ -42,7 +42,8 @@ final class StoreMetrics implements MultiCollector {
     }
     out.add(tickers.build());
 
-    List<TableTombstoneStats> tables = store.tombstoneStats().tables();
+    io.sediment.db.tombstone.TombstoneStats stats = store.tombstoneStats();
+    List<TableTombstoneStats> tables = stats.tables();
     out.add(tableGauge("sediment_table_estimated_keys", "RocksDB estimate of live keys",
         tables, TableTombstoneStats::estimatedLiveKeys));
     out.add(tableGauge("sediment_table_sst_files", "Live SST files", tables,
@@ -68,7 +69,7 @@ final class StoreMetrics implements MultiCollector {
     out.add(tableCounter("sediment_table_tombstones_skipped", "Tombstones skipped by slow"
         + " passes", tables, TableTombstoneStats::tombstonesSkipped));
 
-    CompactionScheduler.Stats c = store.tombstoneStats().compactions();
+    CompactionScheduler.Stats c = stats.compactions();
     CounterSnapshot.Builder compactions = CounterSnapshot.builder()
         .name("sediment_targeted_compactions")
         .help("Targeted compactions of tombstone ranges, by outcome");
