@@ -22,7 +22,9 @@ final class JsonErrorHandler extends ErrorHandler {
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
     int code = response.getStatus() >= 400 ? response.getStatus() : 500;
-    Object message = request.getAttribute(ERROR_MESSAGE);
+    // A 5xx from Jetty means a failure escaped Recon's handler: the details stay in the log.
+    Object message = code >= 500 ? "Internal error; see the server log"
+        : request.getAttribute(ERROR_MESSAGE);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json; charset=utf-8");
     response.write(true, ByteBuffer.wrap(body(code, message == null ? null : message.toString())),
         callback);
