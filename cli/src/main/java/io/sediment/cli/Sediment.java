@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
 @Command(name = "sediment", mixinStandardHelpOptions = true, version = "sediment 0.1.0-SNAPSHOT",
     description = "A tombstone-aware metadata store over RocksDB.",
     subcommands = {ServeCommand.class, LoadCommand.class, LsCommand.class, RmCommand.class,
-        LdbCommand.class,
+        LdbCommand.class, ReconCommand.class,
         TombstonesCommand.class, CompactCommand.class, CheckpointCommand.class,
         CommandLine.HelpCommand.class},
     footer = {"", "Exit codes: 0 success, 1 failure, 2 usage error."})

@@ -77,6 +77,34 @@ public interface DBStore extends AutoCloseable {
   /** A RocksDB statistics ticker by {@code TickerType} name, e.g. {@code NUMBER_DB_SEEK}. */
   long getTickerCount(String ticker);
 
+  /** Every RocksDB statistics ticker of this store, by {@code TickerType} name. */
+  java.util.Map<String, Long> getTickerCounts();
+
+  /**
+   * A numeric RocksDB property of one table, e.g. {@code rocksdb.total-sst-files-size},
+   * {@code rocksdb.estimate-live-data-size} or {@code rocksdb.cur-size-all-mem-tables}.
+   *
+   * @throws IllegalArgumentException if the store has no such table
+   * @throws io.sediment.db.managed.RocksDatabaseException if RocksDB does not know the property
+   */
+  long getLongProperty(String table, String property);
+
+  /**
+   * Whether this store is a read-only secondary instance over a directory another process owns
+   * ({@link DBStoreBuilder#setSecondary}). Its writes, flushes, compactions, WAL syncs and
+   * checkpoints throw {@link UnsupportedOperationException}.
+   */
+  boolean isSecondary();
+
+  /**
+   * Secondary stores only: makes later reads see what the primary has written since the store
+   * was opened or last caught up. Open views and iterators keep the view they had.
+   *
+   * @throws IllegalStateException if this store is not a secondary
+   * @throws io.sediment.db.managed.RocksDatabaseException if RocksDB fails
+   */
+  void catchUpWithPrimary();
+
   /**
    * Waits (bounded) for operations in flight and open iterators, closes iterators still open,
    * then frees every native object. Idempotent. Later calls on the store, its tables or its

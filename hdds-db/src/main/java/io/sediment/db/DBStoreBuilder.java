@@ -25,6 +25,7 @@ public final class DBStoreBuilder {
   private int maxKeyBytes = DEFAULT_MAX_KEY_BYTES;
   private Duration closeTimeout = DEFAULT_CLOSE_TIMEOUT;
   private TombstonePolicy tombstonePolicy = TombstonePolicy.defaults();
+  private Path secondaryPath;
 
   private DBStoreBuilder(DBDefinition definition) {
     this.definition = Objects.requireNonNull(definition, "definition");
@@ -69,6 +70,17 @@ public final class DBStoreBuilder {
   }
 
   /**
+   * Opens the store at {@link #setPath path} (which must exist, and may be owned and written by
+   * another process) as a read-only RocksDB secondary instance that keeps its own info log in
+   * {@code secondaryDir} (created if missing; use one per instance). See
+   * {@link DBStore#isSecondary()} and {@link DBStore#catchUpWithPrimary()}.
+   */
+  public DBStoreBuilder setSecondary(Path secondaryDir) {
+    this.secondaryPath = Objects.requireNonNull(secondaryDir, "secondaryDir");
+    return this;
+  }
+
+  /**
    * Opens (creating if missing) the store.
    *
    * @throws io.sediment.db.managed.RocksDatabaseException if RocksDB cannot open it, for example
@@ -78,6 +90,7 @@ public final class DBStoreBuilder {
     if (path == null) {
       throw new IllegalStateException("DBStoreBuilder needs a path");
     }
-    return new RDBStore(definition, path, profile, maxKeyBytes, closeTimeout, tombstonePolicy);
+    return new RDBStore(definition, path, secondaryPath, profile, maxKeyBytes, closeTimeout,
+        tombstonePolicy);
   }
 }

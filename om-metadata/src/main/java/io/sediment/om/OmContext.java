@@ -199,10 +199,30 @@ final class OmContext {
 
   /** Replaces every counter (after a recount); caller holds the write lock. */
   void resetCounters(Map<OmCounter, Long> values) {
+    resetCounters(values, null);
+  }
+
+  /**
+   * Replaces every store-wide counter and, when {@code buckets} is not null, every per-bucket
+   * counter (those of buckets absent from it are dropped), in one batch; caller holds the write
+   * lock.
+   */
+  void resetCounters(Map<OmCounter, Long> values, Map<Long, Map<OmCounter, Long>> buckets) {
     Table<String, byte[]> meta = store.getTable(META_TABLE);
     try (BatchOperation batch = store.initBatchOperation()) {
       for (OmCounter c : OmCounter.values()) {
         meta.putWithBatch(batch, c.metaKey(), encodeLong(values.getOrDefault(c, 0L)));
+      }
+      if (buckets != null) {
+        meta.deletePrefixWithBatch(batch, OmCounter.BUCKET_META_ROOT);
+        for (Map.Entry<Long, Map<OmCounter, Long>> b : buckets.entrySet()) {
+          for (Map.Entry<OmCounter, Long> c : b.getValue().entrySet()) {
+            if (c.getValue() != 0) {
+              meta.putWithBatch(batch, c.getKey().bucketMetaKey(b.getKey()),
+                  encodeLong(c.getValue()));
+            }
+          }
+        }
       }
       batch.commit();
     }
@@ -210,6 +230,9 @@ final class OmContext {
     synchronized (counters) {
       for (OmCounter c : OmCounter.values()) {
         counters[c.ordinal()] = values.getOrDefault(c, 0L);
+      }
+      if (buckets != null) {
+        bucketCounters.clear();
       }
     }
   }

@@ -42,9 +42,12 @@ public enum OmCounter {
     return "counter/" + name();
   }
 
+  /** The metaTable prefix of every per-bucket counter. */
+  static final String BUCKET_META_ROOT = "bucketCounter/";
+
   /** The metaTable prefix of every counter of one bucket. */
   static String bucketMetaPrefix(long bucketId) {
-    return "bucketCounter/" + OmKeys.id(bucketId) + "/";
+    return BUCKET_META_ROOT + OmKeys.id(bucketId) + "/";
   }
 
   /** The metaTable key of this counter of one bucket. */

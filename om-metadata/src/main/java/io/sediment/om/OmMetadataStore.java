@@ -152,14 +152,14 @@ public final class OmMetadataStore implements AutoCloseable {
   }
 
   /**
-   * Rebuilds the maintained counters from a full scan, under the write lock (writes wait), and
-   * returns the new values. For recovery after an external change to the tables.
+   * Rebuilds the maintained counters, store-wide and per bucket, from a full scan, under the
+   * write lock (writes wait), and returns the new store-wide values. For recovery after an external change to the tables.
    */
   public Map<OmCounter, Long> recount() {
     return ctx.underWriteLock(() -> {
-      Map<OmCounter, Long> values = CounterScan.count(store);
-      ctx.resetCounters(values);
-      return values;
+      CounterScan.Result scan = CounterScan.countAll(store);
+      ctx.resetCounters(scan.totals(), scan.buckets());
+      return scan.totals();
     });
   }
 
@@ -941,6 +941,18 @@ public final class OmMetadataStore implements AutoCloseable {
    */
   public OmPurges purges() {
     return purges;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Insight (read-only)
+
+  /**
+   * Read-only insight for Recon: paged listings of open keys, pending deletes and keys, counters
+   * and namespace summaries, each read on one consistent view; see {@link OmInsight}. Page sizes
+   * are capped by {@link OmStoreOptions#maxListSize()}.
+   */
+  public OmInsight insight() {
+    return OmInsight.over(store, options.maxListSize(), OmInsight.DEFAULT_WALK_BUDGET);
   }
 
   // ------------------------------------------------------------------------------------------

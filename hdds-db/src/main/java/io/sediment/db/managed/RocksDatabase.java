@@ -56,10 +56,13 @@ public final class RocksDatabase implements AutoCloseable {
   private final Set<ManagedSnapshot> openSnapshots = ConcurrentHashMap.newKeySet();
   private final Set<CompactRangeOptions> runningCompactions = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean closed = new AtomicBoolean();
+  /** Where this instance keeps its own files when it is a read-only secondary; else null. */
+  private final Path secondaryPath;
 
   private RocksDatabase(String name, Path path, RocksOptions options, Managed<RocksDB> db,
       Map<String, ColumnFamily> families, List<Managed<ColumnFamilyHandle>> handles,
-      Duration closeTimeout) {
+      Duration closeTimeout, Path secondaryPath) {
+    this.secondaryPath = secondaryPath;
     this.name = name;
     this.path = path;
     this.options = options;
@@ -88,6 +91,34 @@ public final class RocksDatabase implements AutoCloseable {
    */
   public static RocksDatabase open(String name, Path path, DBProfile profile,
       List<String> familyNames, Set<String> deleteHeavy, Duration closeTimeout) {
+    return open(name, path, profile, familyNames, deleteHeavy, closeTimeout, null);
+  }
+
+  /**
+   * Opens the database at {@code path}, which another process (the primary) may own and keep
+   * writing, as a read-only RocksDB <em>secondary</em> instance that keeps its own info log under
+   * {@code secondaryPath} (created if missing). It sees the primary's data as of opening and
+   * then as of each {@link #catchUpWithPrimary()}. Every write, flush, compaction, WAL sync and
+   * checkpoint on it throws {@link UnsupportedOperationException}. Every family in
+   * {@code familyNames} must exist in the primary.
+   *
+   * @throws RocksDatabaseException if RocksDB cannot open it (no database at {@code path}, or a
+   *     family missing)
+   */
+  public static RocksDatabase openSecondary(String name, Path path, Path secondaryPath,
+      DBProfile profile, List<String> familyNames, Set<String> deleteHeavy,
+      Duration closeTimeout) {
+    if (!Files.isDirectory(path)) {
+      throw new RocksDatabaseException("Cannot open store " + name + " at " + path
+          + " as a secondary: no such directory");
+    }
+    return open(name, path, profile, familyNames, deleteHeavy, closeTimeout,
+        java.util.Objects.requireNonNull(secondaryPath, "secondaryPath"));
+  }
+
+  private static RocksDatabase open(String name, Path path, DBProfile profile,
+      List<String> familyNames, Set<String> deleteHeavy, Duration closeTimeout,
+      Path secondaryPath) {
     List<String> all = new ArrayList<>();
     all.add(DEFAULT_FAMILY);
     for (String f : familyNames) {
@@ -103,8 +134,17 @@ public final class RocksDatabase implements AutoCloseable {
     }
     List<ColumnFamilyHandle> rawHandles = new ArrayList<>();
     try {
-      Files.createDirectories(path);
-      RocksDB rocks = RocksDB.open(options.dbOptions(), path.toString(), descriptors, rawHandles);
+      RocksDB rocks;
+      if (secondaryPath == null) {
+        Files.createDirectories(path);
+        rocks = RocksDB.open(options.dbOptions(), path.toString(), descriptors, rawHandles);
+      } else {
+        Files.createDirectories(secondaryPath);
+        // A secondary keeps every table file open: the primary may delete them at any time.
+        options.dbOptions().setMaxOpenFiles(-1);
+        rocks = RocksDB.openAsSecondary(options.dbOptions(), path.toString(),
+            secondaryPath.toString(), descriptors, rawHandles);
+      }
       Managed<RocksDB> db = Managed.of(rocks, name);
       Map<String, ColumnFamily> families = new LinkedHashMap<>();
       List<Managed<ColumnFamilyHandle>> handles = new ArrayList<>();
@@ -112,7 +152,8 @@ public final class RocksDatabase implements AutoCloseable {
         handles.add(Managed.of(rawHandles.get(i), name));
         families.put(all.get(i), new ColumnFamily(all.get(i), rawHandles.get(i)));
       }
-      return new RocksDatabase(name, path, options, db, families, handles, closeTimeout);
+      return new RocksDatabase(name, path, options, db, families, handles, closeTimeout,
+          secondaryPath);
     } catch (RocksDBException | IOException | RuntimeException e) {
       for (ColumnFamilyHandle h : rawHandles) {
         h.close();
@@ -144,6 +185,51 @@ public final class RocksDatabase implements AutoCloseable {
 
   public boolean isClosed() {
     return guard.isClosing();
+  }
+
+  /** Whether this is a read-only secondary instance ({@link #openSecondary}). */
+  public boolean isSecondary() {
+    return secondaryPath != null;
+  }
+
+  /**
+   * Secondary instances only: replays what the primary has written since the last catch-up (its
+   * new MANIFEST entries and WAL), so later reads see it. Views and iterators opened before keep
+   * their view.
+   *
+   * @throws IllegalStateException on a primary instance
+   * @throws RocksDatabaseException if RocksDB fails
+   */
+  public void catchUpWithPrimary() {
+    if (secondaryPath == null) {
+      throw new IllegalStateException("Store " + name + " is not a secondary instance");
+    }
+    guard.enter();
+    try {
+      db.get().tryCatchUpWithPrimary();
+    } catch (RocksDBException e) {
+      throw new RocksDatabaseException(status(e) + ": store " + name
+          + ": catching up with the primary failed: " + e.getMessage(), e);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /** The sequence number of the last write this instance sees. */
+  public long latestSequenceNumber() {
+    guard.enter();
+    try {
+      return db.get().getLatestSequenceNumber();
+    } finally {
+      guard.exit();
+    }
+  }
+
+  private void checkWritable(String op) {
+    if (secondaryPath != null) {
+      throw new UnsupportedOperationException("Store " + name + " at " + path
+          + " is a read-only secondary instance: " + op + " is not allowed");
+    }
   }
 
   private ReadOptions readOptions(ManagedSnapshot snapshot) {
@@ -206,6 +292,7 @@ public final class RocksDatabase implements AutoCloseable {
   }
 
   public void put(ColumnFamily cf, byte[] key, byte[] value) {
+    checkWritable("put");
     guard.enter();
     try {
       db.get().put(cf.handle(), options.writeOptions(), key, value);
@@ -217,6 +304,7 @@ public final class RocksDatabase implements AutoCloseable {
   }
 
   public void put(ColumnFamily cf, ByteBuffer key, ByteBuffer value) {
+    checkWritable("put");
     guard.enter();
     try {
       db.get().put(cf.handle(), options.writeOptions(), key.duplicate(), value.duplicate());
@@ -228,6 +316,7 @@ public final class RocksDatabase implements AutoCloseable {
   }
 
   public void delete(ColumnFamily cf, byte[] key) {
+    checkWritable("delete");
     guard.enter();
     try {
       db.get().delete(cf.handle(), options.writeOptions(), key);
@@ -239,6 +328,7 @@ public final class RocksDatabase implements AutoCloseable {
   }
 
   public void delete(ColumnFamily cf, ByteBuffer key) {
+    checkWritable("delete");
     guard.enter();
     try {
       db.get().delete(cf.handle(), options.writeOptions(), key.duplicate());
@@ -251,6 +341,7 @@ public final class RocksDatabase implements AutoCloseable {
 
   /** Writes one range tombstone covering {@code [from, to)}. */
   public void deleteRange(ColumnFamily cf, byte[] from, byte[] to) {
+    checkWritable("deleteRange");
     guard.enter();
     try {
       db.get().deleteRange(cf.handle(), options.writeOptions(), from, to);
@@ -273,6 +364,7 @@ public final class RocksDatabase implements AutoCloseable {
 
   /** Applies {@code batch} atomically with the store's write options. */
   public void write(ManagedWriteBatch batch) {
+    checkWritable("a batch commit");
     guard.enter();
     try {
       db.get().write(options.writeOptions(), batch.batch());
@@ -360,6 +452,7 @@ public final class RocksDatabase implements AutoCloseable {
   /** Flushes the memtables of the given families (all when none given) and waits. */
   /** One fsync of the write-ahead log: every write applied before the call is durable after it. */
   public void syncWal() {
+    checkWritable("syncWal");
     guard.enter();
     try {
       db.get().syncWal();
@@ -371,6 +464,7 @@ public final class RocksDatabase implements AutoCloseable {
   }
 
   public void flush(ColumnFamily... cfs) {
+    checkWritable("flush");
     guard.enter();
     try {
       List<ColumnFamilyHandle> list = new ArrayList<>();
@@ -390,6 +484,7 @@ public final class RocksDatabase implements AutoCloseable {
    * the bottommost level, rewriting bottommost files too so their tombstones are dropped.
    */
   public void compactRange(ColumnFamily cf, byte[] begin, byte[] end) {
+    checkWritable("compactRange");
     guard.enter();
     try (Managed<CompactRangeOptions> cro = Managed.of(new CompactRangeOptions(), name)) {
       cro.get().setBottommostLevelCompaction(
@@ -437,6 +532,22 @@ public final class RocksDatabase implements AutoCloseable {
     guard.enter();
     try {
       return options.statistics().getTickerCount(TickerType.valueOf(ticker));
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /** Every RocksDB statistics ticker by {@code TickerType} name, in the enum's order. */
+  public Map<String, Long> tickerCounts() {
+    guard.enter();
+    try {
+      Map<String, Long> out = new LinkedHashMap<>();
+      for (TickerType t : TickerType.values()) {
+        if (t != TickerType.TICKER_ENUM_MAX) {
+          out.put(t.name(), options.statistics().getTickerCount(t));
+        }
+      }
+      return out;
     } finally {
       guard.exit();
     }
@@ -491,6 +602,7 @@ public final class RocksDatabase implements AutoCloseable {
    * @throws RocksDatabaseException if RocksDB cannot create it; never returns silently on failure
    */
   public void createCheckpoint(Path dir) {
+    checkWritable("createCheckpoint");
     if (Files.exists(dir)) {
       throw new IllegalArgumentException("Checkpoint directory already exists: " + dir);
     }

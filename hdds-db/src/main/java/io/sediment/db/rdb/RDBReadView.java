@@ -4,15 +4,30 @@ import io.sediment.db.ReadView;
 import io.sediment.db.TableDefinition;
 import io.sediment.db.managed.ManagedSnapshot;
 
-/** A {@link ReadView} over one snapshot of an {@link RDBStore}; its tables are views of the store's. */
+/**
+ * A {@link ReadView} over one snapshot of an {@link RDBStore}; its tables are views of the
+ * store's. On a secondary store (whose RocksDB ignores snapshots) there is no snapshot: the view
+ * instead holds off catch-ups until it is closed ({@code onClose} releases that hold), so what it
+ * reads cannot change under it.
+ */
 final class RDBReadView implements ReadView {
 
   private final RDBStore store;
   private final ManagedSnapshot snapshot;
+  private final long sequenceNumber;
+  private final Runnable onClose;
+  private final java.util.concurrent.atomic.AtomicBoolean closed =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   RDBReadView(RDBStore store, ManagedSnapshot snapshot) {
+    this(store, snapshot, snapshot.sequenceNumber(), () -> { });
+  }
+
+  RDBReadView(RDBStore store, ManagedSnapshot snapshot, long sequenceNumber, Runnable onClose) {
     this.store = store;
     this.snapshot = snapshot;
+    this.sequenceNumber = sequenceNumber;
+    this.onClose = onClose;
   }
 
   @Override
@@ -28,11 +43,20 @@ final class RDBReadView implements ReadView {
 
   @Override
   public long sequenceNumber() {
-    return snapshot.sequenceNumber();
+    return sequenceNumber;
   }
 
   @Override
   public void close() {
-    snapshot.close();
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      if (snapshot != null) {
+        snapshot.close();
+      }
+    } finally {
+      onClose.run();
+    }
   }
 }

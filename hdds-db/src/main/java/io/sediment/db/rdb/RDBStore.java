@@ -33,10 +33,22 @@ public final class RDBStore implements DBStore {
   private final Duration closeTimeout;
   private final Map<String, RDBTable> rawTables = new LinkedHashMap<>();
   private final Map<String, TypedTable<?, ?>> typedTables = new LinkedHashMap<>();
+  /** Secondary stores: open views hold it for reading, a catch-up for writing. */
+  private final java.util.concurrent.locks.StampedLock catchUpLock =
+      new java.util.concurrent.locks.StampedLock();
 
   /** Opens the store; use {@link io.sediment.db.DBStoreBuilder}. */
   public RDBStore(DBDefinition definition, Path path, DBProfile profile, int maxKeyBytes,
       Duration closeTimeout, TombstonePolicy tombstonePolicy) {
+    this(definition, path, null, profile, maxKeyBytes, closeTimeout, tombstonePolicy);
+  }
+
+  /**
+   * Opens the store, as a read-only secondary instance keeping its own files under
+   * {@code secondaryPath} when that is not {@code null}; use {@link io.sediment.db.DBStoreBuilder}.
+   */
+  public RDBStore(DBDefinition definition, Path path, Path secondaryPath, DBProfile profile,
+      int maxKeyBytes, Duration closeTimeout, TombstonePolicy tombstonePolicy) {
     this.definition = definition;
     this.closeTimeout = closeTimeout;
     List<String> names = new ArrayList<>();
@@ -47,10 +59,15 @@ public final class RDBStore implements DBStore {
         deleteHeavy.add(t.name());
       }
     }
-    this.db = RocksDatabase.open(definition.name(), path, profile, names, deleteHeavy, closeTimeout);
+    this.db = secondaryPath == null
+        ? RocksDatabase.open(definition.name(), path, profile, names, deleteHeavy, closeTimeout)
+        : RocksDatabase.openSecondary(definition.name(), path, secondaryPath, profile, names,
+            deleteHeavy, closeTimeout);
     this.scheduler = new CompactionScheduler(db, tombstonePolicy);
     for (TableDefinition<?, ?> t : definition.tables()) {
-      TombstoneTracker tracker = new TombstoneTracker(t.name(), tombstonePolicy, scheduler::request);
+      // A secondary cannot compact: its trackers still watch hot ranges but request nothing.
+      TombstoneTracker tracker = new TombstoneTracker(t.name(), tombstonePolicy,
+          secondaryPath == null ? scheduler::request : (table, hot) -> { });
       RDBTable raw = new RDBTable(db, db.columnFamily(t.name()), maxKeyBytes, tracker);
       rawTables.put(t.name(), raw);
       typedTables.put(t.name(), typed(raw, t));
@@ -106,6 +123,17 @@ public final class RDBStore implements DBStore {
   @Override
   public io.sediment.db.ReadView openReadView() {
     checkOpen();
+    if (db.isSecondary()) {
+      // RocksDB secondaries ignore snapshots; a view holds off catch-ups instead.
+      long stamp = catchUpLock.readLock();
+      try {
+        return new RDBReadView(this, null, db.latestSequenceNumber(),
+            () -> catchUpLock.unlockRead(stamp));
+      } catch (RuntimeException e) {
+        catchUpLock.unlockRead(stamp);
+        throw e;
+      }
+    }
     return new RDBReadView(this, db.newSnapshot());
   }
 
@@ -148,6 +176,51 @@ public final class RDBStore implements DBStore {
   @Override
   public long getTickerCount(String ticker) {
     return db.tickerCount(ticker);
+  }
+
+  @Override
+  public Map<String, Long> getTickerCounts() {
+    return db.tickerCounts();
+  }
+
+  @Override
+  public long getLongProperty(String table, String property) {
+    return db.getLongProperty(db.columnFamily(table), property);
+  }
+
+  @Override
+  public boolean isSecondary() {
+    return db.isSecondary();
+  }
+
+  /**
+   * Waits up to the close timeout for open views to close (a view must not see a catch-up), then
+   * catches up.
+   *
+   * @throws IllegalStateException if views stay open that long, or this is not a secondary
+   */
+  @Override
+  public void catchUpWithPrimary() {
+    checkOpen();
+    if (!db.isSecondary()) {
+      db.catchUpWithPrimary();
+    }
+    long stamp;
+    try {
+      stamp = catchUpLock.tryWriteLock(closeTimeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while waiting for open views", e);
+    }
+    if (stamp == 0) {
+      throw new IllegalStateException("Store " + getName() + ": read views still open after "
+          + closeTimeout + "; not caught up with the primary");
+    }
+    try {
+      db.catchUpWithPrimary();
+    } finally {
+      catchUpLock.unlockWrite(stamp);
+    }
   }
 
   @Override

@@ -1,0 +1,146 @@
+package io.sediment.om;
+
+import static io.sediment.om.OmKeys.utf8;
+
+import io.sediment.db.Bytes;
+import io.sediment.db.IteratorType;
+import io.sediment.db.KeyValue;
+import io.sediment.db.ReadView;
+import io.sediment.db.TableIterator;
+import io.sediment.db.codec.StringCodec;
+import io.sediment.proto.om.KeyInfo;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * One page of KeyInfo rows read from an ordered list of key ranges ("segments"), each a prefix of
+ * one table, in segment order then key order: the read side of the insight listings.
+ *
+ * <p>Segments are read one at a time, each with one natively bounded iterator over its prefix
+ * that is positioned once: at the cursor for the segment holding it (the seek is inclusive, so an
+ * exact match of the cursor is skipped and a cursor deleted meanwhile resumes at the next live
+ * key), at its start otherwise. Segments wholly before the cursor are not opened. After a full
+ * page, the next matching row decides {@code truncated} exactly. Not thread-safe; reads one view.
+ */
+final class SegmentScan implements AutoCloseable {
+
+  /**
+   * A key range: every key of {@code table} starting with {@code prefix}.
+   *
+   * @param order the table's rank in the listing (segments are given in ascending
+   *     {@code (order, prefix)} and never overlap)
+   */
+  record Segment(int order, String table, String prefix) {
+  }
+
+  /** A resume point: after {@code key} of the table ranked {@code order} (exclusive). */
+  record Cursor(int order, String key) {
+  }
+
+  /** One row read. */
+  record Row(Segment segment, String key, KeyInfo info) {
+  }
+
+  /**
+   * A page.
+   *
+   * @param rows in listing order
+   * @param truncated whether another matching row follows the page
+   */
+  record Page(List<Row> rows, boolean truncated) {
+  }
+
+  private final ReadView view;
+  private final List<Segment> segments;
+  private final Predicate<KeyInfo> filter;
+  private int next;
+  private Segment current;
+  private TableIterator<byte[], KeyValue<byte[], byte[]>> it;
+  private final Cursor cursor;
+
+  private SegmentScan(ReadView view, List<Segment> segments, Cursor cursor,
+      Predicate<KeyInfo> filter) {
+    this.view = view;
+    this.segments = segments;
+    this.cursor = cursor;
+    this.filter = filter;
+  }
+
+  /**
+   * Reads up to {@code limit} rows passing {@code filter} after {@code cursor} (null: from the
+   * start).
+   */
+  static Page read(ReadView view, List<Segment> segments, Cursor cursor, int limit,
+      Predicate<KeyInfo> filter) {
+    try (SegmentScan scan = new SegmentScan(view, segments, cursor, filter)) {
+      List<Row> rows = new ArrayList<>(Math.min(limit, 64));
+      Row r;
+      while (rows.size() < limit && (r = scan.nextRow()) != null) {
+        rows.add(r);
+      }
+      return new Page(rows, rows.size() == limit && scan.nextRow() != null);
+    }
+  }
+
+  private Row nextRow() {
+    while (true) {
+      if (it == null && !openNext()) {
+        return null;
+      }
+      while (it.hasNext()) {
+        KeyValue<byte[], byte[]> kv = it.next();
+        KeyInfo info = OmDBDefinition.KEY_TABLE.valueCodec().fromPersistedFormat(kv.getValue());
+        if (filter == null || filter.test(info)) {
+          return new Row(current, StringCodec.get().fromPersistedFormat(kv.getKey()), info);
+        }
+      }
+      it.close();
+      it = null;
+    }
+  }
+
+  /** Opens the next segment not wholly before the cursor; false at the end. */
+  private boolean openNext() {
+    while (next < segments.size()) {
+      Segment s = segments.get(next++);
+      byte[] prefix = utf8(s.prefix());
+      byte[] at = null;
+      if (cursor != null) {
+        if (s.order() < cursor.order()) {
+          continue;
+        }
+        if (s.order() == cursor.order()) {
+          byte[] key = utf8(cursor.key());
+          byte[] end = Bytes.prefixSuccessor(prefix);
+          if (end != null && Bytes.compare(end, key) <= 0) {
+            continue;
+          }
+          if (Bytes.compare(key, prefix) >= 0) {
+            at = key;
+          }
+        }
+      }
+      current = s;
+      it = view.getTable(s.table()).iterator(prefix.length == 0 ? null : prefix,
+          IteratorType.KEY_AND_VALUE);
+      if (at != null) {
+        KeyValue<byte[], byte[]> landed = it.seek(at);
+        if (landed != null && Arrays.equals(landed.getKey(), at)) {
+          it.next();
+        }
+      }
+      return true;
+    }
+    return false;
+  }
+
+  @Override
+  public void close() {
+    if (it != null) {
+      it.close();
+      it = null;
+    }
+  }
+}

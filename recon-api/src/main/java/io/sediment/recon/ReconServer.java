@@ -1,0 +1,134 @@
+package io.sediment.recon;
+
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * Recon's HTTP server (Jetty 12): the read-only JSON API under {@code /api/v1}, Prometheus
+ * metrics at {@code /prom} and the web page at {@code /}. Bound to {@link ReconConfig#host()}
+ * (127.0.0.1 by default). Only GET is served: every other method is 405, an unknown path 404, a
+ * bad parameter 400, each with a JSON body {@code {"code", "error", "message"}} and never a stack
+ * trace. Closing stops the server (waiting briefly for requests in flight); it does not close the
+ * source. Thread-safe.
+ *
+ * <pre>{@code
+ * try (ReconServer recon = ReconServer.start(ReconConfig.defaults(),
+ *     ReconSource.embedded(om), registry)) {
+ *   System.out.println("Recon at " + recon.url());
+ *   ...
+ * }
+ * }</pre>
+ */
+public final class ReconServer implements AutoCloseable {
+
+  private final Server server;
+  private final ServerConnector connector;
+  private final String host;
+
+  private ReconServer(Server server, ServerConnector connector, String host) {
+    this.server = server;
+    this.connector = connector;
+    this.host = host;
+  }
+
+  /**
+   * Starts a server over {@code source}.
+   *
+   * @param extra further metrics to expose at {@code /prom} (for example the gRPC server's
+   *     per-RPC metrics); null for none. Scraped at each request; a metric whose name Recon also
+   *     uses is shown once, Recon's own.
+   * @throws IOException if the address cannot be bound (port in use)
+   */
+  public static ReconServer start(ReconConfig config, ReconSource source, PrometheusRegistry extra)
+      throws IOException {
+    Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(source, "source");
+    PrometheusRegistry own = new PrometheusRegistry();
+    own.register(new StoreMetrics(source));
+    JvmMetrics.builder().register(own);
+    Counter requests = Counter.builder().name("sediment_recon_http_requests")
+        .help("Recon HTTP requests by endpoint and status").labelNames("endpoint", "status")
+        .register(own);
+
+    QueuedThreadPool pool = new QueuedThreadPool(config.threads(), 2);
+    pool.setName("sediment-recon");
+    pool.setDaemon(true);
+    Server server = new Server(pool);
+    ServerConnector connector = new ServerConnector(server, 1, 1);
+    connector.setHost(config.host());
+    connector.setPort(config.port());
+    server.addConnector(connector);
+    server.setHandler(new ReconHandler(new ReconApi(source), () -> scrape(own, extra), requests));
+    server.setErrorHandler(new JsonErrorHandler());
+    server.setStopTimeout(2_000);
+    try {
+      server.start();
+    } catch (Exception e) {
+      try {
+        server.stop();
+      } catch (Exception ignored) {
+        // nothing more to release
+      }
+      throw new IOException("Cannot start Recon on " + config.host() + ":" + config.port() + ": "
+          + e.getMessage(), e);
+    }
+    return new ReconServer(server, connector, config.host());
+  }
+
+  /** The port listened on (the ephemeral one chosen when configured with 0). */
+  public int port() {
+    return connector.getLocalPort();
+  }
+
+  /** {@code http://host:port}. */
+  public String url() {
+    return "http://" + host + ":" + port();
+  }
+
+  /** Prometheus text format of Recon's metrics and the extra registry's. */
+  static byte[] scrape(PrometheusRegistry own, PrometheusRegistry extra) {
+    List<MetricSnapshot> all = new ArrayList<>();
+    Set<String> names = new HashSet<>();
+    for (MetricSnapshot s : own.scrape()) {
+      names.add(s.getMetadata().getPrometheusName());
+      all.add(s);
+    }
+    if (extra != null) {
+      for (MetricSnapshot s : extra.scrape()) {
+        if (names.add(s.getMetadata().getPrometheusName())) {
+          all.add(s);
+        }
+      }
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream(64 << 10);
+    try {
+      PrometheusTextFormatWriter.create().write(out, new MetricSnapshots(all));
+    } catch (IOException e) {
+      throw new IllegalStateException("Cannot write metrics", e);
+    }
+    return out.toByteArray();
+  }
+
+  @Override
+  public void close() {
+    try {
+      server.stop();
+    } catch (Exception e) {
+      throw new IllegalStateException("Recon did not stop cleanly: " + e.getMessage(), e);
+    }
+  }
+}
