@@ -162,4 +162,35 @@ public final class OmKeys {
   public static byte[] utf8(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
   }
+
+  // ---- FSO key parsing ----
+
+  /**
+   * The volume id of an FSO key ({@code /volumeId/bucketId/...}: directoryTable, fileTable,
+   * openFileTable, deletedDirectoryTable).
+   *
+   * @throws IllegalArgumentException if {@code fsoKey} does not start with two ids
+   */
+  public static long fsoVolumeIdOf(String fsoKey) {
+    checkFsoKey(fsoKey);
+    return parseId(fsoKey.substring(1, 1 + ID_WIDTH));
+  }
+
+  /**
+   * The bucket id of an FSO key ({@code /volumeId/bucketId/...}).
+   *
+   * @throws IllegalArgumentException if {@code fsoKey} does not start with two ids
+   */
+  public static long fsoBucketIdOf(String fsoKey) {
+    checkFsoKey(fsoKey);
+    return parseId(fsoKey.substring(2 + ID_WIDTH, 2 + 2 * ID_WIDTH));
+  }
+
+  private static void checkFsoKey(String key) {
+    int bucketEnd = 2 + 2 * ID_WIDTH;
+    if (key.length() <= bucketEnd || key.charAt(0) != SEPARATOR
+        || key.charAt(1 + ID_WIDTH) != SEPARATOR || key.charAt(bucketEnd) != SEPARATOR) {
+      throw new IllegalArgumentException("Not an FSO key: '" + key + "'");
+    }
+  }
 }
