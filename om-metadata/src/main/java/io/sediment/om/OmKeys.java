@@ -206,13 +206,34 @@ public final class OmKeys {
         + (char) (SEPARATOR + 1);
   }
 
-  /** The id of the bucket of an FSO key ({@code /volumeId/bucketId/...}). */
-  public static long fsoBucketIdOf(String key) {
-    int start = 1 + ID_WIDTH + 1;
-    if (key.length() < start + ID_WIDTH || key.charAt(0) != SEPARATOR
-        || key.charAt(start - 1) != SEPARATOR) {
+  // ---- FSO key parsing ----
+
+  /**
+   * The volume id of an FSO key ({@code /volumeId/bucketId/...}: directoryTable, fileTable,
+   * openFileTable, deletedDirectoryTable).
+   *
+   * @throws IllegalArgumentException if {@code fsoKey} does not start with two ids
+   */
+  public static long fsoVolumeIdOf(String fsoKey) {
+    checkFsoKey(fsoKey);
+    return parseId(fsoKey.substring(1, 1 + ID_WIDTH));
+  }
+
+  /**
+   * The bucket id of an FSO key ({@code /volumeId/bucketId/...}).
+   *
+   * @throws IllegalArgumentException if {@code fsoKey} does not start with two ids
+   */
+  public static long fsoBucketIdOf(String fsoKey) {
+    checkFsoKey(fsoKey);
+    return parseId(fsoKey.substring(2 + ID_WIDTH, 2 + 2 * ID_WIDTH));
+  }
+
+  private static void checkFsoKey(String key) {
+    int bucketEnd = 2 + 2 * ID_WIDTH;
+    if (key.length() <= bucketEnd || key.charAt(0) != SEPARATOR
+        || key.charAt(1 + ID_WIDTH) != SEPARATOR || key.charAt(bucketEnd) != SEPARATOR) {
       throw new IllegalArgumentException("Not an FSO key: '" + key + "'");
     }
-    return parseId(key.substring(start, start + ID_WIDTH));
   }
 }

@@ -956,6 +956,135 @@ public final class OmMetadataStore implements AutoCloseable {
   }
 
   // ------------------------------------------------------------------------------------------
+  // FSO (file-system-optimized buckets)
+  //
+  // Directories, files, rename, listStatus and the directory purge step of FILE_SYSTEM_OPTIMIZED
+  // buckets; the contracts (paths, order, cursors, error codes) are on FsoNamespace, FsoPath,
+  // FsoListing and DirectoryPurge. Every method here only delegates.
+
+  /** Created on first use, so that the rest of this class stays as it was; stateless. */
+  private volatile FsoNamespace fso;
+
+  private FsoNamespace fso() {
+    FsoNamespace f = fso;
+    if (f == null) {
+      f = new FsoNamespace(ctx);
+      fso = f;
+    }
+    return f;
+  }
+
+  /**
+   * Creates a directory and its missing ancestors ({@code mkdir -p}) in one batch; idempotent for
+   * an existing directory. Paths are relative to the bucket root; see {@link FsoNamespace}.
+   *
+   * @return the directory's status
+   * @throws OmException INVALID_ARGUMENT (bad path, the root), NOT_FOUND (volume/bucket),
+   *     ALREADY_EXISTS (a file is at {@code path}), FAILED_PRECONDITION (an ancestor is a file),
+   *     UNIMPLEMENTED (not an FSO bucket)
+   */
+  public FileStatus createDirectory(String volume, String bucket, String path) {
+    return fso().createDirectory(volume, bucket, path);
+  }
+
+  /**
+   * Opens a file for writing (missing ancestors are created now); commit it with
+   * {@link #commitFile} and the returned client id.
+   *
+   * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume/bucket), ALREADY_EXISTS (a directory
+   *     is at {@code path}), FAILED_PRECONDITION (an ancestor is a file), UNIMPLEMENTED
+   */
+  public OpenKeySession createFile(String volume, String bucket, String path, String owner) {
+    return fso().createFile(volume, bucket, path, owner);
+  }
+
+  /**
+   * Commits an open file; a replaced version moves to deletedTable.
+   *
+   * @return the file, {@code key_name} holding its full path
+   * @throws OmException NOT_FOUND (no open file for this client id at this path, or a missing
+   *     ancestor), FAILED_PRECONDITION (a directory is now at {@code path}), INVALID_ARGUMENT
+   */
+  public KeyInfo commitFile(String volume, String bucket, String path, long clientId,
+      long size) {
+    return fso().commitFile(volume, bucket, path, clientId, size);
+  }
+
+  /**
+   * The committed file at {@code path}, {@code key_name} holding its full path.
+   *
+   * @throws OmException NOT_FOUND, FAILED_PRECONDITION (a directory), INVALID_ARGUMENT
+   */
+  public KeyInfo lookupFile(String volume, String bucket, String path) {
+    return fso().lookupFile(volume, bucket, path);
+  }
+
+  /**
+   * The file or directory at {@code path} ({@code ""} or {@code "/"}: the bucket root).
+   *
+   * @throws OmException NOT_FOUND, INVALID_ARGUMENT
+   */
+  public FileStatus getFileStatus(String volume, String bucket, String path) {
+    return fso().getFileStatus(volume, bucket, path);
+  }
+
+  /**
+   * Deletes a file (it moves to deletedTable).
+   *
+   * @throws OmException NOT_FOUND, FAILED_PRECONDITION (a directory), INVALID_ARGUMENT
+   */
+  public void deleteFile(String volume, String bucket, String path) {
+    fso().deleteFile(volume, bucket, path);
+  }
+
+  /**
+   * Deletes a directory: an empty one at once; a non-empty one only with {@code recursive}, by
+   * moving its one row to deletedDirectoryTable (its subtree vanishes from listings at once and is
+   * removed by {@link #purgeDeletedDirectories}).
+   *
+   * @throws OmException NOT_FOUND, FAILED_PRECONDITION (a file, or not empty without
+   *     {@code recursive}), INVALID_ARGUMENT (the root)
+   */
+  public void deleteDirectory(String volume, String bucket, String path, boolean recursive) {
+    fso().deleteDirectory(volume, bucket, path, recursive);
+  }
+
+  /**
+   * Renames a file or directory to the full path {@code to} (one row moves).
+   *
+   * @return the status at {@code to}
+   * @throws OmException NOT_FOUND (source or destination parent), ALREADY_EXISTS (destination),
+   *     INVALID_ARGUMENT (root, or a directory into its own subtree), FAILED_PRECONDITION
+   */
+  public FileStatus rename(String volume, String bucket, String from, String to) {
+    return fso().rename(volume, bucket, from, to);
+  }
+
+  /**
+   * One page of the entries below {@code path} (children, or with {@code recursive} the whole
+   * subtree depth first), in {@link FsoListing listing order}, after {@code startKey} (exclusive)
+   * or the token's position.
+   *
+   * @throws OmException INVALID_ARGUMENT (bad path, start key outside {@code path}, page size
+   *     not in {@code [1, cap]}, bad token), NOT_FOUND, UNIMPLEMENTED
+   */
+  public ListPage<FileStatus> listStatus(String volume, String bucket, String path,
+      boolean recursive, String startKey, int numEntries, String token) {
+    return fso().listStatus(volume, bucket, path, recursive, startKey, numEntries, token);
+  }
+
+  /**
+   * One bounded step of the directory purge (see {@link DirectoryPurge}): removes the subtrees of
+   * recursively deleted directories with range deletes, moving their files to deletedTable.
+   *
+   * @param maxEntries the most rows to remove in this step, at least 1
+   * @return the rows removed; 0 if and only if nothing was queued
+   */
+  public int purgeDeletedDirectories(int maxEntries) {
+    return fso().purgeDeletedDirectories(maxEntries);
+  }
+
+  // ------------------------------------------------------------------------------------------
   // Helpers
 
   private static void checkKeyArgs(String volume, String bucket, String key) {

@@ -143,4 +143,35 @@ public final class OmValidation {
   private static String abbreviate(String s) {
     return s.length() <= 80 ? s : s.substring(0, 77) + "...";
   }
+
+  // ---- FSO paths (see FsoPath for the component rules) ----
+
+  /**
+   * The text of an FSO path or start key: present, well-formed Unicode (no unpaired surrogate,
+   * so its UTF-8 form is valid) and at most {@value #MAX_KEY_BYTES} UTF-8 bytes.
+   */
+  static void checkPathText(String what, String text) {
+    if (text == null) {
+      throw OmException.invalid(what + " is missing");
+    }
+    checkText(what, text);
+  }
+
+  /**
+   * An FSO path given as bytes: must be well-formed UTF-8 (no overlong forms, surrogates or
+   * truncated sequences); returns the decoded text, which {@link FsoPath} then checks.
+   */
+  public static String decodePath(byte[] utf8) {
+    if (utf8 == null) {
+      throw OmException.invalid("Path is missing");
+    }
+    try {
+      return StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(utf8)).toString();
+    } catch (CharacterCodingException e) {
+      throw OmException.invalid("Path is not well-formed UTF-8 (" + utf8.length + " bytes)");
+    }
+  }
 }

@@ -1,0 +1,326 @@
+package io.sediment.om;
+
+import static io.sediment.om.OmDBDefinition.DIRECTORY_TABLE;
+import static io.sediment.om.OmDBDefinition.FILE_TABLE;
+
+import io.sediment.db.IteratorType;
+import io.sediment.db.KeyValue;
+import io.sediment.db.ReadView;
+import io.sediment.db.Table;
+import io.sediment.db.TableIterator;
+import io.sediment.proto.om.BucketInfo;
+import io.sediment.proto.om.DirectoryInfo;
+import io.sediment.proto.om.KeyInfo;
+import io.sediment.proto.om.ListKind;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+
+/**
+ * {@code listStatus} over an FSO bucket: one page of the entries below a directory, in
+ * {@link FsoPath#LISTING_ORDER}, read from one {@link ReadView}.
+ *
+ * <h2>Order and contents</h2>
+ * <ul>
+ *   <li>Non-recursive: the children of the directory (files and directories merged) in name
+ *       order (UTF-8 bytes).
+ *   <li>Recursive (Ozone rejects it for FSO; supported here): every entry below the directory,
+ *       depth first: a directory is followed at once by its whole subtree, children in name order.
+ *       This is {@link FsoPath#LISTING_ORDER} over full paths; the non-recursive listing is the
+ *       recursive one restricted to the children.
+ *   <li>Entries are committed files and live directories; open files are not listed. The
+ *       subtree of a recursively deleted directory is never listed, even before it is purged.
+ *   <li>{@code path} naming a file: a page of that one file (empty after a cursor).
+ * </ul>
+ *
+ * <h2>Cursor</h2>
+ * The page starts after a cursor, exclusive, in listing order: the continuation token's last path
+ * when a token is given (the start key is then ignored, though still validated), else
+ * {@code startKey} (which need not exist), else at the start. Ozone's startKey is inclusive (it
+ * lists the start key itself when it exists); here it is exclusive, so paging with the last path
+ * of a page never repeats it. The start key must be the listed path itself (meaning "from the
+ * start") or a path below it; any other start key is INVALID_ARGUMENT (Ozone returns an empty
+ * list). A start key deeper than one level in a non-recursive listing resumes after the child
+ * that contains it.
+ *
+ * <p>Resuming on a new view re-resolves the cursor's ancestors by name: for each directory on the
+ * way to the cursor that still exists, its child iterators are positioned once just after the
+ * next component of the cursor; where the way is broken (an ancestor was deleted or renamed), the
+ * listing continues after the broken component in the last directory that still exists. So a
+ * cursor whose entry was deleted resumes at the next live path, and the paths returned across
+ * pages are strictly increasing even when the tree changes between pages (an entry moved by a
+ * rename to a later path can be listed again under its new path; one moved to an earlier path is
+ * missed, as in any paged listing of a changing tree).
+ *
+ * <h2>Reads</h2>
+ * Each listed directory is read with one natively bounded iterator per table (directoryTable and
+ * fileTable, both on the child range {@code /vid/bid/dirId/}), each positioned once: at the range
+ * start, or with one seek just after the cursor's component. The two are merged by name; a
+ * recursive page keeps one such pair per directory on the current path (at most the depth of the
+ * tree), opened when the walk enters the directory. {@code truncated} is exact: after the page is
+ * full, the open iterators are asked {@code hasNext()} (and, if the last entry is a directory
+ * whose children come next, its child ranges are probed once).
+ *
+ * <p>The continuation token (see {@link ListTokens}) carries the last path and is bound to the
+ * volume, bucket (and its object id), normalized path and the recursive flag.
+ */
+final class FsoListing {
+
+  private static final String RECURSIVE = "recursive";
+
+  private FsoListing() {
+  }
+
+  /**
+   * One page of {@code listStatus}; see the class comment.
+   *
+   * @param path the directory to list ({@code ""} or {@code "/"}: the bucket root) or a file
+   * @param startKey {@code null} or empty for none; else a path below {@code path} (or
+   *     {@code path} itself), exclusive
+   * @param numEntries page size, 1 to the store's cap
+   * @param token {@code null} or empty for the first page; else the previous page's
+   *     {@link ListPage#nextToken()}
+   * @throws OmException INVALID_ARGUMENT for a bad name, path, start key, page size or token;
+   *     NOT_FOUND if the volume, bucket or path does not exist; UNIMPLEMENTED for a bucket that
+   *     is not FILE_SYSTEM_OPTIMIZED
+   */
+  static ListPage<FileStatus> listStatus(OmContext ctx, String volume, String bucket,
+      String rawPath, boolean recursive, String startKey, int numEntries, String token) {
+    FsoNamespace.checkNames(volume, bucket);
+    FsoPath path = FsoPath.parse("Path", rawPath);
+    FsoPath start = startKey == null || startKey.isEmpty()
+        ? null : FsoPath.parse("Start key", startKey);
+    if (start != null && !path.contains(start)) {
+      throw OmException.invalid("Start key '" + start + "' is not inside the listed path '"
+          + path + "'");
+    }
+    int max = ctx.checkPageSize("numEntries", numEntries);
+    try (ReadView view = ctx.store().openReadView()) {
+      BucketInfo b = FsoNamespace.requireFsoBucket(ctx, view, volume, bucket);
+      byte[] hash = ListTokens.requestHash(ListKind.LIST_STATUS, volume, bucket,
+          b.getObjectId(), path.path(), recursive ? RECURSIVE : null);
+      FsoPath cursor = start;
+      if (token != null && !token.isEmpty()) {
+        cursor = FsoPath.parseStored("Continuation token path",
+            ctx.tokens().verify(token, ListKind.LIST_STATUS, hash).lastKey());
+        if (!path.contains(cursor)) {
+          throw OmException.invalid("The continuation token is invalid: it does not belong to '"
+              + path + "'");
+        }
+      }
+      FileStatus listed = FsoNamespace.status(view, b, path);
+      if (listed == null) {
+        throw OmException.notFound("'" + path + "' does not exist in '" + volume + "/" + bucket
+            + "'");
+      }
+      if (!listed.isDirectory()) {
+        return new ListPage<>(cursor == null ? List.of(listed) : List.of(), false, null);
+      }
+      try (Walk walk = new Walk(view, b, recursive)) {
+        walk.start(listed, path, cursor);
+        List<FileStatus> out = new ArrayList<>(Math.min(max, 64));
+        while (out.size() < max) {
+          FileStatus next = walk.next();
+          if (next == null) {
+            break;
+          }
+          out.add(next);
+        }
+        boolean truncated = out.size() == max && walk.hasMore();
+        String nextToken = truncated ? ctx.tokens().issue(ListKind.LIST_STATUS, hash,
+            out.get(out.size() - 1).path(), false) : null;
+        return new ListPage<>(out, truncated, nextToken);
+      }
+    }
+  }
+
+  /** A depth-first walk below one directory; one {@link Frame} per directory on the way. */
+  private static final class Walk implements AutoCloseable {
+    private final Table<String, DirectoryInfo> dirs;
+    private final Table<String, KeyInfo> files;
+    private final BucketInfo bucket;
+    private final boolean recursive;
+    private final Deque<Frame> stack = new ArrayDeque<>();
+    /** The last directory returned, whose children come next (recursive only). */
+    private FileStatus pending;
+
+    Walk(ReadView view, BucketInfo bucket, boolean recursive) {
+      this.dirs = view.getTable(DIRECTORY_TABLE);
+      this.files = view.getTable(FILE_TABLE);
+      this.bucket = bucket;
+      this.recursive = recursive;
+    }
+
+    /** Positions after {@code cursor} (null: at the start) below directory {@code listed}. */
+    void start(FileStatus listed, FsoPath path, FsoPath cursor) {
+      if (cursor == null || cursor.depth() == path.depth()) {
+        push(listed.objectId(), path.path(), null);
+        return;
+      }
+      push(listed.objectId(), path.path(), cursor.component(path.depth()));
+      if (!recursive) {
+        return;
+      }
+      // Re-resolve the cursor's ancestors on this view; stop where the way is broken.
+      long parent = listed.objectId();
+      for (int i = path.depth(); i < cursor.depth(); i++) {
+        DirectoryInfo d = dirs.get(OmKeys.pathKey(bucket.getVolumeId(), bucket.getObjectId(),
+            parent, cursor.component(i)));
+        if (d == null) {
+          return;
+        }
+        String sub = cursor.prefix(i + 1).path();
+        if (i + 1 < cursor.depth()) {
+          push(d.getObjectId(), sub, cursor.component(i + 1));
+        } else {
+          pending = FileStatus.ofDirectory(sub, d);
+        }
+        parent = d.getObjectId();
+      }
+    }
+
+    /** The next entry in listing order, or {@code null} at the end. */
+    FileStatus next() {
+      while (true) {
+        if (pending != null) {
+          push(pending.objectId(), pending.path(), null);
+          pending = null;
+        }
+        Frame top = stack.peek();
+        if (top == null) {
+          return null;
+        }
+        FileStatus s = top.next();
+        if (s == null) {
+          stack.pop().close();
+          continue;
+        }
+        if (recursive && s.isDirectory()) {
+          pending = s;
+        }
+        return s;
+      }
+    }
+
+    /** Whether {@link #next()} would return an entry; reads at most one entry per open iterator. */
+    boolean hasMore() {
+      for (Frame f : stack) {
+        if (f.hasMore()) {
+          return true;
+        }
+      }
+      if (pending != null) {
+        String children = OmKeys.childPrefix(bucket.getVolumeId(), bucket.getObjectId(),
+            pending.objectId());
+        return OmContext.hasLiveKey(dirs, children) || OmContext.hasLiveKey(files, children);
+      }
+      return false;
+    }
+
+    private void push(long dirId, String dirPath, String afterName) {
+      stack.push(new Frame(dirs, files,
+          OmKeys.childPrefix(bucket.getVolumeId(), bucket.getObjectId(), dirId), dirPath,
+          afterName));
+    }
+
+    @Override
+    public void close() {
+      while (!stack.isEmpty()) {
+        stack.pop().close();
+      }
+    }
+  }
+
+  /**
+   * The children of one directory: its directoryTable and fileTable ranges, each read by one
+   * bounded iterator positioned once, merged by name.
+   */
+  private static final class Frame implements AutoCloseable {
+    private final String prefix;
+    private final String dirPath;
+    private final TableIterator<String, KeyValue<String, DirectoryInfo>> dirIt;
+    private final TableIterator<String, KeyValue<String, KeyInfo>> fileIt;
+    private KeyValue<String, DirectoryInfo> dirHead;
+    private boolean dirHeadRead;
+    private KeyValue<String, KeyInfo> fileHead;
+    private boolean fileHeadRead;
+
+    /** @param afterName start after this child name (exclusive); {@code null}: at the start */
+    Frame(Table<String, DirectoryInfo> dirs, Table<String, KeyInfo> files, String prefix,
+        String dirPath, String afterName) {
+      this.prefix = prefix;
+      this.dirPath = dirPath;
+      this.dirIt = dirs.iterator(prefix, IteratorType.KEY_AND_VALUE);
+      try {
+        this.fileIt = files.iterator(prefix, IteratorType.KEY_AND_VALUE);
+        if (afterName != null) {
+          positionAfter(dirIt, prefix + afterName);
+          positionAfter(fileIt, prefix + afterName);
+        }
+      } catch (RuntimeException | Error e) {
+        dirIt.close();
+        throw e;
+      }
+    }
+
+    private static void positionAfter(TableIterator<String, ? extends KeyValue<String, ?>> it,
+        String key) {
+      KeyValue<String, ?> landed = it.seek(key);
+      if (landed != null && landed.getKey().equals(key)) {
+        it.next();
+      }
+    }
+
+    private KeyValue<String, DirectoryInfo> dirHead() {
+      if (!dirHeadRead) {
+        dirHead = dirIt.hasNext() ? dirIt.next() : null;
+        dirHeadRead = true;
+      }
+      return dirHead;
+    }
+
+    private KeyValue<String, KeyInfo> fileHead() {
+      if (!fileHeadRead) {
+        fileHead = fileIt.hasNext() ? fileIt.next() : null;
+        fileHeadRead = true;
+      }
+      return fileHead;
+    }
+
+    /** The next child in name order, or {@code null} when both ranges are exhausted. */
+    FileStatus next() {
+      KeyValue<String, DirectoryInfo> d = dirHead();
+      KeyValue<String, KeyInfo> f = fileHead();
+      if (d == null && f == null) {
+        return null;
+      }
+      // Same prefix in both tables, so key order is name order.
+      if (f == null || (d != null && FsoPath.compareNames(d.getKey(), f.getKey()) < 0)) {
+        dirHeadRead = false;
+        return FileStatus.ofDirectory(childPath(d.getKey()), d.getValue());
+      }
+      fileHeadRead = false;
+      return FileStatus.ofFile(childPath(f.getKey()), f.getValue());
+    }
+
+    /** Whether a child remains: one {@code hasNext()} per iterator whose head is not read. */
+    boolean hasMore() {
+      return (dirHeadRead ? dirHead != null : dirIt.hasNext())
+          || (fileHeadRead ? fileHead != null : fileIt.hasNext());
+    }
+
+    private String childPath(String key) {
+      return FsoPath.join(dirPath, key.substring(prefix.length()));
+    }
+
+    @Override
+    public void close() {
+      try {
+        dirIt.close();
+      } finally {
+        fileIt.close();
+      }
+    }
+  }
+}
