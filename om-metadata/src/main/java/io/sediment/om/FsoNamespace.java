@@ -292,12 +292,17 @@ final class FsoNamespace {
           "Cannot commit file '" + path + "'");
       String openKey = OmKeys.openFileKey(b.getVolumeId(), bid, parent, path.leaf(), clientId);
       KeyInfo open = openFileTable.get(openKey);
+      String key = OmKeys.pathKey(b.getVolumeId(), bid, parent, path.leaf());
       if (open == null) {
+        if (OmContext.hasOpenSession(openFileTable, key)) {
+          throw new OmException(Code.FAILED_PRECONDITION, "File '" + path + "' in '" + volume
+              + "/" + bucket + "' is open under another client id, not " + clientId
+              + ": commit with the client id createFile returned");
+        }
         throw OmException.notFound("No open file '" + path + "' in '" + volume + "/" + bucket
-            + "' for client id " + clientId + " (wrong client id, already committed, discarded,"
+            + "' for client id " + clientId + " (already committed, discarded,"
             + " or an ancestor directory was renamed or deleted since it was opened)");
       }
-      String key = OmKeys.pathKey(b.getVolumeId(), bid, parent, path.leaf());
       if (dirTable.isExist(key)) {
         throw new OmException(Code.FAILED_PRECONDITION, "A directory was created at '" + path
             + "' after the file was opened; the file cannot be committed there");

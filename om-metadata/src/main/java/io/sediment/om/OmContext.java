@@ -291,6 +291,25 @@ final class OmContext {
     }
   }
 
+  /**
+   * Whether an open-key or open-file table holds a session of exactly {@code entryKey} (a row
+   * {@code entryKey/<16 hex digits>}), not of a longer name that merely shares the prefix. One
+   * bounded iterator; for error messages only (it may walk the sessions of longer names).
+   */
+  static boolean hasOpenSession(Table<String, ?> openTable, String entryKey) {
+    String prefix = entryKey + OmKeys.SEPARATOR;
+    try (TableIterator<String, ? extends KeyValue<String, ?>> it =
+             openTable.iterator(prefix, IteratorType.KEY_ONLY)) {
+      while (it.hasNext()) {
+        String rest = it.next().getKey().substring(prefix.length());
+        if (rest.length() == OmKeys.ID_WIDTH && rest.indexOf(OmKeys.SEPARATOR) < 0) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   /** Moves a committed version to deletedTable under its object id, counting it. */
   void moveToDeleted(WriteTxn txn, long bucketId, KeyInfo version) {
     store.getTable(DELETED_TABLE).putWithBatch(txn.batch(),

@@ -33,16 +33,20 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The object-store namespace over one hdds-db store ({@link OmDBDefinition}): volumes, buckets and
- * OBJECT_STORE/LEGACY keys with their open, committed and deleted versions, and the paged listings
- * of them. (FSO writes, multipart uploads, snapshots and the purge services are later slices of
- * issue 4.)
+ * The object-store namespace over one hdds-db store ({@link OmDBDefinition}): volumes, buckets,
+ * OBJECT_STORE/LEGACY keys with their open, committed and deleted versions, FSO directories and
+ * files ({@link FsoNamespace}), multipart uploads ({@link MultipartUploads}), open-file listings,
+ * snapshots ({@link Snapshots}), the purge steps the background services run ({@link OmPurges},
+ * {@link #purgeDeletedDirectories}), read-only insight ({@link OmInsight}) and every paged listing
+ * of them. This class is the public facade; the feature classes share one {@link OmContext}.
  *
  * <h2>Writes</h2>
  * Every write checks its arguments and preconditions first and then applies ONE atomic write batch;
  * a rejected call throws {@link OmException} and changes nothing. Writes are serialized by one
  * lock, so each check-then-write (exists? empty? open session?) is atomic with its batch. Object and
- * client ids come from one persisted counter, advanced in the same batch that uses them.
+ * client ids come from one persisted counter, advanced in the same batch that uses them; the
+ * namespace counters ({@link OmCounter}) change in the same batch too. A write returns once it is
+ * durable under the store's {@link SyncPolicy} (default: after a group-committed WAL sync).
  *
  * <h2>Listings</h2>
  * A page is read with one natively bounded iterator over {@code base + prefix} (so it never walks
@@ -365,9 +369,10 @@ public final class OmMetadataStore implements AutoCloseable {
   }
 
   /**
-   * Deletes a bucket that has no live key (OBS/LEGACY: keyTable; FSO: fileTable and
-   * directoryTable) and no multipart upload in progress, each checked with one bounded iterator
-   * that sees live keys only (tombstones of deleted keys do not count). Keys still open in the
+   * Deletes a bucket that has no live key (OBS/LEGACY: keyTable; FSO: no top-level entry in
+   * fileTable or directoryTable; rows left under recursively deleted directories are the purge's
+   * and do not count), no multipart upload in progress and no active snapshot, each checked with
+   * one bounded iterator that sees live rows only (tombstones of deleted keys do not count). Keys still open in the
    * bucket are discarded in the same batch (their commits then fail with NOT_FOUND); deleted
    * versions stay in deletedTable for the purge service.
    *
@@ -380,9 +385,11 @@ public final class OmMetadataStore implements AutoCloseable {
       BucketInfo info = requireBucket(volume, bucket);
       String names = OmKeys.bucketPrefix(volume, bucket);
       String ids = OmKeys.fsoBucketPrefix(info.getVolumeId(), info.getObjectId());
+      String topLevel = OmKeys.childPrefix(info.getVolumeId(), info.getObjectId(),
+          info.getObjectId());
       boolean fso = info.getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED;
-      if (fso ? hasLiveKey(store.getTable(FILE_TABLE), ids)
-              || hasLiveKey(store.getTable(DIRECTORY_TABLE), ids)
+      if (fso ? hasLiveKey(store.getTable(FILE_TABLE), topLevel)
+              || hasLiveKey(store.getTable(DIRECTORY_TABLE), topLevel)
           : hasLiveKey(keyTable, names)) {
         throw new OmException(Code.FAILED_PRECONDITION,
             "Bucket '" + volume + "/" + bucket + "' is not empty: delete its keys first");
@@ -390,6 +397,10 @@ public final class OmMetadataStore implements AutoCloseable {
       if (hasLiveKey(store.getTable(MULTIPART_INFO_TABLE), names)) {
         throw new OmException(Code.FAILED_PRECONDITION, "Bucket '" + volume + "/" + bucket
             + "' has multipart uploads in progress: complete or abort them first");
+      }
+      if (snapshots.hasActive(volume, bucket)) {
+        throw new OmException(Code.FAILED_PRECONDITION, "Bucket '" + volume + "/" + bucket
+            + "' has snapshots: delete them first");
       }
       BatchOperation batch = txn.batch();
       bucketTable.deleteWithBatch(batch, OmKeys.bucketKey(volume, bucket));
@@ -464,9 +475,9 @@ public final class OmMetadataStore implements AutoCloseable {
    * Commits an open key: its openKeyTable row becomes the keyTable row, and the version it
    * overwrites, if any, moves to deletedTable under its object id. One batch.
    *
-   * @throws OmException NOT_FOUND if the bucket is absent or there is no open key for
-   *     {@code clientId} (wrong client id, already committed, or discarded), INVALID_ARGUMENT for
-   *     bad names or a negative size
+   * @throws OmException FAILED_PRECONDITION if the key is open only under other client ids,
+   *     NOT_FOUND if the bucket is absent or the key has no open session (already committed, or
+   *     discarded), INVALID_ARGUMENT for bad names or a negative size
    */
   public KeyInfo commitKey(String volume, String bucket, String key, long clientId,
       long dataSize) {
@@ -479,9 +490,13 @@ public final class OmMetadataStore implements AutoCloseable {
       String openKey = OmKeys.openKey(volume, bucket, key, clientId);
       KeyInfo open = openKeyTable.get(openKey);
       if (open == null) {
+        if (OmContext.hasOpenSession(openKeyTable, OmKeys.objectKey(volume, bucket, key))) {
+          throw new OmException(Code.FAILED_PRECONDITION, "Key '" + key + "' in '" + volume + "/"
+              + bucket + "' is open under another client id, not " + clientId
+              + ": commit with the client id openKey returned");
+        }
         throw OmException.notFound("No open key '" + key + "' in '" + volume + "/" + bucket
-            + "' for client id " + clientId
-            + " (wrong client id, already committed, or discarded)");
+            + "' for client id " + clientId + " (already committed, or discarded)");
       }
       String objectKey = OmKeys.objectKey(volume, bucket, key);
       KeyInfo previous = keyTable.get(objectKey);

@@ -227,6 +227,19 @@ final class Snapshots implements AutoCloseable {
 
   // ---- reads of the rows ----
 
+  /** Whether bucket {@code volume/bucket} has an ACTIVE snapshot; one bounded scan of its rows. */
+  boolean hasActive(String volume, String bucket) {
+    try (TableIterator<String, KeyValue<String, SnapshotInfo>> it =
+             table.iterator(OmKeys.bucketPrefix(volume, bucket))) {
+      while (it.hasNext()) {
+        if (it.next().getValue().getStatus() == SnapshotStatus.SNAPSHOT_ACTIVE) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   /**
    * The row of snapshot {@code name}, ACTIVE or DELETED.
    *

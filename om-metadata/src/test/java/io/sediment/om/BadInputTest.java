@@ -177,8 +177,10 @@ class BadInputTest {
   @Test
   void doubleCommitAndWrongClientIdAreRefused() {
     OpenKeySession s = om.openKey(V, B, "new", null);
-    assertRejected(om, Code.NOT_FOUND, () -> om.commitKey(V, B, "new", s.clientId() + 1, 1));
+    assertRejected(om, Code.FAILED_PRECONDITION,
+        () -> om.commitKey(V, B, "new", s.clientId() + 1, 1));
     assertRejected(om, Code.NOT_FOUND, () -> om.commitKey(V, B, "other", s.clientId(), 1));
+    assertRejected(om, Code.NOT_FOUND, () -> om.commitKey(V, B, "ne", s.clientId(), 1));
     assertRejected(om, Code.NOT_FOUND, () -> om.commitKey(V, "buck2", "new", s.clientId(), 1));
     assertRejected(om, Code.INVALID_ARGUMENT, () -> om.commitKey(V, B, "new", s.clientId(), -1));
     om.commitKey(V, B, "new", s.clientId(), 1);

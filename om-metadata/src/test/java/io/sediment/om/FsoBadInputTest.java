@@ -187,7 +187,8 @@ class FsoBadInputTest {
 
   @Test
   void commitNeedsTheRightOpenSession() {
-    assertRejected(om, Code.NOT_FOUND, () -> om.commitFile(V, B, "d/open", clientId + 1, 1));
+    assertRejected(om, Code.FAILED_PRECONDITION,
+        () -> om.commitFile(V, B, "d/open", clientId + 1, 1));
     assertRejected(om, Code.NOT_FOUND, () -> om.commitFile(V, B, "d/other", clientId, 1));
     assertRejected(om, Code.NOT_FOUND, () -> om.commitFile(V, B, "open", clientId, 1));
     assertRejected(om, Code.NOT_FOUND, () -> om.commitFile(V, B, "nope/open", clientId, 1));

@@ -15,6 +15,7 @@ import io.sediment.om.OmException.Code;
 import io.sediment.om.service.BackgroundService;
 import io.sediment.om.service.KeyDeletingService;
 import io.sediment.om.service.MultipartUploadCleanupService;
+import io.sediment.om.service.DirectoryDeletingService;
 import io.sediment.om.service.OmServices;
 import io.sediment.om.service.OpenKeyCleanupService;
 import io.sediment.om.service.ServiceMetrics;
@@ -389,7 +390,36 @@ class PurgeServicesTest {
       assertEquals(1, services.openKeyCleanup().runOnce());
       assertEquals(1, services.multipartUploadCleanup().runOnce());
       assertEquals(List.of(KeyDeletingService.NAME, OpenKeyCleanupService.NAME,
-          MultipartUploadCleanupService.NAME), new ArrayList<>(services.metrics().keySet()));
+          MultipartUploadCleanupService.NAME, DirectoryDeletingService.NAME),
+          new ArrayList<>(services.metrics().keySet()));
+    }
+    assertCountersMatchScan();
+  }
+
+  @Test
+  void directoryDeletingFeedsKeyDeletingUntilARecursivelyDeletedTreeIsGone() {
+    om.createBucket(V, "fso-tree", BucketLayout.FILE_SYSTEM_OPTIMIZED, null, 0);
+    for (int i = 0; i < 6; i++) {
+      FsoTestSupport.putFile(om, V, "fso-tree", "top/d" + (i % 2) + "/f" + i, 10);
+    }
+    om.deleteDirectory(V, "fso-tree", "top", true);
+    try (OmServices services = OmServices.create(om, new OmServices.Config(Duration.ofHours(1),
+        1000, Duration.ofHours(1), Duration.ofDays(7), 10, Duration.ofHours(1),
+        Duration.ofDays(30), 10, Duration.ofHours(1), 4))) {
+      long purged = 0;
+      long step;
+      while ((step = services.directoryDeleting().runOnce()) > 0) {
+        assertTrue(step <= 4, "a step stays within its budget: " + step);
+        purged += step;
+      }
+      assertTrue(purged >= 6 + 2 + 1, "files, sub-directories and the queue row: " + purged);
+      assertEquals(0L, (long) om.counters().get(OmCounter.DELETED_DIRECTORIES));
+      assertEquals(0L, (long) om.counters().get(OmCounter.DIRECTORIES));
+      assertEquals(0L, (long) om.counters().get(OmCounter.FILES));
+      assertTrue(om.counters().get(OmCounter.DELETED_KEYS) >= 6);
+      assertTrue(services.keyDeleting().runOnce() >= 6);
+      assertEquals(0L, (long) om.counters().get(OmCounter.DELETED_KEYS));
+      assertEquals(purged, services.directoryDeleting().metrics().itemsProcessed());
     }
     assertCountersMatchScan();
   }

@@ -30,12 +30,24 @@ public final class OmServices implements AutoCloseable {
   public record Config(Duration keyDeletingInterval, int keyDeletingBatchSize,
       Duration openKeyCleanupInterval, Duration openKeyExpireThreshold, int openKeyCleanupLimit,
       Duration multipartCleanupInterval, Duration multipartExpireThreshold,
-      int multipartCleanupLimit) {
+      int multipartCleanupLimit, Duration directoryDeletingInterval,
+      int directoryDeletingBatchSize) {
+
+    /** The first eight settings, with the directory purge's defaults (every 60 s, 1,000 rows). */
+    public Config(Duration keyDeletingInterval, int keyDeletingBatchSize,
+        Duration openKeyCleanupInterval, Duration openKeyExpireThreshold, int openKeyCleanupLimit,
+        Duration multipartCleanupInterval, Duration multipartExpireThreshold,
+        int multipartCleanupLimit) {
+      this(keyDeletingInterval, keyDeletingBatchSize, openKeyCleanupInterval,
+          openKeyExpireThreshold, openKeyCleanupLimit, multipartCleanupInterval,
+          multipartExpireThreshold, multipartCleanupLimit, Duration.ofSeconds(60), 1000);
+    }
 
     /**
      * Ozone's thresholds (open keys 7 days, uploads 30 days) with shorter intervals and smaller
      * batches, since each run holds the write lock: key purge every 60 s, 1,000 rows; open-key
-     * cleanup every hour, 1,000 rows per table; upload cleanup every hour, 1,000 uploads.
+     * cleanup every hour, 1,000 rows per table; upload cleanup every hour, 1,000 uploads;
+     * directory purge every 60 s, 1,000 rows.
      */
     public static Config defaults() {
       return new Config(Duration.ofSeconds(60), 1000, Duration.ofHours(1), Duration.ofDays(7),
@@ -46,6 +58,7 @@ public final class OmServices implements AutoCloseable {
   private final KeyDeletingService keyDeleting;
   private final OpenKeyCleanupService openKeyCleanup;
   private final MultipartUploadCleanupService multipartCleanup;
+  private final DirectoryDeletingService directoryDeleting;
   private final List<BackgroundService> all;
 
   private OmServices(OmMetadataStore store, Config c) {
@@ -55,7 +68,9 @@ public final class OmServices implements AutoCloseable {
         c.openKeyExpireThreshold(), c.openKeyCleanupLimit());
     this.multipartCleanup = new MultipartUploadCleanupService(store.purges(),
         c.multipartCleanupInterval(), c.multipartExpireThreshold(), c.multipartCleanupLimit());
-    this.all = List.of(keyDeleting, openKeyCleanup, multipartCleanup);
+    this.directoryDeleting = new DirectoryDeletingService(store, c.directoryDeletingInterval(),
+        c.directoryDeletingBatchSize());
+    this.all = List.of(keyDeleting, openKeyCleanup, multipartCleanup, directoryDeleting);
   }
 
   /**
@@ -80,6 +95,10 @@ public final class OmServices implements AutoCloseable {
 
   public MultipartUploadCleanupService multipartUploadCleanup() {
     return multipartCleanup;
+  }
+
+  public DirectoryDeletingService directoryDeleting() {
+    return directoryDeleting;
   }
 
   /** Every service, in creation order. */

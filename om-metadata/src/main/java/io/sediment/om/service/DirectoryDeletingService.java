@@ -1,0 +1,33 @@
+package io.sediment.om.service;
+
+import io.sediment.om.OmMetadataStore;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Purges the subtrees of recursively deleted FSO directories: each run is one
+ * {@link OmMetadataStore#purgeDeletedDirectories} step of up to {@code batchSize} rows (children
+ * go with one range delete per directory and table; files move to deletedTable for the
+ * {@link KeyDeletingService}), resuming after the previous step's persisted cursor.
+ */
+public final class DirectoryDeletingService extends BackgroundService {
+
+  public static final String NAME = "DirectoryDeletingService";
+
+  private final OmMetadataStore store;
+  private final int batchSize;
+
+  /**
+   * @param batchSize rows per run, 1 to {@link io.sediment.om.OmPurges#MAX_LIMIT}
+   */
+  public DirectoryDeletingService(OmMetadataStore store, Duration interval, int batchSize) {
+    super(NAME, interval);
+    this.store = Objects.requireNonNull(store, "store");
+    this.batchSize = checkLimit(batchSize, "batchSize");
+  }
+
+  @Override
+  protected long runTask() {
+    return store.purgeDeletedDirectories(batchSize);
+  }
+}
