@@ -17,8 +17,10 @@ import io.sediment.proto.om.CreateBucketRequest;
 import io.sediment.proto.om.CreateDirectoryRequest;
 import io.sediment.proto.om.CreateFileRequest;
 import io.sediment.proto.om.CreateFileResponse;
+import io.sediment.proto.om.CreateSnapshotRequest;
 import io.sediment.proto.om.CreateVolumeRequest;
 import io.sediment.proto.om.DeleteKeyRequest;
+import io.sediment.proto.om.AbortMultipartUploadRequest;
 import io.sediment.proto.om.InitiateMultipartUploadRequest;
 import io.sediment.proto.om.OmServiceGrpc;
 import io.sediment.proto.om.OpenKeyRequest;
@@ -43,14 +45,16 @@ import picocli.CommandLine.Option;
 /**
  * {@code sediment load}: writes a synthetic namespace through gRPC (to a running server, or to a
  * store opened here behind a loopback server of its own): volumes, OBS buckets with committed keys
- * in a directory-like tree, keys left open, FSO buckets with deep trees and multipart uploads
- * (where the server serves those RPCs), then deletes a contiguous band of each bucket's keys, which
- * leaves a tombstone band in keyTable. Re-running it overwrites the same names.
+ * in a directory-like tree, keys left open, FSO buckets with deep trees (where the server serves
+ * those RPCs), multipart uploads in each OBS bucket (completed, aborted, or left in progress, in
+ * turn), a snapshot of each OBS bucket, then deletes a contiguous band of each bucket's keys, which
+ * leaves a tombstone band in keyTable (the snapshot still holds the band). Re-running it
+ * overwrites the same keys, starts new uploads and keeps the existing snapshots.
  */
 @Command(name = "load", mixinStandardHelpOptions = true,
-    description = {"Write a synthetic namespace (volumes, buckets, keys, open keys, FSO trees and "
-        + "multipart uploads where served) and then delete a band of keys in each bucket, leaving "
-        + "tombstones.",
+    description = {"Write a synthetic namespace (volumes, buckets, keys, open keys, FSO trees where "
+        + "served, multipart uploads completed, aborted and in progress, a snapshot of each OBS "
+        + "bucket) and then delete a band of keys in each bucket, leaving tombstones.",
         "Talks to a running server (--target, the default) or opens a stopped store (--data)."})
 final class LoadCommand implements Callable<Integer> {
 
@@ -99,10 +103,15 @@ final class LoadCommand implements Callable<Integer> {
       description = "Directory depth of the FSO trees (default: ${DEFAULT-VALUE}).")
   int depth;
 
-  @Option(names = "--multipart-uploads", defaultValue = "2",
-      description = "Multipart uploads per OBS bucket, half left in progress "
-          + "(default: ${DEFAULT-VALUE}).")
+  @Option(names = "--multipart-uploads", defaultValue = "3",
+      description = "Multipart uploads per OBS bucket (key multipart/object-N, " + PARTS
+          + " parts each): in turn completed, aborted, left in progress (default: ${DEFAULT-VALUE}).")
   int multipartUploads;
+
+  @Option(names = "--no-snapshots",
+      description = "Take no snapshot (default: snapshot '" + SNAPSHOT + "' of each OBS bucket, "
+          + "before the deletes).")
+  boolean noSnapshots;
 
   @Option(names = "--threads", defaultValue = "8",
       description = "Concurrent writers (default: ${DEFAULT-VALUE}).")
@@ -117,6 +126,12 @@ final class LoadCommand implements Callable<Integer> {
 
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
+
+  /** Parts of each multipart upload: all but the last of the S3 minimum part size. */
+  static final int PARTS = 3;
+  /** The snapshot taken of each OBS bucket before the deletes. */
+  static final String SNAPSHOT = "before-deletes";
+  private static final long MIN_PART_BYTES = 5L << 20;
 
   private OmServiceGrpc.OmServiceBlockingStub stub;
   private ProgressBar progress;
@@ -154,9 +169,12 @@ final class LoadCommand implements Callable<Integer> {
       long obs = (long) volumes * buckets;
       long deletes = obs * deleteCount();
       long total = volumes + obs + (long) volumes * fsoBuckets + obs * keys + obs * openKeys
-          + deletes + (long) volumes * fsoBuckets * (depth + 2L) + obs * multipartUploads * 4L;
+          + deletes + (long) volumes * fsoBuckets * (depth + 2L)
+          + obs * multipartUploads * (PARTS + 2L) + (noSnapshots ? 0 : obs);
       progress = new ProgressBar(spec.commandLine().getErr(), total, !noProgress);
       ExecutorService pool = Executors.newFixedThreadPool(threads);
+      boolean uploads;
+      boolean snapshots;
       try {
         progress.phase("volumes and buckets");
         List<String[]> obsBuckets = createVolumesAndBuckets();
@@ -167,7 +185,9 @@ final class LoadCommand implements Callable<Integer> {
         progress.phase("FSO trees");
         fsoTrees();
         progress.phase("multipart uploads");
-        multipart(obsBuckets);
+        uploads = multipart(obsBuckets);
+        progress.phase("snapshots");
+        snapshots = snapshots(obsBuckets);
         progress.phase("deletes");
         int first = deleteStart();
         parallel(pool, obsBuckets, deleteCount(), (b, i) -> deleteKey(b, keyName(first + i)));
@@ -184,6 +204,15 @@ final class LoadCommand implements Callable<Integer> {
           keyName(deleteStart() + deleteCount() - 1), deleteCount());
       if (fsoBuckets > 0) {
         out.printf("Created %d FSO buckets.%n", (long) volumes * fsoBuckets);
+      }
+      if (uploads && multipartUploads > 0 && obs > 0) {
+        out.printf("Multipart uploads in each OBS bucket: %d completed (keys multipart/object-N), "
+                + "%d aborted, %d in progress.%n", (multipartUploads + 2) / 3,
+            (multipartUploads + 1) / 3, multipartUploads / 3);
+      }
+      if (snapshots && obs > 0) {
+        out.printf("Snapshot '%s' of each OBS bucket holds its keys as they were before the "
+            + "deletes.%n", SNAPSHOT);
       }
       for (String s : skipped) {
         out.println("Skipped: " + s);
@@ -256,7 +285,13 @@ final class LoadCommand implements Callable<Integer> {
     }
   }
 
-  private void multipart(List<String[]> obsBuckets) {
+  /**
+   * Upload u of each OBS bucket, key {@code multipart/object-u}: {@link #PARTS} parts, then
+   * completed (u % 3 == 0), aborted (1) or left in progress (2).
+   *
+   * @return false if the server does not serve multipart uploads (noted in {@link #skipped})
+   */
+  private boolean multipart(List<String[]> obsBuckets) {
     for (String[] b : obsBuckets) {
       for (int u = 0; u < multipartUploads; u++) {
         String key = "multipart/object-" + u;
@@ -266,27 +301,56 @@ final class LoadCommand implements Callable<Integer> {
           progress.step();
           CompleteMultipartUploadRequest.Builder complete = CompleteMultipartUploadRequest
               .newBuilder().setVolume(b[0]).setBucket(b[1]).setKey(key).setUploadId(uploadId);
-          for (int part = 1; part <= 2; part++) {
-            String etag = "etag-" + u + "-" + part;
+          for (int part = 1; part <= PARTS; part++) {
+            String etag = String.format("%032x", (long) u * 100_000 + part);
             rpc().commitMultipartPart(CommitMultipartPartRequest.newBuilder().setVolume(b[0])
                 .setBucket(b[1]).setKey(key).setUploadId(uploadId).setPartNumber(part)
-                .setSize(5L << 20).setEtag(etag).build());
+                .setSize(part < PARTS ? MIN_PART_BYTES : 1024L * (u + 1)).setEtag(etag).build());
             complete.addParts(CompletedPart.newBuilder().setPartNumber(part).setEtag(etag));
             progress.step();
           }
-          if (u % 2 == 0) {
-            rpc().completeMultipartUpload(complete.build());
+          switch (u % 3) {
+            case 0 -> rpc().completeMultipartUpload(complete.build());
+            case 1 -> rpc().abortMultipartUpload(AbortMultipartUploadRequest.newBuilder()
+                .setVolume(b[0]).setBucket(b[1]).setKey(key).setUploadId(uploadId).build());
+            default -> { } // left in progress
           }
           progress.step();
         } catch (StatusRuntimeException e) {
           if (e.getStatus().getCode() == Status.Code.UNIMPLEMENTED) {
             skipped.add("multipart uploads (" + e.getStatus().getDescription() + ")");
-            return;
+            return false;
           }
           throw e;
         }
       }
     }
+    return true;
+  }
+
+  /**
+   * Snapshot {@link #SNAPSHOT} of each OBS bucket (an existing one is kept).
+   *
+   * @return false if none was taken (--no-snapshots, or not served)
+   */
+  private boolean snapshots(List<String[]> obsBuckets) {
+    if (noSnapshots) {
+      return false;
+    }
+    for (String[] b : obsBuckets) {
+      try {
+        tolerate(Status.Code.ALREADY_EXISTS, () -> rpc().createSnapshot(CreateSnapshotRequest
+            .newBuilder().setVolume(b[0]).setBucket(b[1]).setName(SNAPSHOT).build()));
+        progress.step();
+      } catch (StatusRuntimeException e) {
+        if (e.getStatus().getCode() == Status.Code.UNIMPLEMENTED) {
+          skipped.add("snapshots (" + e.getStatus().getDescription() + ")");
+          return false;
+        }
+        throw e;
+      }
+    }
+    return true;
   }
 
   private void commitKey(String[] b, String key, long size) {

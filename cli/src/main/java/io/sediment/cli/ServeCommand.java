@@ -5,6 +5,7 @@ import io.sediment.om.OmMetadataStore;
 import io.sediment.om.OmStoreOptions;
 import io.sediment.om.SyncPolicy;
 import io.sediment.om.grpc.OmGrpcServer;
+import io.sediment.om.service.OmServices;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -20,14 +21,18 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code sediment serve}: the OM gRPC service (and, once recon-api provides it, Recon HTTP) over an
- * embedded store under the data directory, until Ctrl-C or SIGTERM; then a graceful shutdown:
- * stop accepting, drain in-flight calls, stop Recon, close the store.
+ * {@code sediment serve}: the OM gRPC service (and, once recon-api provides it, Recon HTTP) and the
+ * background services (key purge, open-key cleanup, multipart upload cleanup) over an embedded
+ * store under the data directory, until Ctrl-C or SIGTERM; then a graceful shutdown: stop
+ * accepting, drain in-flight calls, stop Recon, stop the background services (a run in progress
+ * finishes), close the store.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
     description = {"Serve the OM gRPC service (OmService, AdminService, health, reflection) over "
-        + "an embedded store under --data, bound to --host:--port.",
-        "Stop with Ctrl-C or SIGTERM: in-flight calls drain, then the store is closed."})
+        + "an embedded store under --data, bound to --host:--port, and run the background "
+        + "services that purge deleted versions, expired open keys and stale multipart uploads.",
+        "Stop with Ctrl-C or SIGTERM: in-flight calls drain, the background services stop, then "
+        + "the store is closed."})
 final class ServeCommand implements Callable<Integer> {
 
   private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
@@ -68,6 +73,9 @@ final class ServeCommand implements Callable<Integer> {
           + "PROCESS_CRASH_SAFE (default: ${DEFAULT-VALUE}).")
   SyncPolicy sync;
 
+  @CommandLine.Mixin
+  BackgroundServiceOptions background = new BackgroundServiceOptions();
+
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -80,6 +88,8 @@ final class ServeCommand implements Callable<Integer> {
   final CountDownLatch stopped = new CountDownLatch(1);
   private final CountDownLatch stopRequested = new CountDownLatch(1);
   volatile OmGrpcServer server;
+  /** The background services while serving; {@code null} with --no-background-services. */
+  volatile OmServices services;
 
   /** Asks a running serve to shut down gracefully (returns at once). */
   void requestStop() {
@@ -98,13 +108,19 @@ final class ServeCommand implements Callable<Integer> {
       OmMetadataStore store = StoreDirs.open(dataDir, OmStoreOptions.defaults()
           .withMaxListSize(pageCap).withSyncPolicy(sync));
       AutoCloseable recon = null;
+      OmServices bg = null;
       Thread hook = null;
       try {
         PrometheusRegistry registry = new PrometheusRegistry();
         Duration drain = Duration.ofSeconds(drainSeconds);
-        OmGrpcServer s = OmGrpcServer.builder(store).host(host).port(port)
+        OmGrpcServer.Builder builder = OmGrpcServer.builder(store).host(host).port(port)
             .maxInboundMessageBytes(maxMessageBytes).handlerThreads(handlerThreads)
-            .drainTimeout(drain).registry(registry).build();
+            .drainTimeout(drain).registry(registry);
+        if (!background.disabled) {
+          bg = OmServices.create(store, background.config());
+          builder.services(bg);
+        }
+        OmGrpcServer s = builder.build();
         try {
           s.start();
         } catch (IOException e) {
@@ -112,6 +128,13 @@ final class ServeCommand implements Callable<Integer> {
               + " --port)", e);
         }
         server = s;
+        // BACKGROUND SERVICES HOOK: the purge services start once the server listens and stop
+        // (below) after it has drained and before the store closes.
+        if (bg != null) {
+          bg.start();
+          services = bg;
+        }
+        LOG.info(background.describe());
         recon = startRecon(store, registry, out);
         if (installShutdownHook) {
           hook = new Thread(() -> {
@@ -122,8 +145,10 @@ final class ServeCommand implements Callable<Integer> {
         }
         out.printf("Sediment OM gRPC service listening on %s%n", s.target());
         out.printf("  data: %s%n  logs: %s%n", StoreDirs.store(dataDir), logFile);
+        out.println(background.describe());
         out.printf("Stop with Ctrl-C (or SIGTERM: kill %d): in-flight calls drain for up to %d s, "
-            + "then the store is closed.%n", ProcessHandle.current().pid(), drainSeconds);
+            + "the background services stop, then the store is closed.%n",
+            ProcessHandle.current().pid(), drainSeconds);
         out.flush();
         LOG.info("Serving {} on {}", StoreDirs.store(dataDir), s.target());
         started.countDown();
@@ -134,14 +159,17 @@ final class ServeCommand implements Callable<Integer> {
             + "were cancelled)");
         out.flush();
       } finally {
-        // BACKGROUND SERVICES HOOK: when the purge services (KeyDeletingService,
-        // DirectoryDeletingService, OpenKeyCleanupService, MultipartUploadCleanupService) are in
-        // the facade, start them after the server and stop them here, after the gRPC server has
-        // drained and before the store closes.
-        closeQuietly(recon);
+        // Shutdown order: the gRPC server stops accepting and drains (a no-op if done above),
+        // Recon closes, the background services stop (a run in progress finishes; nothing
+        // touches the store after this), then the store closes.
         OmGrpcServer s = server;
         if (s != null) {
           s.shutdown(Duration.ofSeconds(drainSeconds));
+        }
+        closeQuietly(recon);
+        if (bg != null) {
+          closeQuietly(bg);
+          LOG.info("Background services stopped");
         }
         store.close();
         LOG.info("Store closed");
@@ -189,6 +217,7 @@ final class ServeCommand implements Callable<Integer> {
     if (drainSeconds < 0) {
       throw new CommandLine.ParameterException(cmd, "--drain-timeout must not be negative");
     }
+    background.validate(cmd);
   }
 
   private void awaitStopped(Duration max) {

@@ -48,10 +48,13 @@ class CliEndToEndTest {
 
       Run load = run("load", "--target", target, "--volumes", "2", "--buckets", "2", "--keys",
           "50", "--open-keys", "3", "--delete-fraction", "0.2", "--fso-buckets", "1",
-          "--multipart-uploads", "1");
+          "--multipart-uploads", "1", "--no-snapshots");
       assertEquals(0, load.code(), load.err());
       assertTrue(load.err().contains("load ["), "a progress bar on stderr: " + load.err());
       assertTrue(load.out().contains("Loaded 2 volumes, 4 OBS buckets"), load.out());
+      assertTrue(load.out().contains("Multipart uploads in each OBS bucket: 1 completed"),
+          load.out());
+      assertTrue(load.out().contains("Snapshot 'before-deletes' of each OBS bucket"), load.out());
 
       Run volumes = run("ls", "--target", target);
       assertEquals(0, volumes.code(), volumes.err());
@@ -84,8 +87,8 @@ class CliEndToEndTest {
           target);
       assertEquals(0, rmPrefix.code(), rmPrefix.err());
       assertTrue(rmPrefix.out().contains("Deleted 10 keys"), rmPrefix.out());
-      assertEquals(29, run("ls", "load-v000/obs-001", "-r", "--target", target).out().lines()
-          .count());
+      assertEquals(30, run("ls", "load-v000/obs-001", "-r", "--target", target).out().lines()
+          .count(), "40 live keys less 11 removed, plus the completed multipart upload");
       Run notEmpty = run("rm", "load-v000/obs-001", "--target", target);
       assertEquals(1, notEmpty.code());
       assertTrue(notEmpty.err().contains("FAILED_PRECONDITION"), notEmpty.err());

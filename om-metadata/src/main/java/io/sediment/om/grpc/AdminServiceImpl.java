@@ -12,6 +12,9 @@ import io.sediment.db.tombstone.TableTombstoneStats;
 import io.sediment.db.tombstone.TombstoneStats;
 import io.sediment.om.OmCounter;
 import io.sediment.om.OmMetadataStore;
+import io.sediment.om.service.BackgroundService;
+import io.sediment.om.service.OmServices;
+import io.sediment.om.service.ServiceMetrics;
 import io.sediment.proto.om.AdminServiceGrpc;
 import io.sediment.proto.om.CompactTableRequest;
 import io.sediment.proto.om.CompactTableResponse;
@@ -21,12 +24,15 @@ import io.sediment.proto.om.CreateCheckpointRequest;
 import io.sediment.proto.om.CreateCheckpointResponse;
 import io.sediment.proto.om.GetCountersRequest;
 import io.sediment.proto.om.GetCountersResponse;
+import io.sediment.proto.om.GetServiceStatsRequest;
+import io.sediment.proto.om.GetServiceStatsResponse;
 import io.sediment.proto.om.GetTableStatsRequest;
 import io.sediment.proto.om.GetTableStatsResponse;
 import io.sediment.proto.om.GetTombstoneStatsRequest;
 import io.sediment.proto.om.GetTombstoneStatsResponse;
 import io.sediment.proto.om.HotRangeProto;
 import io.sediment.proto.om.KeyRangeProto;
+import io.sediment.proto.om.ServiceStats;
 import io.sediment.proto.om.TableStats;
 import io.sediment.proto.om.TableTombstones;
 import java.nio.file.Files;
@@ -37,7 +43,8 @@ import java.util.Objects;
 
 /**
  * {@code AdminService}: table and tombstone figures, targeted compaction, checkpoints and the
- * namespace counters of the store behind the server. Errors are mapped as in
+ * namespace counters of the store behind the server, and the counters of its background services
+ * (when the server was given them). Errors are mapped as in
  * {@link OmServiceImpl}; an unknown table is INVALID_ARGUMENT, an existing checkpoint directory
  * ALREADY_EXISTS.
  *
@@ -46,9 +53,17 @@ import java.util.Objects;
 public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBase {
 
   private final OmMetadataStore store;
+  /** The background services over {@link #store}, or {@code null} when the server runs none. */
+  private final OmServices services;
 
   public AdminServiceImpl(OmMetadataStore store) {
+    this(store, null);
+  }
+
+  /** @param services the background services to report on; {@code null} for none */
+  public AdminServiceImpl(OmMetadataStore store, OmServices services) {
     this.store = Objects.requireNonNull(store, "store");
+    this.services = services;
   }
 
   @Override
@@ -138,6 +153,30 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
           ? store.bucketCounters(req.getVolume(), req.getBucket()) : store.counters();
       GetCountersResponse.Builder out = GetCountersResponse.newBuilder();
       counters.forEach((c, v) -> out.putCounters(c.name(), v));
+      return out.build();
+    });
+  }
+
+  @Override
+  public void getServiceStats(GetServiceStatsRequest req,
+      StreamObserver<GetServiceStatsResponse> obs) {
+    UnaryCalls.run(obs, () -> {
+      GetServiceStatsResponse.Builder out = GetServiceStatsResponse.newBuilder();
+      if (services != null) {
+        for (BackgroundService s : services.services()) {
+          ServiceMetrics m = s.metrics();
+          out.addServices(ServiceStats.newBuilder()
+              .setName(m.name())
+              .setRunning(m.running())
+              .setIntervalMillis(s.interval().toMillis())
+              .setRuns(m.runs())
+              .setFailures(m.failures())
+              .setItemsProcessed(m.itemsProcessed())
+              .setLastRunItems(m.lastRunItems())
+              .setLastRunMillis(m.lastRunDuration().toMillis())
+              .setLastFailure(m.lastFailure() == null ? "" : m.lastFailure()));
+        }
+      }
       return out.build();
     });
   }

@@ -9,6 +9,7 @@ import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sediment.om.OmMetadataStore;
+import io.sediment.om.service.OmServices;
 import io.sediment.proto.om.AdminServiceGrpc;
 import io.sediment.proto.om.OmServiceGrpc;
 import java.io.IOException;
@@ -63,6 +64,7 @@ public final class OmGrpcServer implements AutoCloseable {
   private final Duration drainTimeout;
   private final PrometheusRegistry registry;
   private final List<ServerInterceptor> interceptors;
+  private final OmServices services;
   private final GrpcMetrics metrics;
 
   private final HealthStatusManager health = new HealthStatusManager();
@@ -79,6 +81,7 @@ public final class OmGrpcServer implements AutoCloseable {
     this.drainTimeout = b.drainTimeout;
     this.registry = b.registry == null ? new PrometheusRegistry() : b.registry;
     this.interceptors = List.copyOf(b.interceptors);
+    this.services = b.services;
     this.metrics = new GrpcMetrics(registry);
   }
 
@@ -102,7 +105,7 @@ public final class OmGrpcServer implements AutoCloseable {
         .executor(executor)
         .maxInboundMessageSize(maxInboundMessageBytes)
         .addService(ServerInterceptors.intercept(new OmServiceImpl(store), chain))
-        .addService(ServerInterceptors.intercept(new AdminServiceImpl(store), chain))
+        .addService(ServerInterceptors.intercept(new AdminServiceImpl(store, services), chain))
         .addService(health.getHealthService())
         .addService(ProtoReflectionServiceV1.newInstance())
         .addService(legacyReflection())
@@ -243,6 +246,7 @@ public final class OmGrpcServer implements AutoCloseable {
     private Duration drainTimeout = DEFAULT_DRAIN_TIMEOUT;
     private PrometheusRegistry registry;
     private final List<ServerInterceptor> interceptors = new ArrayList<>();
+    private OmServices services;
 
     private Builder(OmMetadataStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -302,6 +306,15 @@ public final class OmGrpcServer implements AutoCloseable {
     /** An extra interceptor on OmService and AdminService (run inside the metrics one). */
     public Builder interceptor(ServerInterceptor i) {
       this.interceptors.add(Objects.requireNonNull(i, "interceptor"));
+      return this;
+    }
+
+    /**
+     * The background services of the store, reported by {@code AdminService.GetServiceStats}
+     * (default: none, an empty report). The server neither starts nor stops them.
+     */
+    public Builder services(OmServices s) {
+      this.services = Objects.requireNonNull(s, "services");
       return this;
     }
 

@@ -2,10 +2,17 @@ package io.sediment.om.grpc;
 
 import com.google.protobuf.ByteString;
 import io.grpc.stub.StreamObserver;
+import io.sediment.om.CompletedPart;
+import io.sediment.om.ListObjectsV1Result;
 import io.sediment.om.ListObjectsV2Result;
 import io.sediment.om.ListPage;
+import io.sediment.om.MultipartUploadListing;
+import io.sediment.om.OmException;
 import io.sediment.om.OmMetadataStore;
+import io.sediment.om.OpenFileEntry;
+import io.sediment.om.OpenFilesPage;
 import io.sediment.om.OpenKeySession;
+import io.sediment.om.PartListing;
 import io.sediment.proto.om.AbortMultipartUploadRequest;
 import io.sediment.proto.om.AbortMultipartUploadResponse;
 import io.sediment.proto.om.BucketInfo;
@@ -69,6 +76,7 @@ import io.sediment.proto.om.LookupKeyResponse;
 import io.sediment.proto.om.LookupSnapshotKeyRequest;
 import io.sediment.proto.om.LookupSnapshotKeyResponse;
 import io.sediment.proto.om.OmServiceGrpc;
+import io.sediment.proto.om.OpenKeyEntry;
 import io.sediment.proto.om.OpenKeyRequest;
 import io.sediment.proto.om.OpenKeyResponse;
 import io.sediment.proto.om.RenameKeyRequest;
@@ -79,7 +87,13 @@ import io.sediment.proto.om.SetBucketPropertiesRequest;
 import io.sediment.proto.om.SetBucketPropertiesResponse;
 import io.sediment.proto.om.SetVolumePropertiesRequest;
 import io.sediment.proto.om.SetVolumePropertiesResponse;
+import io.sediment.proto.om.SnapshotInfo;
 import io.sediment.proto.om.VolumeInfo;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
@@ -90,9 +104,13 @@ import java.util.Set;
  * <p>Request conventions: empty strings mean "not given"; a page size of 0 means the store's page
  * cap; continuation tokens travel as the bytes of the facade's opaque token text.
  *
- * <p>RPCs whose facade operation is not in this build yet answer UNIMPLEMENTED naming the
- * operation; they are all in the one section marked {@code NOT WIRED} at the end, and listed in
- * {@link #NOT_WIRED}.
+ * <p>Responses expose what the facade returns: S3 listings their markers and exact truncation,
+ * ListOpenFiles the bucket's maintained open-key count, snapshot writes the snapshot row. A
+ * CreateSnapshot without a name gets {@link #generatedSnapshotName(Instant)}.
+ *
+ * <p>RPCs whose facade operation is not in this build yet (the FSO ones) answer UNIMPLEMENTED
+ * naming the operation; they are all in the one section marked {@code NOT WIRED} at the end, and
+ * listed in {@link #NOT_WIRED}.
  *
  * <p>Thread-safe (stateless over a thread-safe store).
  */
@@ -103,11 +121,10 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
    * build because their facade operation does not exist yet.
    */
   public static final Set<String> NOT_WIRED = Set.of(
-      "RenameKey", "ListObjectsV1",
-      "CreateDirectory", "CreateFile", "CommitFile", "DeleteDirectory", "Rename", "ListStatus",
-      "InitiateMultipartUpload", "CommitMultipartPart", "CompleteMultipartUpload",
-      "AbortMultipartUpload", "ListParts", "ListMultipartUploads", "ListOpenFiles",
-      "CreateSnapshot", "DeleteSnapshot", "ListSnapshots", "LookupSnapshotKey");
+      "CreateDirectory", "CreateFile", "CommitFile", "DeleteDirectory", "Rename", "ListStatus");
+
+  private static final DateTimeFormatter SNAPSHOT_NAME =
+      DateTimeFormatter.ofPattern("'s'yyyyMMdd-HHmmss.SSS").withZone(ZoneOffset.UTC);
 
   private final OmMetadataStore store;
 
@@ -263,6 +280,164 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
     });
   }
 
+  // ---- Keys: rename and S3 ListObjects V1 ---------------------------------------------------------
+
+  @Override
+  public void renameKey(RenameKeyRequest req, StreamObserver<RenameKeyResponse> obs) {
+    UnaryCalls.run(obs, () -> RenameKeyResponse.newBuilder()
+        .setKey(store.renameKey(req.getVolume(), req.getBucket(), req.getFromKey(), req.getToKey()))
+        .build());
+  }
+
+  @Override
+  public void listObjectsV1(ListObjectsV1Request req, StreamObserver<ListObjectsV1Response> obs) {
+    UnaryCalls.run(obs, () -> {
+      ListObjectsV1Result r = store.listObjectsV1(new io.sediment.om.ListObjectsV1Request(
+          req.getVolume(), req.getBucket(), req.getPrefix(), req.getDelimiter(), req.getMarker(),
+          pageSize(req.getMaxKeys())));
+      return ListObjectsV1Response.newBuilder()
+          .addAllContents(r.contents())
+          .addAllCommonPrefixes(r.commonPrefixes())
+          .setIsTruncated(r.truncated())
+          .setNextMarker(nz(r.nextMarker()))
+          .build();
+    });
+  }
+
+  // ---- Multipart uploads ------------------------------------------------------------------------
+
+  @Override
+  public void initiateMultipartUpload(InitiateMultipartUploadRequest req,
+      StreamObserver<InitiateMultipartUploadResponse> obs) {
+    UnaryCalls.run(obs, () -> InitiateMultipartUploadResponse.newBuilder()
+        .setUploadId(store.initiateMultipartUpload(req.getVolume(), req.getBucket(), req.getKey(),
+            req.getOwner()))
+        .build());
+  }
+
+  @Override
+  public void commitMultipartPart(CommitMultipartPartRequest req,
+      StreamObserver<CommitMultipartPartResponse> obs) {
+    UnaryCalls.run(obs, () -> CommitMultipartPartResponse.newBuilder()
+        .setPart(store.commitPart(req.getVolume(), req.getBucket(), req.getKey(),
+            req.getUploadId(), uint32(req.getPartNumber()), uint64("Part size", req.getSize()),
+            req.getEtag()))
+        .build());
+  }
+
+  @Override
+  public void completeMultipartUpload(CompleteMultipartUploadRequest req,
+      StreamObserver<CompleteMultipartUploadResponse> obs) {
+    UnaryCalls.run(obs, () -> {
+      List<CompletedPart> parts = new ArrayList<>(req.getPartsCount());
+      for (io.sediment.proto.om.CompletedPart p : req.getPartsList()) {
+        parts.add(new CompletedPart(uint32(p.getPartNumber()), p.getEtag()));
+      }
+      return CompleteMultipartUploadResponse.newBuilder()
+          .setKey(store.completeMultipartUpload(req.getVolume(), req.getBucket(), req.getKey(),
+              req.getUploadId(), parts))
+          .build();
+    });
+  }
+
+  @Override
+  public void abortMultipartUpload(AbortMultipartUploadRequest req,
+      StreamObserver<AbortMultipartUploadResponse> obs) {
+    UnaryCalls.run(obs, () -> {
+      store.abortMultipartUpload(req.getVolume(), req.getBucket(), req.getKey(),
+          req.getUploadId());
+      return AbortMultipartUploadResponse.getDefaultInstance();
+    });
+  }
+
+  @Override
+  public void listParts(ListPartsRequest req, StreamObserver<ListPartsResponse> obs) {
+    UnaryCalls.run(obs, () -> {
+      PartListing page = store.listParts(req.getVolume(), req.getBucket(), req.getKey(),
+          req.getUploadId(), uint32(req.getPartNumberMarker()), pageSize(req.getMaxParts()));
+      return ListPartsResponse.newBuilder()
+          .addAllParts(page.parts())
+          .setIsTruncated(page.truncated())
+          .setNextPartNumberMarker(page.nextPartNumberMarker())
+          .build();
+    });
+  }
+
+  @Override
+  public void listMultipartUploads(ListMultipartUploadsRequest req,
+      StreamObserver<ListMultipartUploadsResponse> obs) {
+    UnaryCalls.run(obs, () -> {
+      MultipartUploadListing page = store.listMultipartUploads(req.getVolume(), req.getBucket(),
+          req.getPrefix(), req.getKeyMarker(), req.getUploadIdMarker(),
+          pageSize(req.getMaxUploads()));
+      return ListMultipartUploadsResponse.newBuilder()
+          .addAllUploads(page.uploads())
+          .setIsTruncated(page.truncated())
+          .setNextKeyMarker(nz(page.nextKeyMarker()))
+          .setNextUploadIdMarker(nz(page.nextUploadIdMarker()))
+          .build();
+    });
+  }
+
+  // ---- Open keys and files ----------------------------------------------------------------------
+
+  @Override
+  public void listOpenFiles(ListOpenFilesRequest req, StreamObserver<ListOpenFilesResponse> obs) {
+    UnaryCalls.run(obs, () -> {
+      OpenFilesPage page = store.listOpenFiles(req.getVolume(), req.getBucket(),
+          pageSize(req.getMaxKeys()), token(req.getPageToken()));
+      ListOpenFilesResponse.Builder out = ListOpenFilesResponse.newBuilder();
+      for (OpenFileEntry e : page.entries()) {
+        out.addOpenKeys(OpenKeyEntry.newBuilder().setPath(e.path()).setClientId(e.clientId())
+            .setKey(e.info()));
+      }
+      return out.setTotalOpenKeyCount(page.totalOpenKeyCount())
+          .setTruncated(page.truncated())
+          .setNextPageToken(token(page.nextToken()))
+          .build();
+    });
+  }
+
+  // ---- Snapshots --------------------------------------------------------------------------------
+
+  @Override
+  public void createSnapshot(CreateSnapshotRequest req, StreamObserver<CreateSnapshotResponse> obs) {
+    UnaryCalls.run(obs, () -> CreateSnapshotResponse.newBuilder()
+        .setSnapshot(store.createSnapshot(req.getVolume(), req.getBucket(),
+            req.getName().isEmpty() ? generatedSnapshotName(Instant.now()) : req.getName()))
+        .build());
+  }
+
+  @Override
+  public void deleteSnapshot(DeleteSnapshotRequest req, StreamObserver<DeleteSnapshotResponse> obs) {
+    UnaryCalls.run(obs, () -> DeleteSnapshotResponse.newBuilder()
+        .setSnapshot(store.deleteSnapshot(req.getVolume(), req.getBucket(), req.getName()))
+        .build());
+  }
+
+  @Override
+  public void listSnapshots(ListSnapshotsRequest req, StreamObserver<ListSnapshotsResponse> obs) {
+    UnaryCalls.run(obs, () -> {
+      ListPage<SnapshotInfo> page = store.listSnapshots(req.getVolume(), req.getBucket(),
+          req.getPrefix(), req.getPreviousSnapshot(), pageSize(req.getMaxEntries()),
+          token(req.getPageToken()), req.getIncludeDeleted());
+      return ListSnapshotsResponse.newBuilder()
+          .addAllSnapshots(page.items())
+          .setTruncated(page.truncated())
+          .setNextPageToken(token(page.nextToken()))
+          .build();
+    });
+  }
+
+  @Override
+  public void lookupSnapshotKey(LookupSnapshotKeyRequest req,
+      StreamObserver<LookupSnapshotKeyResponse> obs) {
+    UnaryCalls.run(obs, () -> LookupSnapshotKeyResponse.newBuilder()
+        .setKey(store.lookupKeyInSnapshot(req.getVolume(), req.getBucket(), req.getSnapshotName(),
+            req.getKey()))
+        .build());
+  }
+
   // ---- Conversions ------------------------------------------------------------------------------
 
   /** 0 → the store's cap; a uint32 above {@code Integer.MAX_VALUE} stays "too large". */
@@ -273,6 +448,29 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
     return requested < 0 ? Integer.MAX_VALUE : requested;
   }
 
+  /** A uint32 field as an int: values above {@code Integer.MAX_VALUE} become it (out of range). */
+  private static int uint32(int value) {
+    return value < 0 ? Integer.MAX_VALUE : value;
+  }
+
+  /** A uint64 field as a long: values above {@code Long.MAX_VALUE} are INVALID_ARGUMENT. */
+  private static long uint64(String what, long value) {
+    if (value < 0) {
+      throw new OmException(OmException.Code.INVALID_ARGUMENT, what + " "
+          + Long.toUnsignedString(value) + " is too large (at most "
+          + Long.MAX_VALUE + ")");
+    }
+    return value;
+  }
+
+  /**
+   * The name of a snapshot created without one: {@code s} + the UTC time to the millisecond
+   * ({@code s20250131-235959.123}), a valid snapshot name.
+   */
+  static String generatedSnapshotName(Instant at) {
+    return SNAPSHOT_NAME.format(at);
+  }
+
   static String token(ByteString bytes) {
     return bytes.isEmpty() ? null : bytes.toStringUtf8();
   }
@@ -281,22 +479,16 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
     return token == null || token.isEmpty() ? ByteString.EMPTY : ByteString.copyFromUtf8(token);
   }
 
-  // ==============================================================================================
-  // NOT WIRED: RPCs whose facade operation is not in this branch yet (FSO, multipart, open files,
-  // snapshots, ListObjects V1, OBS rename). Each answers UNIMPLEMENTED naming the operation. To
-  // wire one after the merge: replace its body with UnaryCalls.run(obs, () -> ...) over the facade
-  // method, remove its name from NOT_WIRED, and add it to OmGrpcServerIT's driven RPCs.
-  // ==============================================================================================
-
-  @Override
-  public void renameKey(RenameKeyRequest req, StreamObserver<RenameKeyResponse> obs) {
-    UnaryCalls.notWired(obs, "OmMetadataStore.renameKey (OBS rename)");
+  private static String nz(String s) {
+    return s == null ? "" : s;
   }
 
-  @Override
-  public void listObjectsV1(ListObjectsV1Request req, StreamObserver<ListObjectsV1Response> obs) {
-    UnaryCalls.notWired(obs, "OmMetadataStore.listObjectsV1 (S3 ListObjects V1)");
-  }
+  // ==============================================================================================
+  // NOT WIRED: the FSO RPCs, whose facade operations are not in this branch yet. Each answers
+  // UNIMPLEMENTED naming the operation. To wire one after the merge: replace its body with
+  // UnaryCalls.run(obs, () -> ...) over the facade method, remove its name from NOT_WIRED, and
+  // drive it through a real channel in the gRPC tests.
+  // ==============================================================================================
 
   @Override
   public void createDirectory(CreateDirectoryRequest req,
@@ -328,66 +520,5 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void listStatus(ListStatusRequest req, StreamObserver<ListStatusResponse> obs) {
     UnaryCalls.notWired(obs, "OmMetadataStore.listStatus (FSO)");
-  }
-
-  @Override
-  public void initiateMultipartUpload(InitiateMultipartUploadRequest req,
-      StreamObserver<InitiateMultipartUploadResponse> obs) {
-    UnaryCalls.notWired(obs, "OmMetadataStore.initiateMultipartUpload");
-  }
-
-  @Override
-  public void commitMultipartPart(CommitMultipartPartRequest req,
-      StreamObserver<CommitMultipartPartResponse> obs) {
-    UnaryCalls.notWired(obs, "OmMetadataStore.commitMultipartPart");
-  }
-
-  @Override
-  public void completeMultipartUpload(CompleteMultipartUploadRequest req,
-      StreamObserver<CompleteMultipartUploadResponse> obs) {
-    UnaryCalls.notWired(obs, "OmMetadataStore.completeMultipartUpload");
-  }
-
-  @Override
-  public void abortMultipartUpload(AbortMultipartUploadRequest req,
-      StreamObserver<AbortMultipartUploadResponse> obs) {
-    UnaryCalls.notWired(obs, "OmMetadataStore.abortMultipartUpload");
-  }
-
-  @Override
-  public void listParts(ListPartsRequest req, StreamObserver<ListPartsResponse> obs) {
-    UnaryCalls.notWired(obs, "OmMetadataStore.listParts");
-  }
-
-  @Override
-  public void listMultipartUploads(ListMultipartUploadsRequest req,
-      StreamObserver<ListMultipartUploadsResponse> obs) {
-    UnaryCalls.notWired(obs, "OmMetadataStore.listMultipartUploads");
-  }
-
-  @Override
-  public void listOpenFiles(ListOpenFilesRequest req, StreamObserver<ListOpenFilesResponse> obs) {
-    UnaryCalls.notWired(obs, "OmMetadataStore.listOpenFiles");
-  }
-
-  @Override
-  public void createSnapshot(CreateSnapshotRequest req, StreamObserver<CreateSnapshotResponse> obs) {
-    UnaryCalls.notWired(obs, "OmMetadataStore.createSnapshot");
-  }
-
-  @Override
-  public void deleteSnapshot(DeleteSnapshotRequest req, StreamObserver<DeleteSnapshotResponse> obs) {
-    UnaryCalls.notWired(obs, "OmMetadataStore.deleteSnapshot");
-  }
-
-  @Override
-  public void listSnapshots(ListSnapshotsRequest req, StreamObserver<ListSnapshotsResponse> obs) {
-    UnaryCalls.notWired(obs, "OmMetadataStore.listSnapshots");
-  }
-
-  @Override
-  public void lookupSnapshotKey(LookupSnapshotKeyRequest req,
-      StreamObserver<LookupSnapshotKeyResponse> obs) {
-    UnaryCalls.notWired(obs, "OmMetadataStore.lookupSnapshotKey (read a key in a snapshot)");
   }
 }

@@ -1,0 +1,107 @@
+package io.sediment.cli;
+
+import io.sediment.om.OmPurges;
+import io.sediment.om.service.OmServices;
+import java.time.Duration;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+
+/**
+ * The options of {@code sediment serve} for the background services: whether they run, and their
+ * intervals, expiry thresholds and batch sizes. The defaults are {@link OmServices.Config#defaults()}.
+ */
+final class BackgroundServiceOptions {
+
+  @Option(names = "--no-background-services",
+      description = "Run no background service: deleted versions, expired open keys and stale "
+          + "multipart uploads then stay until a server runs them.")
+  boolean disabled;
+
+  @Option(names = "--key-deleting-interval", paramLabel = "DURATION", defaultValue = "60s",
+      converter = Durations.class,
+      description = "Delay between KeyDeletingService runs, which purge deleted versions "
+          + "(default: ${DEFAULT-VALUE}).")
+  Duration keyDeletingInterval;
+
+  @Option(names = "--key-deleting-batch", paramLabel = "N", defaultValue = "1000",
+      description = "deletedTable rows purged per run (default: ${DEFAULT-VALUE}).")
+  int keyDeletingBatch;
+
+  @Option(names = "--open-key-cleanup-interval", paramLabel = "DURATION", defaultValue = "1h",
+      converter = Durations.class,
+      description = "Delay between OpenKeyCleanupService runs (default: ${DEFAULT-VALUE}).")
+  Duration openKeyCleanupInterval;
+
+  @Option(names = "--open-key-expire", paramLabel = "DURATION", defaultValue = "7d",
+      converter = Durations.class,
+      description = "Age at which a key or file left open is discarded (default: ${DEFAULT-VALUE}).")
+  Duration openKeyExpire;
+
+  @Option(names = "--open-key-cleanup-limit", paramLabel = "N", defaultValue = "1000",
+      description = "Open rows examined per table per run (default: ${DEFAULT-VALUE}).")
+  int openKeyCleanupLimit;
+
+  @Option(names = "--multipart-cleanup-interval", paramLabel = "DURATION", defaultValue = "1h",
+      converter = Durations.class,
+      description = "Delay between MultipartUploadCleanupService runs (default: ${DEFAULT-VALUE}).")
+  Duration multipartCleanupInterval;
+
+  @Option(names = "--multipart-expire", paramLabel = "DURATION", defaultValue = "30d",
+      converter = Durations.class,
+      description = "Age at which a multipart upload still in progress is aborted "
+          + "(default: ${DEFAULT-VALUE}).")
+  Duration multipartExpire;
+
+  @Option(names = "--multipart-cleanup-limit", paramLabel = "N", defaultValue = "1000",
+      description = "Uploads examined per run (default: ${DEFAULT-VALUE}).")
+  int multipartCleanupLimit;
+
+  /** Usage errors for out-of-range values. */
+  void validate(CommandLine cmd) {
+    positive(cmd, "--key-deleting-interval", keyDeletingInterval);
+    positive(cmd, "--open-key-cleanup-interval", openKeyCleanupInterval);
+    positive(cmd, "--multipart-cleanup-interval", multipartCleanupInterval);
+    notNegative(cmd, "--open-key-expire", openKeyExpire);
+    notNegative(cmd, "--multipart-expire", multipartExpire);
+    limit(cmd, "--key-deleting-batch", keyDeletingBatch);
+    limit(cmd, "--open-key-cleanup-limit", openKeyCleanupLimit);
+    limit(cmd, "--multipart-cleanup-limit", multipartCleanupLimit);
+  }
+
+  OmServices.Config config() {
+    return new OmServices.Config(keyDeletingInterval, keyDeletingBatch, openKeyCleanupInterval,
+        openKeyExpire, openKeyCleanupLimit, multipartCleanupInterval, multipartExpire,
+        multipartCleanupLimit);
+  }
+
+  /** One line for the operator: what runs how often. */
+  String describe() {
+    if (disabled) {
+      return "Background services: none (--no-background-services)";
+    }
+    return String.format("Background services: key purge every %s (%d rows), open-key cleanup every"
+            + " %s (expire after %s), multipart cleanup every %s (abort after %s)",
+        Durations.format(keyDeletingInterval), keyDeletingBatch,
+        Durations.format(openKeyCleanupInterval), Durations.format(openKeyExpire),
+        Durations.format(multipartCleanupInterval), Durations.format(multipartExpire));
+  }
+
+  private static void positive(CommandLine cmd, String name, Duration d) {
+    if (d.isZero() || d.isNegative()) {
+      throw new CommandLine.ParameterException(cmd, name + " must be positive: " + d);
+    }
+  }
+
+  private static void notNegative(CommandLine cmd, String name, Duration d) {
+    if (d.isNegative()) {
+      throw new CommandLine.ParameterException(cmd, name + " must not be negative: " + d);
+    }
+  }
+
+  private static void limit(CommandLine cmd, String name, int n) {
+    if (n < 1 || n > OmPurges.MAX_LIMIT) {
+      throw new CommandLine.ParameterException(cmd, name + " must be in [1, " + OmPurges.MAX_LIMIT
+          + "]: " + n);
+    }
+  }
+}
