@@ -498,7 +498,7 @@ class OmGrpcUploadsAndSnapshotsTest {
         assertEquals(1, services.keyDeleting().runOnce());
         GetServiceStatsResponse r = admin.getServiceStats(GetServiceStatsRequest.getDefaultInstance());
         assertEquals(List.of("KeyDeletingService", "OpenKeyCleanupService",
-            "MultipartUploadCleanupService"), r.getServicesList().stream().map(ServiceStats::getName)
+            "MultipartUploadCleanupService", "DirectoryDeletingService"), r.getServicesList().stream().map(ServiceStats::getName)
             .toList());
         ServiceStats keyDeleting = r.getServices(0);
         assertTrue(keyDeleting.getRunning());
