@@ -38,7 +38,8 @@ class CliEndToEndTest {
     serveCmd.setErr(new PrintWriter(serveErr));
     AtomicInteger serveCode = new AtomicInteger(-1);
     Thread serving = new Thread(() -> serveCode.set(serveCmd.execute("serve", "--data",
-        data.toString(), "--port", "0", "--sync", "PROCESS_CRASH_SAFE", "--drain-timeout", "5")));
+        data.toString(), "--port", "0", "--recon-port", "0", "--sync", "PROCESS_CRASH_SAFE",
+        "--drain-timeout", "5")));
     serving.start();
     try {
       assertTrue(serve.started.await(60, TimeUnit.SECONDS), serveErr.toString());
@@ -152,7 +153,7 @@ class CliEndToEndTest {
       assertEquals(1, run("checkpoint", checkpoint.toString(), "--target", target).code(),
           "an existing checkpoint directory is refused");
 
-      Run second = run("serve", "--data", data.toString(), "--port", "0");
+      Run second = run("serve", "--data", data.toString(), "--port", "0", "--recon-port", "0");
       assertEquals(1, second.code());
       assertTrue(second.err().contains("in use") && second.err().contains("LOCK"), second.err());
 

@@ -125,7 +125,8 @@ class ServeBackgroundServicesTest {
         List.of("--open-key-cleanup-interval", "soon"),
         List.of("--directory-deleting-interval", "0s"),
         List.of("--directory-deleting-batch-size", "0"))) {
-      List<String> args = new ArrayList<>(List.of("serve", "--data", dir.toString(), "--port", "0"));
+      List<String> args = new ArrayList<>(List.of("serve", "--data", dir.toString(), "--port", "0",
+          "--recon-port", "0"));
       args.addAll(bad);
       Run r = run(args.toArray(String[]::new));
       assertEquals(2, r.code(), bad + ": " + r.err());
@@ -166,7 +167,7 @@ class ServeBackgroundServicesTest {
     cmd.setOut(new PrintWriter(out));
     cmd.setErr(new PrintWriter(err));
     List<String> args = new ArrayList<>(List.of("serve", "--data", data.toString(), "--port", "0",
-        "--sync", "PROCESS_CRASH_SAFE", "--drain-timeout", "5"));
+        "--recon-port", "0", "--sync", "PROCESS_CRASH_SAFE", "--drain-timeout", "5"));
     args.addAll(flags);
     AtomicInteger code = new AtomicInteger(-1);
     Thread serving = new Thread(() -> code.set(cmd.execute(args.toArray(String[]::new))));
