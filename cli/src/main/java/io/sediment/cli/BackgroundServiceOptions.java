@@ -7,14 +7,16 @@ import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
- * The options of {@code sediment serve} for the background services: whether they run, and their
- * intervals, expiry thresholds and batch sizes. The defaults are {@link OmServices.Config#defaults()}.
+ * The options of {@code sediment serve} for the background services (key purge, open-key cleanup,
+ * multipart upload cleanup, directory purge): whether they run, and their intervals, expiry
+ * thresholds and batch sizes. The defaults are {@link OmServices.Config#defaults()}.
  */
 final class BackgroundServiceOptions {
 
   @Option(names = "--no-background-services",
-      description = "Run no background service: deleted versions, expired open keys and stale "
-          + "multipart uploads then stay until a server runs them.")
+      description = "Run no background service: deleted versions, expired open keys, stale "
+          + "multipart uploads and recursively deleted directories then stay until a server runs "
+          + "them.")
   boolean disabled;
 
   @Option(names = "--key-deleting-interval", paramLabel = "DURATION", defaultValue = "60s",
@@ -56,22 +58,35 @@ final class BackgroundServiceOptions {
       description = "Uploads examined per run (default: ${DEFAULT-VALUE}).")
   int multipartCleanupLimit;
 
+  @Option(names = "--directory-deleting-interval", paramLabel = "DURATION", defaultValue = "60s",
+      converter = Durations.class,
+      description = "Delay between DirectoryDeletingService runs, which purge the subtrees of "
+          + "recursively deleted FSO directories (default: ${DEFAULT-VALUE}).")
+  Duration directoryDeletingInterval;
+
+  @Option(names = "--directory-deleting-batch-size", paramLabel = "N", defaultValue = "1000",
+      description = "Rows (directories and files below deleted directories, and queue rows) "
+          + "purged per run (default: ${DEFAULT-VALUE}).")
+  int directoryDeletingBatchSize;
+
   /** Usage errors for out-of-range values. */
   void validate(CommandLine cmd) {
     positive(cmd, "--key-deleting-interval", keyDeletingInterval);
     positive(cmd, "--open-key-cleanup-interval", openKeyCleanupInterval);
     positive(cmd, "--multipart-cleanup-interval", multipartCleanupInterval);
+    positive(cmd, "--directory-deleting-interval", directoryDeletingInterval);
     notNegative(cmd, "--open-key-expire", openKeyExpire);
     notNegative(cmd, "--multipart-expire", multipartExpire);
     limit(cmd, "--key-deleting-batch", keyDeletingBatch);
     limit(cmd, "--open-key-cleanup-limit", openKeyCleanupLimit);
     limit(cmd, "--multipart-cleanup-limit", multipartCleanupLimit);
+    limit(cmd, "--directory-deleting-batch-size", directoryDeletingBatchSize);
   }
 
   OmServices.Config config() {
     return new OmServices.Config(keyDeletingInterval, keyDeletingBatch, openKeyCleanupInterval,
         openKeyExpire, openKeyCleanupLimit, multipartCleanupInterval, multipartExpire,
-        multipartCleanupLimit);
+        multipartCleanupLimit, directoryDeletingInterval, directoryDeletingBatchSize);
   }
 
   /** One line for the operator: what runs how often. */
@@ -80,10 +95,12 @@ final class BackgroundServiceOptions {
       return "Background services: none (--no-background-services)";
     }
     return String.format("Background services: key purge every %s (%d rows), open-key cleanup every"
-            + " %s (expire after %s), multipart cleanup every %s (abort after %s)",
+            + " %s (expire after %s), multipart cleanup every %s (abort after %s), directory purge "
+            + "every %s (%d rows)",
         Durations.format(keyDeletingInterval), keyDeletingBatch,
         Durations.format(openKeyCleanupInterval), Durations.format(openKeyExpire),
-        Durations.format(multipartCleanupInterval), Durations.format(multipartExpire));
+        Durations.format(multipartCleanupInterval), Durations.format(multipartExpire),
+        Durations.format(directoryDeletingInterval), directoryDeletingBatchSize);
   }
 
   private static void positive(CommandLine cmd, String name, Duration d) {

@@ -19,6 +19,7 @@ import io.sediment.proto.om.CreateFileRequest;
 import io.sediment.proto.om.CreateFileResponse;
 import io.sediment.proto.om.CreateSnapshotRequest;
 import io.sediment.proto.om.CreateVolumeRequest;
+import io.sediment.proto.om.DeleteDirectoryRequest;
 import io.sediment.proto.om.DeleteKeyRequest;
 import io.sediment.proto.om.AbortMultipartUploadRequest;
 import io.sediment.proto.om.InitiateMultipartUploadRequest;
@@ -45,16 +46,19 @@ import picocli.CommandLine.Option;
 /**
  * {@code sediment load}: writes a synthetic namespace through gRPC (to a running server, or to a
  * store opened here behind a loopback server of its own): volumes, OBS buckets with committed keys
- * in a directory-like tree, keys left open, FSO buckets with deep trees (where the server serves
- * those RPCs), multipart uploads in each OBS bucket (completed, aborted, or left in progress, in
- * turn), a snapshot of each OBS bucket, then deletes a contiguous band of each bucket's keys, which
- * leaves a tombstone band in keyTable (the snapshot still holds the band). Re-running it
- * overwrites the same keys, starts new uploads and keeps the existing snapshots.
+ * in a directory-like tree, keys left open, FSO buckets each holding a deep tree of directories
+ * and files ({@link FsoTreeShape}), multipart uploads in each OBS bucket (completed, aborted, or
+ * left in progress, in turn), a snapshot of each OBS bucket; then deletes a contiguous band of
+ * each OBS bucket's keys, which leaves a tombstone band in keyTable (the snapshot still holds the
+ * band), and recursively deletes some subtrees of each FSO tree, which the directory purge
+ * removes later. Re-running it overwrites the same keys and files, recreates and deletes again the
+ * same subtrees, starts new uploads and keeps the existing snapshots.
  */
 @Command(name = "load", mixinStandardHelpOptions = true,
-    description = {"Write a synthetic namespace (volumes, buckets, keys, open keys, FSO trees where "
-        + "served, multipart uploads completed, aborted and in progress, a snapshot of each OBS "
-        + "bucket) and then delete a band of keys in each bucket, leaving tombstones.",
+    description = {"Write a synthetic namespace (volumes, buckets, keys, open keys, FSO trees of "
+        + "directories and files, multipart uploads completed, aborted and in progress, a snapshot "
+        + "of each OBS bucket), then delete a band of keys in each OBS bucket, leaving tombstones, "
+        + "and some subtrees of each FSO tree recursively, leaving work for the directory purge.",
         "Talks to a running server (--target, the default) or opens a stopped store (--data)."})
 final class LoadCommand implements Callable<Integer> {
 
@@ -100,8 +104,18 @@ final class LoadCommand implements Callable<Integer> {
   int fsoBuckets;
 
   @Option(names = "--depth", defaultValue = "4",
-      description = "Directory depth of the FSO trees (default: ${DEFAULT-VALUE}).")
+      description = "Directory levels of each FSO tree (default: ${DEFAULT-VALUE}).")
   int depth;
+
+  @Option(names = "--fanout", defaultValue = "2",
+      description = "Subdirectories (dir-0, dir-1, ...) of each FSO directory above the deepest "
+          + "level (default: ${DEFAULT-VALUE}).")
+  int fanout;
+
+  @Option(names = "--files-per-dir", defaultValue = "3",
+      description = "Files (file-0, file-1, ...) committed in each FSO directory, the bucket root "
+          + "included (default: ${DEFAULT-VALUE}).")
+  int filesPerDir;
 
   @Option(names = "--multipart-uploads", defaultValue = "3",
       description = "Multipart uploads per OBS bucket (key multipart/object-N, " + PARTS
@@ -134,6 +148,7 @@ final class LoadCommand implements Callable<Integer> {
   private static final long MIN_PART_BYTES = 5L << 20;
 
   private OmServiceGrpc.OmServiceBlockingStub stub;
+  private FsoTreeShape tree;
   private ProgressBar progress;
   private final List<String> skipped = new ArrayList<>();
 
@@ -167,9 +182,10 @@ final class LoadCommand implements Callable<Integer> {
     try {
       stub = OmServiceGrpc.newBlockingStub(channel);
       long obs = (long) volumes * buckets;
-      long deletes = obs * deleteCount();
-      long total = volumes + obs + (long) volumes * fsoBuckets + obs * keys + obs * openKeys
-          + deletes + (long) volumes * fsoBuckets * (depth + 2L)
+      long fso = (long) volumes * fsoBuckets;
+      long deletes = obs * deleteCount() + fso * tree.deletedSubtrees().size();
+      long total = volumes + obs + fso + obs * keys + obs * openKeys + deletes
+          + fso * (tree.directories() + tree.files())
           + obs * multipartUploads * (PARTS + 2L) + (noSnapshots ? 0 : obs);
       progress = new ProgressBar(spec.commandLine().getErr(), total, !noProgress);
       ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -177,13 +193,17 @@ final class LoadCommand implements Callable<Integer> {
       boolean snapshots;
       try {
         progress.phase("volumes and buckets");
-        List<String[]> obsBuckets = createVolumesAndBuckets();
+        List<String[]> fsoTargets = new ArrayList<>();
+        List<String[]> obsBuckets = createVolumesAndBuckets(fsoTargets);
         progress.phase("keys");
         parallel(pool, obsBuckets, keys, (b, i) -> commitKey(b, keyName(i), i));
         progress.phase("open keys");
         parallel(pool, obsBuckets, openKeys, (b, i) -> openKey(b, "open/key-" + i));
-        progress.phase("FSO trees");
-        fsoTrees();
+        progress.phase("FSO directories");
+        parallel(pool, fsoTargets, (int) tree.directories(),
+            (b, i) -> createDirectory(b, tree.directory(i)));
+        progress.phase("FSO files");
+        parallel(pool, fsoTargets, (int) tree.files(), (b, i) -> commitFile(b, tree.file(i), i));
         progress.phase("multipart uploads");
         uploads = multipart(obsBuckets);
         progress.phase("snapshots");
@@ -191,6 +211,9 @@ final class LoadCommand implements Callable<Integer> {
         progress.phase("deletes");
         int first = deleteStart();
         parallel(pool, obsBuckets, deleteCount(), (b, i) -> deleteKey(b, keyName(first + i)));
+        List<String> subtrees = tree.deletedSubtrees();
+        parallel(pool, fsoTargets, subtrees.size(),
+            (b, i) -> deleteDirectory(b, subtrees.get(i)));
         progress.phase("done");
       } finally {
         pool.shutdownNow();
@@ -202,8 +225,12 @@ final class LoadCommand implements Callable<Integer> {
               + "each; deleted keys %s..%s of each bucket (%d per bucket: a tombstone band in "
               + "keyTable).%n", volumes, obs, keys, openKeys, keyName(deleteStart()),
           keyName(deleteStart() + deleteCount() - 1), deleteCount());
-      if (fsoBuckets > 0) {
-        out.printf("Created %d FSO buckets.%n", (long) volumes * fsoBuckets);
+      if (fso > 0) {
+        out.printf("Created %d FSO buckets, each a tree of %d directories (depth %d, fanout %d) and "
+                + "%d files; deleted %s of each recursively (%d directories and %d files wait for "
+                + "the directory purge), leaving %d entries.%n", fso, tree.directories(), depth,
+            fanout, tree.files(), String.join(", ", tree.deletedSubtrees()),
+            tree.deletedDirectories(), tree.deletedFiles(), tree.liveEntries());
       }
       if (uploads && multipartUploads > 0 && obs > 0) {
         out.printf("Multipart uploads in each OBS bucket: %d completed (keys multipart/object-N), "
@@ -225,7 +252,13 @@ final class LoadCommand implements Callable<Integer> {
 
   // ---- phases -----------------------------------------------------------------------------------
 
-  private List<String[]> createVolumesAndBuckets() {
+  /**
+   * Creates the volumes and buckets (existing ones are kept).
+   *
+   * @param fso receives each FSO bucket as {volume, bucket}
+   * @return the OBS buckets as {volume, bucket}
+   */
+  private List<String[]> createVolumesAndBuckets(List<String[]> fso) {
     List<String[]> obs = new ArrayList<>();
     for (int v = 0; v < volumes; v++) {
       String vol = String.format("%s-v%03d", namePrefix, v);
@@ -245,44 +278,11 @@ final class LoadCommand implements Callable<Integer> {
         tolerate(Status.Code.ALREADY_EXISTS, () -> rpc().createBucket(CreateBucketRequest
             .newBuilder().setVolume(vol).setBucket(bucket)
             .setLayout(BucketLayout.FILE_SYSTEM_OPTIMIZED).build()));
+        fso.add(new String[] {vol, bucket});
         progress.step();
       }
     }
     return obs;
-  }
-
-  private void fsoTrees() {
-    for (int v = 0; v < volumes && fsoBuckets > 0; v++) {
-      String vol = String.format("%s-v%03d", namePrefix, v);
-      for (int b = 0; b < fsoBuckets; b++) {
-        String bucket = String.format("fso-%03d", b);
-        StringBuilder path = new StringBuilder();
-        try {
-          for (int d = 0; d < depth; d++) {
-            path.append(d == 0 ? "" : "/").append("dir-").append(d);
-            String p = path.toString();
-            tolerate(Status.Code.ALREADY_EXISTS, () -> rpc().createDirectory(
-                CreateDirectoryRequest.newBuilder().setVolume(vol).setBucket(bucket).setPath(p)
-                    .build()));
-            progress.step();
-          }
-          String file = path + "/file-0";
-          CreateFileResponse open = rpc().createFile(CreateFileRequest.newBuilder()
-              .setVolume(vol).setBucket(bucket).setPath(file).setOverwrite(true)
-              .setRecursive(true).build());
-          progress.step();
-          rpc().commitFile(CommitFileRequest.newBuilder().setVolume(vol).setBucket(bucket)
-              .setPath(file).setClientId(open.getClientId()).setDataSize(4096).build());
-          progress.step();
-        } catch (StatusRuntimeException e) {
-          if (e.getStatus().getCode() == Status.Code.UNIMPLEMENTED) {
-            skipped.add("FSO trees (" + e.getStatus().getDescription() + ")");
-            return;
-          }
-          throw e;
-        }
-      }
-    }
   }
 
   /**
@@ -364,6 +364,24 @@ final class LoadCommand implements Callable<Integer> {
         .setKey(key).build());
   }
 
+  private void createDirectory(String[] b, String path) {
+    rpc().createDirectory(CreateDirectoryRequest.newBuilder().setVolume(b[0]).setBucket(b[1])
+        .setPath(path).build());
+  }
+
+  /** Opens and commits file {@code path} of {@code size} bytes; an existing file is replaced. */
+  private void commitFile(String[] b, String path, long size) {
+    CreateFileResponse open = rpc().createFile(CreateFileRequest.newBuilder().setVolume(b[0])
+        .setBucket(b[1]).setPath(path).build());
+    rpc().commitFile(CommitFileRequest.newBuilder().setVolume(b[0]).setBucket(b[1]).setPath(path)
+        .setClientId(open.getClientId()).setDataSize(size).build());
+  }
+
+  private void deleteDirectory(String[] b, String path) {
+    tolerate(Status.Code.NOT_FOUND, () -> rpc().deleteDirectory(DeleteDirectoryRequest
+        .newBuilder().setVolume(b[0]).setBucket(b[1]).setPath(path).setRecursive(true).build()));
+  }
+
   private void deleteKey(String[] b, String key) {
     tolerate(Status.Code.NOT_FOUND, () -> rpc().deleteKey(DeleteKeyRequest.newBuilder()
         .setVolume(b[0]).setBucket(b[1]).setKey(key).build()));
@@ -443,6 +461,14 @@ final class LoadCommand implements Callable<Integer> {
     check(cmd, openKeys >= 0 && openKeys <= 1_000_000, "--open-keys must be in [0, 1000000]");
     check(cmd, deleteFraction >= 0 && deleteFraction <= 1, "--delete-fraction must be in [0, 1]");
     check(cmd, depth >= 1 && depth <= 100, "--depth must be in [1, 100]");
+    check(cmd, fanout >= 1 && fanout <= 100, "--fanout must be in [1, 100]");
+    check(cmd, filesPerDir >= 0 && filesPerDir <= 10_000, "--files-per-dir must be in [0, 10000]");
+    try {
+      tree = new FsoTreeShape(depth, fanout, filesPerDir);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cmd, e.getMessage() + ": lower --depth, --fanout "
+          + "or --files-per-dir");
+    }
     check(cmd, multipartUploads >= 0 && multipartUploads <= 10_000,
         "--multipart-uploads must be in [0, 10000]");
     check(cmd, threads >= 1 && threads <= 256, "--threads must be in [1, 256]");

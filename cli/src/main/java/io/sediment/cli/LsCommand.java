@@ -3,11 +3,16 @@ package io.sediment.cli;
 import com.google.protobuf.ByteString;
 import io.grpc.ManagedChannel;
 import io.sediment.proto.om.BucketInfo;
+import io.sediment.proto.om.BucketLayout;
+import io.sediment.proto.om.FileStatus;
+import io.sediment.proto.om.GetBucketRequest;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.ListBucketsRequest;
 import io.sediment.proto.om.ListBucketsResponse;
 import io.sediment.proto.om.ListObjectsV2Request;
 import io.sediment.proto.om.ListObjectsV2Response;
+import io.sediment.proto.om.ListStatusRequest;
+import io.sediment.proto.om.ListStatusResponse;
 import io.sediment.proto.om.ListVolumesRequest;
 import io.sediment.proto.om.ListVolumesResponse;
 import io.sediment.proto.om.OmServiceGrpc;
@@ -27,14 +32,20 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code sediment ls [VOLUME[/BUCKET[/PREFIX]]]}: volumes, the buckets of a volume, or the keys of
  * a bucket, like {@code aws s3 ls}: with the delimiter (default {@code /}) keys below the next
- * delimiter roll up into {@code PRE} lines, {@code --recursive} lists every key. Pages through to
- * the end with continuation tokens (or start-after names for volumes and buckets).
+ * delimiter roll up into {@code PRE} lines, {@code --recursive} lists every key. In a
+ * FILE_SYSTEM_OPTIMIZED bucket the prefix is a directory and the listing is ListStatus: its
+ * children (directories as {@code PRE} lines, then files, merged in name order), or with
+ * {@code --recursive} its whole subtree, directories included; {@code --delimiter} does not apply
+ * there. Pages through to the end with continuation tokens (or start-after names for volumes and
+ * buckets).
  */
 @Command(name = "ls", mixinStandardHelpOptions = true,
     description = {"List volumes (no PATH), the buckets of a volume (PATH = VOLUME) or the keys of "
-        + "a bucket (PATH = VOLUME/BUCKET[/PREFIX]), paging through to the end.",
-        "Keys print as `DATE TIME SIZE KEY` in UTC, common prefixes as `PRE PREFIX`; --json prints "
-            + "one JSON object per line."})
+        + "a bucket (PATH = VOLUME/BUCKET[/PREFIX]), paging through to the end. In a "
+        + "FILE_SYSTEM_OPTIMIZED bucket PREFIX is a directory: its entries are listed (with -r, "
+        + "its whole subtree).",
+        "Keys and files print as `DATE TIME SIZE KEY` in UTC, common prefixes and directories as "
+            + "`PRE PREFIX/`; --json prints one JSON object per line."})
 final class LsCommand implements Callable<Integer> {
 
   private static final DateTimeFormatter TIME =
@@ -48,14 +59,16 @@ final class LsCommand implements Callable<Integer> {
   TargetOptions target;
 
   @Option(names = "--prefix", description = "Only names starting with this (keys: after the "
-      + "bucket; not together with a PREFIX in PATH).")
+      + "bucket; in an FSO bucket: the directory to list; not together with a PREFIX in PATH).")
   String prefix;
 
   @Option(names = "--delimiter", defaultValue = "/",
-      description = "Roll keys up to common prefixes at this string (default: ${DEFAULT-VALUE}).")
+      description = "Roll keys up to common prefixes at this string (default: ${DEFAULT-VALUE}; "
+          + "not for FSO buckets, whose listings are by directory).")
   String delimiter;
 
-  @Option(names = {"-r", "--recursive"}, description = "Every key, no common prefixes.")
+  @Option(names = {"-r", "--recursive"},
+      description = "Every key, no common prefixes (FSO: the whole subtree).")
   boolean recursive;
 
   @Option(names = "--page-size", defaultValue = "1000",
@@ -63,7 +76,8 @@ final class LsCommand implements Callable<Integer> {
   int pageSize;
 
   @Option(names = "--start-after", paramLabel = "NAME",
-      description = "List names after this one (exclusive).")
+      description = "List names after this one (exclusive; FSO: a path below the listed "
+          + "directory).")
   String startAfter;
 
   @Option(names = "--json", description = "One JSON object per line.")
@@ -94,8 +108,16 @@ final class LsCommand implements Callable<Integer> {
       switch (parts.length) {
         case 0 -> listVolumes(stub, out);
         case 1 -> listBuckets(stub, out, parts[0]);
-        default -> listKeys(stub, out, parts[0], parts[1],
-            parts.length == 3 && !parts[2].isEmpty() ? parts[2] : nz(prefix));
+        default -> {
+          String keyPrefix = parts.length == 3 && !parts[2].isEmpty() ? parts[2] : nz(prefix);
+          BucketInfo bucket = deadline(stub).getBucket(GetBucketRequest.newBuilder()
+              .setVolume(parts[0]).setBucket(parts[1]).build()).getBucket();
+          if (bucket.getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED) {
+            listStatus(stub, out, parts[0], parts[1], keyPrefix);
+          } else {
+            listKeys(stub, out, parts[0], parts[1], keyPrefix);
+          }
+        }
       }
       out.flush();
     } finally {
@@ -169,6 +191,29 @@ final class LsCommand implements Callable<Integer> {
         }
       }
       token = r.getNextContinuationToken();
+    } while (!token.isEmpty());
+  }
+
+  /** ListStatus of directory (or file) {@code dir} of an FSO bucket, paged with tokens. */
+  private void listStatus(OmServiceGrpc.OmServiceBlockingStub stub, PrintWriter out, String volume,
+      String bucket, String dir) {
+    ByteString token = ByteString.EMPTY;
+    do {
+      ListStatusResponse r = deadline(stub).listStatus(ListStatusRequest.newBuilder()
+          .setVolume(volume).setBucket(bucket).setPath(dir).setRecursive(recursive)
+          .setStartKey(nz(startAfter)).setNumEntries(pageSize).setPageToken(token).build());
+      for (FileStatus s : r.getStatusesList()) {
+        if (json) {
+          out.println(Json.of(s));
+        } else if (s.getIsDirectory()) {
+          out.println(String.format("%30s %s/", "PRE", s.getPath()));
+        } else {
+          out.println(String.format("%s %10d %s",
+              TIME.format(Instant.ofEpochMilli(s.getModificationTime())), s.getSize(),
+              s.getPath()));
+        }
+      }
+      token = r.getNextPageToken();
     } while (!token.isEmpty());
   }
 

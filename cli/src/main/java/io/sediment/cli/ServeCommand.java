@@ -6,6 +6,9 @@ import io.sediment.om.OmStoreOptions;
 import io.sediment.om.SyncPolicy;
 import io.sediment.om.grpc.OmGrpcServer;
 import io.sediment.om.service.OmServices;
+import io.sediment.recon.ReconConfig;
+import io.sediment.recon.ReconServer;
+import io.sediment.recon.ReconSource;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -21,18 +24,20 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code sediment serve}: the OM gRPC service (and, once recon-api provides it, Recon HTTP) and the
- * background services (key purge, open-key cleanup, multipart upload cleanup) over an embedded
- * store under the data directory, until Ctrl-C or SIGTERM; then a graceful shutdown: stop
- * accepting, drain in-flight calls, stop Recon, stop the background services (a run in progress
- * finishes), close the store.
+ * {@code sediment serve}: the OM gRPC service, Recon HTTP (read-only insight over the same store,
+ * unless {@code --no-recon}) and the background services (key purge, open-key cleanup, multipart
+ * upload cleanup, directory purge) over an embedded store under the data directory, until Ctrl-C
+ * or SIGTERM; then a graceful shutdown: stop accepting, drain in-flight calls, stop Recon, stop the
+ * background services (a run in progress finishes), close the store.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
     description = {"Serve the OM gRPC service (OmService, AdminService, health, reflection) over "
-        + "an embedded store under --data, bound to --host:--port, and run the background "
-        + "services that purge deleted versions, expired open keys and stale multipart uploads.",
-        "Stop with Ctrl-C or SIGTERM: in-flight calls drain, the background services stop, then "
-        + "the store is closed."})
+        + "an embedded store under --data, bound to --host:--port, Recon (JSON API, /prom, web "
+        + "page) on --host:--recon-port, and run the background services that purge deleted "
+        + "versions, expired open keys, stale multipart uploads and recursively deleted "
+        + "directories.",
+        "Stop with Ctrl-C or SIGTERM: in-flight calls drain, Recon and the background services "
+        + "stop, then the store is closed."})
 final class ServeCommand implements Callable<Integer> {
 
   private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
@@ -48,6 +53,13 @@ final class ServeCommand implements Callable<Integer> {
   @Option(names = "--port", defaultValue = "" + OmGrpcServer.DEFAULT_PORT,
       description = "gRPC port, 0 for any free one (default: ${DEFAULT-VALUE}).")
   int port;
+
+  @Option(names = "--recon-port", paramLabel = "PORT", defaultValue = "" + ReconConfig.DEFAULT_PORT,
+      description = "Recon HTTP port on --host, 0 for any free one (default: ${DEFAULT-VALUE}).")
+  int reconPort;
+
+  @Option(names = "--no-recon", description = "Serve no Recon HTTP (gRPC only).")
+  boolean noRecon;
 
   @Option(names = "--max-message-bytes", paramLabel = "BYTES",
       defaultValue = "" + OmGrpcServer.DEFAULT_MAX_INBOUND_MESSAGE_BYTES,
@@ -90,6 +102,8 @@ final class ServeCommand implements Callable<Integer> {
   volatile OmGrpcServer server;
   /** The background services while serving; {@code null} with --no-background-services. */
   volatile OmServices services;
+  /** Recon while serving; {@code null} with --no-recon. */
+  volatile ReconServer recon;
 
   /** Asks a running serve to shut down gracefully (returns at once). */
   void requestStop() {
@@ -107,7 +121,7 @@ final class ServeCommand implements Callable<Integer> {
     try (ServeLogging logging = ServeLogging.start(logFile)) {
       OmMetadataStore store = StoreDirs.open(dataDir, OmStoreOptions.defaults()
           .withMaxListSize(pageCap).withSyncPolicy(sync));
-      AutoCloseable recon = null;
+      AutoCloseable reconHandle = null;
       OmServices bg = null;
       Thread hook = null;
       try {
@@ -135,7 +149,9 @@ final class ServeCommand implements Callable<Integer> {
           services = bg;
         }
         LOG.info(background.describe());
-        recon = startRecon(store, registry, out);
+        if (!noRecon) {
+          reconHandle = startRecon(store, registry);
+        }
         if (installShutdownHook) {
           hook = new Thread(() -> {
             requestStop();
@@ -144,10 +160,13 @@ final class ServeCommand implements Callable<Integer> {
           Runtime.getRuntime().addShutdownHook(hook);
         }
         out.printf("Sediment OM gRPC service listening on %s%n", s.target());
+        ReconServer r = this.recon;
+        out.println(r != null ? String.format("Recon at %s/ (JSON under /api/v1, metrics at /prom)",
+            r.url()) : "Recon: none (--no-recon)");
         out.printf("  data: %s%n  logs: %s%n", StoreDirs.store(dataDir), logFile);
         out.println(background.describe());
         out.printf("Stop with Ctrl-C (or SIGTERM: kill %d): in-flight calls drain for up to %d s, "
-            + "the background services stop, then the store is closed.%n",
+            + "Recon and the background services stop, then the store is closed.%n",
             ProcessHandle.current().pid(), drainSeconds);
         out.flush();
         LOG.info("Serving {} on {}", StoreDirs.store(dataDir), s.target());
@@ -166,7 +185,10 @@ final class ServeCommand implements Callable<Integer> {
         if (s != null) {
           s.shutdown(Duration.ofSeconds(drainSeconds));
         }
-        closeQuietly(recon);
+        if (reconHandle != null) {
+          closeQuietly(reconHandle);
+          LOG.info("Recon stopped");
+        }
         if (bg != null) {
           closeQuietly(bg);
           LOG.info("Background services stopped");
@@ -188,21 +210,48 @@ final class ServeCommand implements Callable<Integer> {
     return 0;
   }
 
-  // ===============================================================================================
-  // RECON HOOK: when recon-api provides io.sediment.recon.ReconServer, start it here over `store`
-  // (read-only insight) and `registry` (it exports the per-RPC gRPC metrics on /prom), bound to
-  // --host, print its URL on `out`, and return it: it is closed after the gRPC server has drained
-  // and before the store closes. Until then there is no Recon HTTP server.
-  // ===============================================================================================
-  private static AutoCloseable startRecon(OmMetadataStore store, PrometheusRegistry registry,
-      PrintWriter out) {
-    return null;
+  /**
+   * Starts Recon over {@code store} (read-only views on RocksDB snapshots of the live store) bound
+   * to --host:--recon-port, exporting {@code registry} (the per-RPC gRPC metrics) on /prom. The
+   * caller closes it after the gRPC server has drained and before the store closes.
+   *
+   * @return what closes Recon (its HTTP server, then its source; never the store)
+   * @throws CliFailure if the port cannot be bound
+   */
+  private AutoCloseable startRecon(OmMetadataStore store, PrometheusRegistry registry) {
+    ReconSource source = ReconSource.embedded(store);
+    ReconServer r;
+    try {
+      r = ReconServer.start(ReconConfig.defaults().withHost(host).withPort(reconPort), source,
+          registry);
+    } catch (IOException e) {
+      source.close();
+      throw new CliFailure(e.getMessage() + " (is another server using the port? pick one with "
+          + "--recon-port, or serve without Recon: --no-recon)", e);
+    }
+    recon = r;
+    LOG.info("Recon at {}/", r.url());
+    return () -> {
+      try {
+        r.close();
+      } finally {
+        source.close();
+      }
+    };
   }
 
   private void validate() {
     CommandLine cmd = spec.commandLine();
     if (port < 0 || port > 65535) {
       throw new CommandLine.ParameterException(cmd, "--port must be in [0, 65535]: " + port);
+    }
+    if (reconPort < 0 || reconPort > 65535) {
+      throw new CommandLine.ParameterException(cmd, "--recon-port must be in [0, 65535]: "
+          + reconPort);
+    }
+    if (!noRecon && reconPort != 0 && reconPort == port) {
+      throw new CommandLine.ParameterException(cmd, "--recon-port must differ from --port: "
+          + port);
     }
     if (pageCap < 1) {
       throw new CommandLine.ParameterException(cmd, "--page-cap must be at least 1: " + pageCap);

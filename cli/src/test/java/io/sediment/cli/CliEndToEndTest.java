@@ -38,7 +38,8 @@ class CliEndToEndTest {
     serveCmd.setErr(new PrintWriter(serveErr));
     AtomicInteger serveCode = new AtomicInteger(-1);
     Thread serving = new Thread(() -> serveCode.set(serveCmd.execute("serve", "--data",
-        data.toString(), "--port", "0", "--sync", "PROCESS_CRASH_SAFE", "--drain-timeout", "5")));
+        data.toString(), "--port", "0", "--recon-port", "0", "--sync", "PROCESS_CRASH_SAFE",
+        "--drain-timeout", "5")));
     serving.start();
     try {
       assertTrue(serve.started.await(60, TimeUnit.SECONDS), serveErr.toString());
@@ -48,14 +49,19 @@ class CliEndToEndTest {
 
       Run load = run("load", "--target", target, "--volumes", "2", "--buckets", "2", "--keys",
           "50", "--open-keys", "3", "--delete-fraction", "0.2", "--fso-buckets", "1",
+          "--depth", "3", "--fanout", "2", "--files-per-dir", "2",
           "--multipart-uploads", "1", "--no-snapshots");
       assertEquals(0, load.code(), load.err());
       assertTrue(load.err().contains("load ["), "a progress bar on stderr: " + load.err());
       assertTrue(load.out().contains("Loaded 2 volumes, 4 OBS buckets"), load.out());
       assertTrue(load.out().contains("Multipart uploads in each OBS bucket: 1 completed"),
           load.out());
-      assertFalse(load.out().contains("Snapshot 'before-deletes'"),
-          "--no-snapshots (a bucket with snapshots cannot be deleted below): " + load.out());
+      assertFalse(load.out().contains("Snapshot"), "--no-snapshots: " + load.out());
+      assertTrue(load.out().contains("Created 2 FSO buckets, each a tree of 14 directories (depth "
+          + "3, fanout 2) and 30 files; deleted dir-0/dir-1, dir-1/dir-1 of each recursively (6 "
+          + "directories and 12 files wait for the directory purge), leaving 26 entries."),
+          load.out());
+      assertFalse(load.out().contains("Skipped"), load.out());
 
       Run volumes = run("ls", "--target", target);
       assertEquals(0, volumes.code(), volumes.err());
@@ -77,6 +83,34 @@ class CliEndToEndTest {
       assertEquals(40, lines.size(), "50 keys less a band of 10 deleted");
       assertTrue(lines.stream().allMatch(l -> l.startsWith("{") && l.contains("\"keyName\"")));
       assertFalse(all.out().contains("key-000012"), "the deleted band starts at key 12");
+
+      // FSO: ListStatus, directories as PRE lines, files with their sizes.
+      Run fsoTop = run("ls", "load-v000/fso-000", "--target", target);
+      assertEquals(0, fsoTop.code(), fsoTop.err());
+      List<String> top2 = fsoTop.out().lines().toList();
+      assertEquals(4, top2.size(), fsoTop.out());
+      assertEquals("PRE dir-0/", top2.get(0).trim());
+      assertEquals("PRE dir-1/", top2.get(1).trim());
+      assertTrue(top2.get(2).endsWith(" file-0") && top2.get(3).endsWith(" file-1"), fsoTop.out());
+      Run fsoAll = run("ls", "load-v000/fso-000", "-r", "--page-size", "5", "--target", target);
+      List<String> tree = fsoAll.out().lines().map(l -> l.substring(l.lastIndexOf(' ') + 1))
+          .toList();
+      assertEquals(26, tree.size(), "14 directories and 30 files less 2 deleted subtrees of 3 "
+          + "directories and 6 files each: " + fsoAll.out());
+      assertTrue(tree.stream().noneMatch(p -> p.startsWith("dir-0/dir-1")), fsoAll.out());
+      assertEquals(List.of("dir-0/", "dir-0/dir-0/", "dir-0/dir-0/dir-0/",
+          "dir-0/dir-0/dir-0/file-0", "dir-0/dir-0/dir-0/file-1", "dir-0/dir-0/dir-1/"),
+          tree.subList(0, 6), "depth first, a directory before its subtree");
+      Run fsoAfter = run("ls", "load-v000/fso-000", "-r", "--start-after", "dir-1", "--target",
+          target);
+      assertEquals(tree.subList(tree.indexOf("dir-1/") + 1, tree.size()), fsoAfter.out().lines()
+          .map(l -> l.substring(l.lastIndexOf(' ') + 1)).toList());
+      Run fsoDir = run("ls", "load-v000/fso-000/dir-1/", "--json", "--target", target);
+      List<String> dir1 = fsoDir.out().lines().toList();
+      assertEquals(3, dir1.size(), fsoDir.out());
+      assertTrue(dir1.get(0).contains("\"path\":\"dir-1/dir-0\"")
+          && dir1.get(0).contains("\"isDirectory\":true"), dir1.get(0));
+      assertTrue(dir1.get(2).contains("\"path\":\"dir-1/file-1\""), dir1.get(2));
 
       Run after = run("ls", "load-v000/obs-000", "--recursive", "--prefix", "dir-00/sub-00/",
           "--start-after", "dir-00/sub-00/key-000040", "--target", target);
@@ -119,7 +153,7 @@ class CliEndToEndTest {
       assertEquals(1, run("checkpoint", checkpoint.toString(), "--target", target).code(),
           "an existing checkpoint directory is refused");
 
-      Run second = run("serve", "--data", data.toString(), "--port", "0");
+      Run second = run("serve", "--data", data.toString(), "--port", "0", "--recon-port", "0");
       assertEquals(1, second.code());
       assertTrue(second.err().contains("in use") && second.err().contains("LOCK"), second.err());
 

@@ -41,19 +41,27 @@ class ServeBackgroundServicesTest {
   void servicesPurgeExpireAndAbortWhatLoadLeftAndStopBeforeTheStoreCloses() throws Exception {
     Path data = dir.resolve("data");
     Run load = run("load", "--data", data.toString(), "--volumes", "1", "--buckets", "1",
-        "--keys", "40", "--open-keys", "4", "--delete-fraction", "0.5", "--fso-buckets", "0",
-        "--multipart-uploads", "3", "--no-progress");
+        "--keys", "40", "--open-keys", "4", "--delete-fraction", "0.5", "--fso-buckets", "1",
+        "--depth", "2", "--fanout", "2", "--files-per-dir", "1", "--multipart-uploads", "3",
+        "--no-progress");
     assertEquals(0, load.code(), load.err());
     assertTrue(load.out().contains("1 completed (keys multipart/object-N), 1 aborted, "
         + "1 in progress"), load.out());
     assertTrue(load.out().contains("Snapshot 'before-deletes'"), load.out());
 
-    // Without services nothing is purged: 20 deleted keys + the 3 parts of the aborted upload.
+    assertTrue(load.out().contains("each a tree of 6 directories (depth 2, fanout 2) and 7 files; "
+        + "deleted dir-0/dir-1, dir-1/dir-1 of each recursively"), load.out());
+
+    // Without services nothing is purged: 20 deleted keys + the 3 parts of the aborted upload;
+    // the 2 deleted FSO subtrees (a directory and a file each) wait in deletedDirectoryTable.
     String quiet = serve(data, List.of("--no-background-services"), admin -> {
       assertEquals(0, admin.getServiceStats(GetServiceStatsRequest.getDefaultInstance())
           .getServicesCount());
       Map<String, Long> c = counters(admin);
       assertEquals(23L, c.get("DELETED_KEYS"));
+      assertEquals(2L, c.get("DELETED_DIRECTORIES"));
+      assertEquals(4L, c.get("DIRECTORIES"), "each deleted directory's own row moved");
+      assertEquals(7L, c.get("FILES"), "the files below a deleted directory count until purged");
       assertEquals(4L, c.get("OPEN_KEYS"));
       assertEquals(1L, c.get("MULTIPART_UPLOADS"));
     });
@@ -62,17 +70,22 @@ class ServeBackgroundServicesTest {
     String busy = serve(data, List.of("--key-deleting-interval", "100ms",
         "--open-key-cleanup-interval", "100ms", "--open-key-expire", "0s",
         "--multipart-cleanup-interval", "100ms", "--multipart-expire", "0s",
-        "--key-deleting-batch", "7"), admin -> {
+        "--key-deleting-batch", "7", "--directory-deleting-interval", "100ms",
+        "--directory-deleting-batch-size", "3"), admin -> {
           long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
           Map<String, Long> c = counters(admin);
-          while (c.get("DELETED_KEYS") + c.get("OPEN_KEYS") + c.get("MULTIPART_UPLOADS") > 0
-              && System.nanoTime() < deadline) {
+          while (c.get("DELETED_KEYS") + c.get("OPEN_KEYS") + c.get("MULTIPART_UPLOADS")
+              + c.get("DELETED_DIRECTORIES") > 0 && System.nanoTime() < deadline) {
             sleep(50);
             c = counters(admin);
           }
           assertEquals(0L, c.get("DELETED_KEYS"), c.toString());
           assertEquals(0L, c.get("OPEN_KEYS"), c.toString());
           assertEquals(0L, c.get("MULTIPART_UPLOADS"), c.toString());
+          assertEquals(0L, c.get("DELETED_DIRECTORIES"), c.toString());
+          assertEquals(4L, c.get("DIRECTORIES"), "6 less the 2 deleted: " + c);
+          assertEquals(5L, c.get("FILES"), "7 less the 2 below the deleted directories (moved to "
+              + "deletedTable by the directory purge, then purged): " + c);
           assertEquals(21L, c.get("KEYS"), "the live keys stay: 40 less 20 deleted, plus the "
               + "completed upload: " + c);
           GetServiceStatsResponse stats = admin.getServiceStats(
@@ -89,8 +102,8 @@ class ServeBackgroundServicesTest {
           assertTrue(stats.getServices(0).getRuns() >= 4, "batches of 7 rows: " + stats);
         });
     assertTrue(busy.contains("Background services: key purge every 100ms (7 rows), open-key "
-        + "cleanup every 100ms (expire after 0s), multipart cleanup every 100ms (abort after 0s)"),
-        busy);
+        + "cleanup every 100ms (expire after 0s), multipart cleanup every 100ms (abort after 0s), "
+        + "directory purge every 100ms (3 rows)"), busy);
 
     List<String> log = Files.readAllLines(data.resolve("logs").resolve("sediment.log"));
     int grpcStopped = lastIndexOf(log, "gRPC server stopped");
@@ -109,8 +122,11 @@ class ServeBackgroundServicesTest {
     for (List<String> bad : List.of(List.of("--key-deleting-interval", "0s"),
         List.of("--open-key-expire", "7"), List.of("--multipart-expire", "PT-1S"),
         List.of("--key-deleting-batch", "0"), List.of("--multipart-cleanup-limit", "100001"),
-        List.of("--open-key-cleanup-interval", "soon"))) {
-      List<String> args = new ArrayList<>(List.of("serve", "--data", dir.toString(), "--port", "0"));
+        List.of("--open-key-cleanup-interval", "soon"),
+        List.of("--directory-deleting-interval", "0s"),
+        List.of("--directory-deleting-batch-size", "0"))) {
+      List<String> args = new ArrayList<>(List.of("serve", "--data", dir.toString(), "--port", "0",
+          "--recon-port", "0"));
       args.addAll(bad);
       Run r = run(args.toArray(String[]::new));
       assertEquals(2, r.code(), bad + ": " + r.err());
@@ -151,7 +167,7 @@ class ServeBackgroundServicesTest {
     cmd.setOut(new PrintWriter(out));
     cmd.setErr(new PrintWriter(err));
     List<String> args = new ArrayList<>(List.of("serve", "--data", data.toString(), "--port", "0",
-        "--sync", "PROCESS_CRASH_SAFE", "--drain-timeout", "5"));
+        "--recon-port", "0", "--sync", "PROCESS_CRASH_SAFE", "--drain-timeout", "5"));
     args.addAll(flags);
     AtomicInteger code = new AtomicInteger(-1);
     Thread serving = new Thread(() -> code.set(cmd.execute(args.toArray(String[]::new))));

@@ -3,6 +3,7 @@ package io.sediment.om.grpc;
 import com.google.protobuf.ByteString;
 import io.grpc.stub.StreamObserver;
 import io.sediment.om.CompletedPart;
+import io.sediment.om.FileStatus;
 import io.sediment.om.ListObjectsV1Result;
 import io.sediment.om.ListObjectsV2Result;
 import io.sediment.om.ListPage;
@@ -38,6 +39,8 @@ import io.sediment.proto.om.DeleteBucketRequest;
 import io.sediment.proto.om.DeleteBucketResponse;
 import io.sediment.proto.om.DeleteDirectoryRequest;
 import io.sediment.proto.om.DeleteDirectoryResponse;
+import io.sediment.proto.om.DeleteFileRequest;
+import io.sediment.proto.om.DeleteFileResponse;
 import io.sediment.proto.om.DeleteKeyRequest;
 import io.sediment.proto.om.DeleteKeyResponse;
 import io.sediment.proto.om.DeleteSnapshotRequest;
@@ -46,6 +49,8 @@ import io.sediment.proto.om.DeleteVolumeRequest;
 import io.sediment.proto.om.DeleteVolumeResponse;
 import io.sediment.proto.om.GetBucketRequest;
 import io.sediment.proto.om.GetBucketResponse;
+import io.sediment.proto.om.GetFileStatusRequest;
+import io.sediment.proto.om.GetFileStatusResponse;
 import io.sediment.proto.om.GetVolumeRequest;
 import io.sediment.proto.om.GetVolumeResponse;
 import io.sediment.proto.om.InitiateMultipartUploadRequest;
@@ -71,6 +76,8 @@ import io.sediment.proto.om.ListStatusRequest;
 import io.sediment.proto.om.ListStatusResponse;
 import io.sediment.proto.om.ListVolumesRequest;
 import io.sediment.proto.om.ListVolumesResponse;
+import io.sediment.proto.om.LookupFileRequest;
+import io.sediment.proto.om.LookupFileResponse;
 import io.sediment.proto.om.LookupKeyRequest;
 import io.sediment.proto.om.LookupKeyResponse;
 import io.sediment.proto.om.LookupSnapshotKeyRequest;
@@ -95,7 +102,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * {@code OmService}: each RPC is one call of the {@link OmMetadataStore} facade, run through
@@ -108,20 +114,13 @@ import java.util.Set;
  * ListOpenFiles the bucket's maintained open-key count, snapshot writes the snapshot row. A
  * CreateSnapshot without a name gets {@link #generatedSnapshotName(Instant)}.
  *
- * <p>RPCs whose facade operation is not in this build yet (the FSO ones) answer UNIMPLEMENTED
- * naming the operation; they are all in the one section marked {@code NOT WIRED} at the end, and
- * listed in {@link #NOT_WIRED}.
+ * <p>The file-system RPCs (FILE_SYSTEM_OPTIMIZED buckets) return the facade's
+ * {@link FileStatus} as the wire {@code FileStatus}, field for field ({@link #toProto}); a
+ * ListStatus start key is a full path relative to the bucket, exclusive.
  *
  * <p>Thread-safe (stateless over a thread-safe store).
  */
 public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
-
-  /**
-   * The RPCs (method names of {@code sediment.om.v1.OmService}) that answer UNIMPLEMENTED in this
-   * build because their facade operation does not exist yet.
-   */
-  public static final Set<String> NOT_WIRED = Set.of(
-      "CreateDirectory", "CreateFile", "CommitFile", "DeleteDirectory", "Rename", "ListStatus");
 
   private static final DateTimeFormatter SNAPSHOT_NAME =
       DateTimeFormatter.ofPattern("'s'yyyyMMdd-HHmmss.SSS").withZone(ZoneOffset.UTC);
@@ -483,42 +482,97 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
     return s == null ? "" : s;
   }
 
-  // ==============================================================================================
-  // NOT WIRED: the FSO RPCs, whose facade operations are not in this branch yet. Each answers
-  // UNIMPLEMENTED naming the operation. To wire one after the merge: replace its body with
-  // UnaryCalls.run(obs, () -> ...) over the facade method, remove its name from NOT_WIRED, and
-  // drive it through a real channel in the gRPC tests.
-  // ==============================================================================================
+  // ---- File system (FSO) ------------------------------------------------------------------------
 
   @Override
   public void createDirectory(CreateDirectoryRequest req,
       StreamObserver<CreateDirectoryResponse> obs) {
-    UnaryCalls.notWired(obs, "OmMetadataStore.createDirectory (FSO)");
+    UnaryCalls.run(obs, () -> CreateDirectoryResponse.newBuilder()
+        .setStatus(toProto(store.createDirectory(req.getVolume(), req.getBucket(), req.getPath())))
+        .build());
   }
 
   @Override
   public void createFile(CreateFileRequest req, StreamObserver<CreateFileResponse> obs) {
-    UnaryCalls.notWired(obs, "OmMetadataStore.createFile (FSO)");
+    UnaryCalls.run(obs, () -> {
+      OpenKeySession session = store.createFile(req.getVolume(), req.getBucket(), req.getPath(),
+          req.getOwner());
+      return CreateFileResponse.newBuilder().setClientId(session.clientId())
+          .setOpenFile(session.openKey()).build();
+    });
   }
 
   @Override
   public void commitFile(CommitFileRequest req, StreamObserver<CommitFileResponse> obs) {
-    UnaryCalls.notWired(obs, "OmMetadataStore.commitFile (FSO)");
+    UnaryCalls.run(obs, () -> CommitFileResponse.newBuilder()
+        .setFile(store.commitFile(req.getVolume(), req.getBucket(), req.getPath(),
+            req.getClientId(), uint64("Data size", req.getDataSize())))
+        .build());
+  }
+
+  @Override
+  public void lookupFile(LookupFileRequest req, StreamObserver<LookupFileResponse> obs) {
+    UnaryCalls.run(obs, () -> LookupFileResponse.newBuilder()
+        .setFile(store.lookupFile(req.getVolume(), req.getBucket(), req.getPath())).build());
+  }
+
+  @Override
+  public void getFileStatus(GetFileStatusRequest req, StreamObserver<GetFileStatusResponse> obs) {
+    UnaryCalls.run(obs, () -> GetFileStatusResponse.newBuilder()
+        .setStatus(toProto(store.getFileStatus(req.getVolume(), req.getBucket(), req.getPath())))
+        .build());
+  }
+
+  @Override
+  public void deleteFile(DeleteFileRequest req, StreamObserver<DeleteFileResponse> obs) {
+    UnaryCalls.run(obs, () -> {
+      store.deleteFile(req.getVolume(), req.getBucket(), req.getPath());
+      return DeleteFileResponse.getDefaultInstance();
+    });
   }
 
   @Override
   public void deleteDirectory(DeleteDirectoryRequest req,
       StreamObserver<DeleteDirectoryResponse> obs) {
-    UnaryCalls.notWired(obs, "OmMetadataStore.deleteDirectory (FSO)");
+    UnaryCalls.run(obs, () -> {
+      store.deleteDirectory(req.getVolume(), req.getBucket(), req.getPath(), req.getRecursive());
+      return DeleteDirectoryResponse.getDefaultInstance();
+    });
   }
 
   @Override
   public void rename(RenameRequest req, StreamObserver<RenameResponse> obs) {
-    UnaryCalls.notWired(obs, "OmMetadataStore.rename (FSO)");
+    UnaryCalls.run(obs, () -> RenameResponse.newBuilder()
+        .setStatus(toProto(store.rename(req.getVolume(), req.getBucket(), req.getFromPath(),
+            req.getToPath())))
+        .build());
   }
 
   @Override
   public void listStatus(ListStatusRequest req, StreamObserver<ListStatusResponse> obs) {
-    UnaryCalls.notWired(obs, "OmMetadataStore.listStatus (FSO)");
+    UnaryCalls.run(obs, () -> {
+      ListPage<FileStatus> page = store.listStatus(req.getVolume(), req.getBucket(),
+          req.getPath(), req.getRecursive(), req.getStartKey(), pageSize(req.getNumEntries()),
+          token(req.getPageToken()));
+      ListStatusResponse.Builder out = ListStatusResponse.newBuilder();
+      for (FileStatus s : page.items()) {
+        out.addStatuses(toProto(s));
+      }
+      return out.setTruncated(page.truncated()).setNextPageToken(token(page.nextToken())).build();
+    });
+  }
+
+  /** The wire form of a facade {@link FileStatus}: the same fields, one to one. */
+  static io.sediment.proto.om.FileStatus toProto(FileStatus s) {
+    return io.sediment.proto.om.FileStatus.newBuilder()
+        .setPath(s.path())
+        .setIsDirectory(s.isDirectory())
+        .setSize(s.size())
+        .setObjectId(s.objectId())
+        .setParentId(s.parentId())
+        .setCreationTime(s.creationTime())
+        .setModificationTime(s.modificationTime())
+        .setOwner(nz(s.owner()))
+        .build();
   }
 }

@@ -57,10 +57,4 @@ final class UnaryCalls {
     observer.onNext(response);
     observer.onCompleted();
   }
-
-  /** Fails the call with UNIMPLEMENTED naming the facade operation it waits for. */
-  static void notWired(StreamObserver<?> observer, String operation) {
-    observer.onError(Status.UNIMPLEMENTED.withDescription("Not served by this build yet: "
-        + operation + " is not in the om-metadata facade of this branch").asRuntimeException());
-  }
 }

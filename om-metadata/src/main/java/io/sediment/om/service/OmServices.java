@@ -9,7 +9,8 @@ import java.util.Objects;
 
 /**
  * The purge services of one {@link OmMetadataStore}, created together: {@link KeyDeletingService},
- * {@link OpenKeyCleanupService} and {@link MultipartUploadCleanupService}. Nothing starts until
+ * {@link OpenKeyCleanupService}, {@link MultipartUploadCleanupService} and
+ * {@link DirectoryDeletingService}. Nothing starts until
  * {@link #start()}. Close this before the store: {@link #close()} stops every service (letting runs
  * in progress finish). Thread-safe.
  */

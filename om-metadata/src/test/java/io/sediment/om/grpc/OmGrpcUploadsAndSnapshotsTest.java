@@ -486,7 +486,8 @@ class OmGrpcUploadsAndSnapshotsTest {
         .setKey("purged").build());
     OmMetadataStore store = f.store;
     OmServices.Config config = new OmServices.Config(Duration.ofHours(1), 10, Duration.ofHours(2),
-        Duration.ofDays(7), 10, Duration.ofHours(3), Duration.ofDays(30), 10);
+        Duration.ofDays(7), 10, Duration.ofHours(3), Duration.ofDays(30), 10, Duration.ofHours(4),
+        10);
     try (OmServices services = OmServices.create(store, config)) {
       OmGrpcServer second = OmGrpcServer.builder(store).port(0).services(services).build().start();
       var channel = io.grpc.Grpc.newChannelBuilderForAddress("127.0.0.1", second.port(),
@@ -508,6 +509,7 @@ class OmGrpcUploadsAndSnapshotsTest {
         assertEquals(0, keyDeleting.getFailures());
         assertEquals("", keyDeleting.getLastFailure());
         assertEquals(Duration.ofHours(3).toMillis(), r.getServices(2).getIntervalMillis());
+        assertEquals(Duration.ofHours(4).toMillis(), r.getServices(3).getIntervalMillis());
         services.stop();
         assertFalse(admin.getServiceStats(GetServiceStatsRequest.getDefaultInstance())
             .getServices(0).getRunning());
