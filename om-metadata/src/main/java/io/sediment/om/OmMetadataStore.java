@@ -81,6 +81,7 @@ public final class OmMetadataStore implements AutoCloseable {
   private final Table<String, KeyInfo> openKeyTable;
   private final Table<byte[], byte[]> rawVolumeTable;
   private final Snapshots snapshots;
+  private final LifecycleScans lifecycleScans;
 
   private OmMetadataStore(DBStore store, OmStoreOptions options) {
     this.ctx = new OmContext(store, options);
@@ -93,6 +94,7 @@ public final class OmMetadataStore implements AutoCloseable {
     this.openKeyTable = store.getTable(OPEN_KEY_TABLE);
     this.rawVolumeTable = store.getTable(VOLUME_TABLE.name());
     this.snapshots = new Snapshots(ctx);
+    this.lifecycleScans = new LifecycleScans(ctx);
     this.multipartUploads = new MultipartUploads(ctx);
     this.openFiles = new OpenFiles(ctx);
     this.purges = new OmPurges(ctx, multipartUploads);
@@ -1097,6 +1099,24 @@ public final class OmMetadataStore implements AutoCloseable {
    */
   public int purgeDeletedDirectories(int maxEntries) {
     return fso().purgeDeletedDirectories(maxEntries);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Lifecycle scans
+
+  /**
+   * One step of the named lifecycle scan of a bucket (see {@link LifecycleScans}): examines at
+   * most {@code maxExamined} committed keys after the scan's persisted cursor (under
+   * {@code prefix}; OBS/LEGACY only, an FSO bucket is scanned whole) and returns those
+   * {@code rule} matches; the cursor advances in metaTable, and is cleared when the pass is
+   * complete.
+   *
+   * @throws OmException INVALID_ARGUMENT for a bad scan name, names or budget (1 to the page cap),
+   *     or a prefix on an FSO bucket; NOT_FOUND if the volume or bucket is absent
+   */
+  public LifecycleStep lifecycleScanStep(String scanName, String volume, String bucket,
+      String prefix, java.util.function.Predicate<KeyInfo> rule, int maxExamined) {
+    return lifecycleScans.step(scanName, volume, bucket, prefix, rule, maxExamined);
   }
 
   // ------------------------------------------------------------------------------------------

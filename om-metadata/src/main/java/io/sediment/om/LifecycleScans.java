@@ -1,0 +1,96 @@
+package io.sediment.om;
+
+import static io.sediment.om.OmDBDefinition.FILE_TABLE;
+import static io.sediment.om.OmDBDefinition.KEY_TABLE;
+import static io.sediment.om.OmDBDefinition.META_TABLE;
+import static io.sediment.om.OmKeys.utf8;
+
+import io.sediment.db.ReadView;
+import io.sediment.db.Table;
+import io.sediment.db.codec.Codec;
+import io.sediment.proto.om.BucketInfo;
+import io.sediment.proto.om.BucketLayout;
+import io.sediment.proto.om.KeyInfo;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
+
+/**
+ * Resumable lifecycle scans: a named scan walks the committed keys of one bucket (keyTable for
+ * OBJECT_STORE and LEGACY, fileTable for FSO) in bounded steps and reports the keys a rule
+ * matches, keeping its position in metaTable ({@code lifecycle/<name>/<bucketId>}) so the next
+ * step, in this process or after a restart, continues where the last one stopped.
+ *
+ * <p>A step reads one {@link ReadView} with one iterator bounded to the bucket (and prefix),
+ * positioned once at the saved cursor (a key deleted meanwhile resumes at the next live one;
+ * never a second positioning from the head through the tombstones a purge left), and examines at
+ * most {@code maxExamined} keys. When a step reaches the end, the pass is complete: the cursor is
+ * cleared and the next step starts a new pass. The cursor is bound to the bucket's object id, so
+ * a re-created bucket starts afresh.
+ *
+ * <p>A scan only reads and reports; acting on the matches (deleting expired keys) is the caller's
+ * write. Thread-safe; two callers stepping the same named scan at once may examine a range twice.
+ */
+final class LifecycleScans {
+
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+  private static final Codec<KeyInfo> KEY_INFO = KEY_TABLE.valueCodec();
+
+  private final OmContext ctx;
+
+  LifecycleScans(OmContext ctx) {
+    this.ctx = ctx;
+  }
+
+  /** See {@link OmMetadataStore#lifecycleScanStep}. */
+  LifecycleStep step(String scanName, String volume, String bucket, String prefix,
+      Predicate<KeyInfo> rule, int maxExamined) {
+    if (scanName == null || !NAME.matcher(scanName).matches()) {
+      throw OmException.invalid("Scan name must be 1 to 64 of [A-Za-z0-9_.-]: '" + scanName + "'");
+    }
+    OmValidation.checkResourceName("Volume", volume);
+    OmValidation.checkResourceName("Bucket", bucket);
+    OmValidation.checkOptionalText("Prefix", prefix);
+    Objects.requireNonNull(rule, "rule");
+    int max = ctx.checkPageSize("maxExamined", maxExamined);
+    PageScan scan;
+    String metaKey;
+    try (ReadView view = ctx.store().openReadView()) {
+      BucketInfo info = ctx.requireBucket(view, volume, bucket);
+      boolean fso = info.getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED;
+      if (fso && prefix != null && !prefix.isEmpty()) {
+        throw OmException.invalid("A lifecycle scan of an FSO bucket covers the whole bucket "
+            + "(its files are keyed by parent id, not path): no prefix");
+      }
+      metaKey = "lifecycle/" + scanName + "/" + OmKeys.id(info.getObjectId());
+      byte[] saved = view.getTable(META_TABLE).get(metaKey);
+      ListTokens.Cursor cursor = saved == null
+          ? null : new ListTokens.Cursor(new String(saved, StandardCharsets.UTF_8), false);
+      String base = fso ? OmKeys.fsoBucketPrefix(info.getVolumeId(), info.getObjectId())
+          : OmKeys.bucketPrefix(volume, bucket);
+      scan = PageScan.read(view.getTable((fso ? FILE_TABLE : KEY_TABLE).name()), base,
+          OmContext.nz(prefix), null, cursor, max);
+    }
+    List<KeyInfo> matched = new ArrayList<>();
+    for (PageScan.Entry e : scan.entries()) {
+      KeyInfo k = KEY_INFO.fromPersistedFormat(e.value());
+      if (rule.test(k)) {
+        matched.add(k);
+      }
+    }
+    String next = scan.truncated() ? scan.last().name() : null;
+    ctx.write(txn -> {
+      Table<String, byte[]> meta = ctx.table(META_TABLE);
+      if (next == null) {
+        meta.deleteWithBatch(txn.batch(), metaKey);
+      } else {
+        meta.putWithBatch(txn.batch(), metaKey, utf8(next));
+      }
+      return null;
+    });
+    return new LifecycleStep(matched, scan.entries().size(), next == null);
+  }
+}
