@@ -414,6 +414,7 @@ public final class OmMetadataStore implements AutoCloseable {
         open.deletePrefixWithBatch(batch, openPrefix);
         txn.count(fso ? OmCounter.OPEN_FILES : OmCounter.OPEN_KEYS, -discarded);
       }
+      snapshots.forgetBucket(txn, volume, bucket, info.getObjectId());
       txn.dropBucketCounters(info.getObjectId());
       return null;
     });

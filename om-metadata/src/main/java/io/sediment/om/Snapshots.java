@@ -227,6 +227,24 @@ final class Snapshots implements AutoCloseable {
 
   // ---- reads of the rows ----
 
+  /**
+   * Adds to {@code txn} the removal of every (DELETED) snapshot row of a bucket being deleted and of
+   * its snapshot chain, so a bucket re-created under the same name starts with none. The caller has
+   * checked {@link #hasActive} under the same write lock.
+   */
+  void forgetBucket(WriteTxn txn, String volume, String bucket, long bucketId) {
+    long rows = 0;
+    try (TableIterator<String, KeyValue<String, SnapshotInfo>> it =
+             table.iterator(OmKeys.bucketPrefix(volume, bucket), IteratorType.KEY_ONLY)) {
+      while (it.hasNext()) {
+        table.deleteWithBatch(txn.batch(), it.next().getKey());
+        rows++;
+      }
+    }
+    txn.count(OmCounter.SNAPSHOTS, -rows);
+    meta.deleteWithBatch(txn.batch(), CHAIN_BUCKET + OmKeys.id(bucketId));
+  }
+
   /** Whether bucket {@code volume/bucket} has an ACTIVE snapshot; one bounded scan of its rows. */
   boolean hasActive(String volume, String bucket) {
     try (TableIterator<String, KeyValue<String, SnapshotInfo>> it =

@@ -689,9 +689,9 @@ class BadInputMatrixTest {
     row("commitKey twice", Code.NOT_FOUND,
         () -> om.commitKey(V, OBS, "committed", committedClient, 1),
         "No open key 'committed'", "client id " + committedClient, "already committed");
-    row("commitKey with a wrong client id", Code.NOT_FOUND,
+    row("commitKey with a wrong client id", Code.FAILED_PRECONDITION,
         () -> om.commitKey(V, OBS, "pending", openClient + 1000, 1),
-        "No open key 'pending'", "client id " + (openClient + 1000), "wrong client id");
+        "Key 'pending'", "open under another client id", "not " + (openClient + 1000));
     row("commitKey of another key's session", Code.NOT_FOUND,
         () -> om.commitKey(V, OBS, "top", openClient, 1), "No open key 'top'");
     row("commitKey in another bucket", Code.NOT_FOUND,
@@ -702,9 +702,9 @@ class BadInputMatrixTest {
     row("commitFile twice", Code.NOT_FOUND,
         () -> om.commitFile(V, FSO, "d/committed", committedFileClient, 1),
         "No open file 'd/committed'", "client id " + committedFileClient);
-    row("commitFile with a wrong client id", Code.NOT_FOUND,
+    row("commitFile with a wrong client id", Code.FAILED_PRECONDITION,
         () -> om.commitFile(V, FSO, "d/pending", openFileClient + 1000, 1),
-        "No open file 'd/pending'", "client id " + (openFileClient + 1000));
+        "File 'd/pending'", "open under another client id", "not " + (openFileClient + 1000));
     row("commitFile in another bucket", Code.NOT_FOUND,
         () -> om.commitFile(V, FSO2, "d/pending", openFileClient, 1), "No open file");
     row("commitFile with a negative size", Code.INVALID_ARGUMENT,

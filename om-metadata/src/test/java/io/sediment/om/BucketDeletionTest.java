@@ -41,6 +41,11 @@ class BucketDeletionTest {
     om.deleteSnapshot(V, "snapped", "snap1");
     om.deleteBucket(V, "snapped");
     assertThrows(OmException.class, () -> om.getBucketInfo(V, "snapped"));
+    // A bucket re-created under the name inherits none of the old one's snapshot rows.
+    om.createBucket(V, "snapped", BucketLayout.OBJECT_STORE, null, 0);
+    assertEquals(0, om.listSnapshots(V, "snapped", null, null, 100, null, true).items().size());
+    om.createSnapshot(V, "snapped", "snap1");
+    assertEquals(om.countFromScan(), om.counters());
   }
 
   @Test

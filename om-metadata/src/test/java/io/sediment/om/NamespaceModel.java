@@ -177,25 +177,38 @@ final class NamespaceModel {
     buckets.put(name, new BucketM(name, layout, volumeId, objectId));
   }
 
-  /** Whether deleteBucket would find the bucket empty (no live key, file, directory, upload). */
+  /**
+   * Whether deleteBucket would find the bucket empty: no live key (FSO: no top-level file or
+   * directory; rows under recursively deleted directories are the purge's), no upload and no
+   * ACTIVE snapshot.
+   */
   boolean bucketDeletable(String name) {
     BucketM b = bucket(name);
     if (b.fso()) {
-      String ids = OmKeys.fsoBucketPrefix(b.volumeId(), b.objectId());
-      if (!under(dirTable, ids).isEmpty() || !under(fileTable, ids).isEmpty()) {
+      String top = OmKeys.childPrefix(b.volumeId(), b.objectId(), b.objectId());
+      if (!under(dirTable, top).isEmpty() || !under(fileTable, top).isEmpty()) {
         return false;
       }
     } else if (!under(keyTable, OmKeys.bucketPrefix(volume, name)).isEmpty()) {
       return false;
     }
+    for (Map.Entry<String, Boolean> snap : under(snapshotTable, OmKeys.bucketPrefix(volume, name))) {
+      if (snap.getValue()) {
+        return false;
+      }
+    }
     return under(multipartTable, OmKeys.bucketPrefix(volume, name)).isEmpty();
   }
 
-  /** A deletable bucket goes; its open keys or files are discarded with it. */
+  /**
+   * A deletable bucket goes; its open keys or files are discarded with it, and its (DELETED)
+   * snapshot rows too.
+   */
   void deleteBucket(String name) {
     BucketM b = buckets.remove(name);
     removeUnder(b.fso() ? openFileTable : openKeyTable, b.fso()
         ? OmKeys.fsoBucketPrefix(b.volumeId(), b.objectId()) : OmKeys.bucketPrefix(volume, name));
+    removeUnder(snapshotTable, OmKeys.bucketPrefix(volume, name));
   }
 
   // ------------------------------------------------------------------------------------------
@@ -207,8 +220,24 @@ final class NamespaceModel {
   }
 
   Code predictCommitKey(String b, String key, long clientId) {
-    return openKeyTable.containsKey(OmKeys.openKey(volume, b, key, clientId))
-        ? null : Code.NOT_FOUND;
+    return openKeyTable.containsKey(OmKeys.openKey(volume, b, key, clientId)) ? null
+        : hasSession(openKeyTable, OmKeys.objectKey(volume, b, key)) ? Code.FAILED_PRECONDITION
+        : Code.NOT_FOUND;
+  }
+
+  /** Whether {@code open} holds a session ({@code entryKey/<16 hex>}) of exactly that entry. */
+  private static boolean hasSession(java.util.NavigableMap<String, ?> open, String entryKey) {
+    String prefix = entryKey + OmKeys.SEPARATOR;
+    for (String k : open.tailMap(prefix, true).keySet()) {
+      if (!k.startsWith(prefix)) {
+        return false;
+      }
+      String rest = k.substring(prefix.length());
+      if (rest.length() == OmKeys.ID_WIDTH && rest.indexOf(OmKeys.SEPARATOR) < 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Returns the committed row. */
@@ -499,7 +528,8 @@ final class NamespaceModel {
     String leaf = comps.get(comps.size() - 1);
     if (!openFileTable.containsKey(OmKeys.openFileKey(b.volumeId(), b.objectId(), r.parentId(),
         leaf, clientId))) {
-      return Code.NOT_FOUND;
+      return hasSession(openFileTable, pathKey(b, r.parentId(), leaf))
+          ? Code.FAILED_PRECONDITION : Code.NOT_FOUND;
     }
     return dirTable.containsKey(pathKey(b, r.parentId(), leaf)) ? Code.FAILED_PRECONDITION : null;
   }
