@@ -52,7 +52,11 @@ public class GetRangeBenchmark {
   public static class Store {
 
     /** Number of live keys in the table. */
-    /** The table profile: DESIGN §2's partitioned index and filters, or one full filter per SST. */
+    /**
+     * The table profile: DESIGN §2's partitioned index and filters, one full filter per SST, or
+     * partitioned loaded from an OPTIONS ini with partitions pinned ({@code ini-pinned}) or not
+     * ({@code ini-fallback}).
+     */
     @Param({"partitioned"})
     public String filters;
 
@@ -65,8 +69,15 @@ public class GetRangeBenchmark {
 
     @Setup(Level.Trial)
     public void build() {
-      store = BenchStores.open("getrange", BenchStores.profile().toBuilder()
-              .partitionedIndexAndFilters(!"full".equals(filters)).build(),
+      io.sediment.db.managed.DBProfile profile = BenchStores.profile().toBuilder()
+          .partitionedIndexAndFilters(!"full".equals(filters)).build();
+      if (filters.startsWith("ini-")) {
+        // Partitioned, from an OPTIONS ini (RocksDB's default block cache): ini-fallback as
+        // RocksDB records the profile, ini-pinned with every partition pinned.
+        profile = BenchStores.profile().toBuilder().optionsFile(BenchStores.optionsIni("getrange",
+            profile, "ini-pinned".equals(filters))).build();
+      }
+      store = BenchStores.open("getrange", profile,
           io.sediment.db.tombstone.TombstonePolicy.disabled());
       table = store.getTable(BenchStores.TABLE);
       BenchStores.putRange(store, table, 0, keys);
