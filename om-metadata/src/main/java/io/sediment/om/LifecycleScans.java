@@ -58,6 +58,7 @@ final class LifecycleScans {
     int max = ctx.checkPageSize("maxExamined", maxExamined);
     PageScan scan;
     String metaKey;
+    ListTokens.Cursor cursor;
     try (ReadView view = ctx.store().openReadView()) {
       BucketInfo info = ctx.requireBucket(view, volume, bucket);
       boolean fso = info.getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED;
@@ -67,7 +68,7 @@ final class LifecycleScans {
       }
       metaKey = "lifecycle/" + scanName + "/" + OmKeys.id(info.getObjectId());
       byte[] saved = view.getTable(META_TABLE).get(metaKey);
-      ListTokens.Cursor cursor = saved == null
+      cursor = saved == null
           ? null : new ListTokens.Cursor(new String(saved, StandardCharsets.UTF_8), false);
       String base = fso ? OmKeys.fsoBucketPrefix(info.getVolumeId(), info.getObjectId())
           : OmKeys.bucketPrefix(volume, bucket);
@@ -82,6 +83,10 @@ final class LifecycleScans {
       }
     }
     String next = scan.truncated() ? scan.last().name() : null;
+    if (cursor == null && next == null) {
+      // A whole pass in one step from the start: there is no cursor to save or clear.
+      return new LifecycleStep(matched, scan.entries().size(), true);
+    }
     ctx.write(txn -> {
       Table<String, byte[]> meta = ctx.table(META_TABLE);
       if (next == null) {

@@ -91,6 +91,18 @@ class LifecycleScanTest {
   }
 
   @Test
+  void aPassDoneInOneStepFromTheStartWritesNothing() {
+    long writes = om.context().committer().writeCount();
+    LifecycleStep whole = om.lifecycleScanStep("once", V, B, null, k -> true, 100);
+    assertTrue(whole.passComplete());
+    assertEquals(26, whole.examined());
+    assertEquals(writes, om.context().committer().writeCount());
+    LifecycleStep part = om.lifecycleScanStep("twice", V, B, null, k -> true, 20);
+    assertFalse(part.passComplete());
+    assertEquals(writes + 1, om.context().committer().writeCount(), "the cursor is saved");
+  }
+
+  @Test
   void badArgumentsAreRejected() {
     assertRejected(om, Code.INVALID_ARGUMENT,
         () -> om.lifecycleScanStep("bad name", V, B, null, k -> true, 10));
