@@ -371,10 +371,10 @@ public final class OmMetadataStore implements AutoCloseable {
   }
 
   /**
-   * Deletes a bucket that has no live key (OBS/LEGACY: keyTable; FSO: no top-level entry in
-   * fileTable or directoryTable; rows left under recursively deleted directories are the purge's
-   * and do not count), no multipart upload in progress and no active snapshot, each checked with
-   * one bounded iterator that sees live rows only (tombstones of deleted keys do not count). Keys still open in the
+   * Deletes a bucket that has no live key (OBS/LEGACY: keyTable; FSO: no row in fileTable or
+   * directoryTable, so rows under recursively deleted directories block it until the directory
+   * purge has removed them), no multipart upload in progress and no active snapshot, each checked
+   * with one bounded iterator that sees live rows only (tombstones of deleted keys do not count). Keys still open in the
    * bucket are discarded in the same batch (their commits then fail with NOT_FOUND); deleted
    * versions stay in deletedTable for the purge service.
    *
@@ -387,11 +387,9 @@ public final class OmMetadataStore implements AutoCloseable {
       BucketInfo info = requireBucket(volume, bucket);
       String names = OmKeys.bucketPrefix(volume, bucket);
       String ids = OmKeys.fsoBucketPrefix(info.getVolumeId(), info.getObjectId());
-      String topLevel = OmKeys.childPrefix(info.getVolumeId(), info.getObjectId(),
-          info.getObjectId());
       boolean fso = info.getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED;
-      if (fso ? hasLiveKey(store.getTable(FILE_TABLE), topLevel)
-              || hasLiveKey(store.getTable(DIRECTORY_TABLE), topLevel)
+      if (fso ? hasLiveKey(store.getTable(FILE_TABLE), ids)
+              || hasLiveKey(store.getTable(DIRECTORY_TABLE), ids)
           : hasLiveKey(keyTable, names)) {
         throw new OmException(Code.FAILED_PRECONDITION,
             "Bucket '" + volume + "/" + bucket + "' is not empty: delete its keys first");

@@ -178,14 +178,14 @@ final class NamespaceModel {
   }
 
   /**
-   * Whether deleteBucket would find the bucket empty: no live key (FSO: no top-level file or
-   * directory; rows under recursively deleted directories are the purge's), no upload and no
-   * ACTIVE snapshot.
+   * Whether deleteBucket would find the bucket empty: no live key (FSO: no file or directory row,
+   * including rows under recursively deleted directories not purged yet), no upload and no ACTIVE
+   * snapshot.
    */
   boolean bucketDeletable(String name) {
     BucketM b = bucket(name);
     if (b.fso()) {
-      String top = OmKeys.childPrefix(b.volumeId(), b.objectId(), b.objectId());
+      String top = OmKeys.fsoBucketPrefix(b.volumeId(), b.objectId());
       if (!under(dirTable, top).isEmpty() || !under(fileTable, top).isEmpty()) {
         return false;
       }
