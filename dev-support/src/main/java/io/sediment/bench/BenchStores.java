@@ -106,42 +106,6 @@ final class BenchStores {
         .build();
   }
 
-  /**
-   * An OPTIONS ini file equal to what RocksDB records for {@code profile} (written by a throwaway
-   * store), with every index and filter partition pinned in the block cache when {@code pinned}
-   * ({@code metadata_cache_options}, which rocksdbjni 10.10.1.1 reaches only through an ini). A
-   * store opened from either file uses RocksDB's default block cache, not the profile's, so compare
-   * a pinned ini with an unpinned one.
-   */
-  static Path optionsIni(String name, DBProfile profile, boolean pinned) {
-    try {
-      Path dir = Files.createTempDirectory("sediment-bench-ini-");
-      openAt(dir, name, profile, TombstonePolicy.disabled()).close();
-      Path options;
-      try (java.util.stream.Stream<Path> files = Files.list(dir)) {
-        options = files.filter(f -> f.getFileName().toString().startsWith("OPTIONS-"))
-            .max(java.util.Comparator.naturalOrder())
-            .orElseThrow(() -> new IllegalStateException("No OPTIONS file in " + dir));
-      }
-      String text = Files.readString(options);
-      if (pinned) {
-        String before = "metadata_cache_options={unpartitioned_pinning=kFallback;"
-            + "partition_pinning=kFallback;top_level_index_pinning=kFallback;}";
-        if (!text.contains(before)) {
-          throw new IllegalStateException("No default metadata_cache_options in " + options);
-        }
-        text = text.replace(before, "metadata_cache_options={unpartitioned_pinning=kAll;"
-            + "partition_pinning=kAll;top_level_index_pinning=kAll;}");
-      }
-      Path ini = Files.createTempFile("sediment-bench-" + (pinned ? "pinned" : "fallback"), ".ini");
-      Files.writeString(ini, text);
-      deleteTree(dir);
-      return ini;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
   /** Deletes {@code dir} and everything under it, if it exists. */
   static void deleteTree(Path dir) {
     if (!Files.exists(dir)) {

@@ -1,5 +1,6 @@
 package io.sediment.bench;
 
+import io.sediment.bench.raw.RawRocks;
 import io.sediment.db.DBStore;
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
@@ -36,6 +37,9 @@ import org.openjdk.jmh.infra.Blackhole;
  *   <li>{@link #ozonePath}: Ozone's path before HDDS-16350: a {@code get} to test that the start
  *       key exists, then the iterator seek and read.
  * </ul>
+ * The {@code raw*} benchmarks make the same calls through plain rocksdbjni on the same open store
+ * (same options, cache and files, {@link RawRocks}): the floor of each path, and the ratios RocksDB
+ * itself allows on this machine.
  * Keys are drawn from a precomputed random sequence of existing keys. DESIGN §5 targets: the
  * fast path at least ×1.3 faster than {@link #iteratorPath} (≈×1.5 expected) and ≈×2.5 faster
  * than {@link #ozonePath}. Run through {@code dev-support/bin/bench getrange [--quick]}.
@@ -53,9 +57,9 @@ public class GetRangeBenchmark {
 
     /** Number of live keys in the table. */
     /**
-     * The table profile: DESIGN §2's partitioned index and filters, one full filter per SST, or
-     * partitioned loaded from an OPTIONS ini with partitions pinned ({@code ini-pinned}) or not
-     * ({@code ini-fallback}).
+     * The table profile: DESIGN §2's partitioned index and filters ({@code partitioned}), the
+     * same with every partition pinned ({@code pinned}, {@code DBProfile.pinIndexAndFilterPartitions}),
+     * or one full filter per SST ({@code full}).
      */
     @Param({"partitioned"})
     public String filters;
@@ -65,21 +69,21 @@ public class GetRangeBenchmark {
 
     DBStore store;
     Table<byte[], byte[]> table;
+    RawRocks raw;
     byte[][] samples;
 
     @Setup(Level.Trial)
     public void build() {
-      io.sediment.db.managed.DBProfile profile = BenchStores.profile().toBuilder()
-          .partitionedIndexAndFilters(!"full".equals(filters)).build();
-      if (filters.startsWith("ini-")) {
-        // Partitioned, from an OPTIONS ini (RocksDB's default block cache): ini-fallback as
-        // RocksDB records the profile, ini-pinned with every partition pinned.
-        profile = BenchStores.profile().toBuilder().optionsFile(BenchStores.optionsIni("getrange",
-            profile, "ini-pinned".equals(filters))).build();
+      if (!List.of("partitioned", "pinned", "full").contains(filters)) {
+        throw new IllegalArgumentException("filters: partitioned, pinned or full, not " + filters);
       }
+      io.sediment.db.managed.DBProfile profile = BenchStores.profile().toBuilder()
+          .partitionedIndexAndFilters(!"full".equals(filters))
+          .pinIndexAndFilterPartitions("pinned".equals(filters)).build();
       store = BenchStores.open("getrange", profile,
           io.sediment.db.tombstone.TombstonePolicy.disabled());
       table = store.getTable(BenchStores.TABLE);
+      raw = RawRocks.of(store, BenchStores.TABLE);
       BenchStores.putRange(store, table, 0, keys);
       store.flush();
       store.compactRange(BenchStores.TABLE, null, null);
@@ -169,5 +173,26 @@ public class GetRangeBenchmark {
   @Benchmark
   public void ozonePath(Store s, Cursor c, Blackhole bh) {
     bh.consume(viaOzone(s.table, c.key(s)));
+  }
+
+  // ---- the floor: plain rocksdbjni on the same store -----------------------------------------
+
+  /** A bare {@code RocksDB#get}: what {@link #fastPath} costs without Sediment's layer. */
+  @Benchmark
+  public byte[] rawGet(Store s, Cursor c) {
+    return s.raw.get(c.key(s));
+  }
+
+  /** A bare iterator, one seek, key and value, close: {@link #iteratorPath} without the layer. */
+  @Benchmark
+  public byte[][] rawIteratorPath(Store s, Cursor c) {
+    return s.raw.seekAndRead(c.key(s));
+  }
+
+  /** A bare get, then a bare iterator seek: {@link #ozonePath} without the layer. */
+  @Benchmark
+  public byte[][] rawOzonePath(Store s, Cursor c) {
+    byte[] key = c.key(s);
+    return s.raw.get(key) == null ? null : s.raw.seekAndRead(key);
   }
 }

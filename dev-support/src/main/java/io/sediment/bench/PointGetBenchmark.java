@@ -81,10 +81,16 @@ public class PointGetBenchmark {
 
     abstract boolean partitioned();
 
+    /** Whether every index and filter partition is pinned ({@link PartitionedPinned}). */
+    boolean pinned() {
+      return false;
+    }
+
     @Setup(Level.Trial)
     public void open(BenchmarkParams params) {
       Path dir = PointGetData.ensure(keys, partitioned(), targetFileMiB);
-      DBProfile profile = PointGetData.profile(partitioned(), targetFileMiB, (long) cacheMiB << 20);
+      DBProfile profile = PointGetData.profile(partitioned(), targetFileMiB, (long) cacheMiB << 20)
+          .toBuilder().pinIndexAndFilterPartitions(pinned()).build();
       store = BenchStores.openAt(dir, "pointget", profile, TombstonePolicy.disabled());
       table = store.getTable(BenchStores.TABLE);
       int bits = profile.blockCacheShardBits();
@@ -161,6 +167,23 @@ public class PointGetBenchmark {
     }
   }
 
+  /**
+   * The partitioned layout opened with {@code DBProfile.pinIndexAndFilterPartitions}: every index
+   * and filter partition is pinned while its file is open, so a get looks up only its data block
+   * in the cache; the partitions stay in memory whatever the cache's capacity.
+   */
+  public static class PartitionedPinned extends Store {
+    @Override
+    boolean partitioned() {
+      return true;
+    }
+
+    @Override
+    boolean pinned() {
+      return true;
+    }
+  }
+
   /** Each thread's own random sequence of existing keys, drawn uniformly. */
   @State(Scope.Thread)
   public static class Reader {
@@ -185,6 +208,11 @@ public class PointGetBenchmark {
 
   @Benchmark
   public byte[] partitioned(Partitioned s, Reader r) {
+    return s.table.get(r.next(s));
+  }
+
+  @Benchmark
+  public byte[] partitionedPinned(PartitionedPinned s, Reader r) {
     return s.table.get(r.next(s));
   }
 }

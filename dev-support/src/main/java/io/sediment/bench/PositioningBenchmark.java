@@ -1,5 +1,6 @@
 package io.sediment.bench;
 
+import io.sediment.bench.raw.RawRocks;
 import io.sediment.db.DBStore;
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
@@ -69,6 +70,8 @@ public class PositioningBenchmark {
 
     DBStore store;
     Table<byte[], byte[]> table;
+    /** Plain rocksdbjni calls on the same store: the floor of a positioning. */
+    RawRocks raw;
     /** {@code key(0)}: the band start. */
     byte[] bandStart;
     /** {@code key(n)}: the first live key, where a watermark would point. */
@@ -91,6 +94,7 @@ public class PositioningBenchmark {
     public void build() {
       store = BenchStores.open(getClass().getSimpleName(), policy());
       table = store.getTable(BenchStores.TABLE);
+      raw = RawRocks.of(store, BenchStores.TABLE);
       bandStart = BenchStores.key(0);
       firstLive = BenchStores.key(n);
       beyondTarget = BenchStores.key(n + LIVE / 2L);
@@ -275,6 +279,12 @@ public class PositioningBenchmark {
     lazy(unbounded(s), s.beyondTarget, bh);
   }
 
+  /** The same seek through plain rocksdbjni (new iterator, seek, read, close): the floor. */
+  @Benchmark
+  public byte[][] beyondRaw(PointBand s) {
+    return s.raw.seekAndRead(s.beyondTarget);
+  }
+
   // ---- (b) both positionings cross the band --------------------------------------------------
 
   @Benchmark
@@ -318,5 +328,11 @@ public class PositioningBenchmark {
   @Benchmark
   public void crossNoTombstones(NoTombstones s, Blackhole bh) {
     lazy(unbounded(s), s.bandStart, bh);
+  }
+
+  /** The no-tombstone seek through plain rocksdbjni: the floor of every positioning here. */
+  @Benchmark
+  public byte[][] crossNoTombstonesRaw(NoTombstones s) {
+    return s.raw.seekAndRead(s.bandStart);
   }
 }

@@ -10,12 +10,13 @@ import java.util.Optional;
  * 10 bits per key, {@code metadata_block_size} 4 KiB, top-level index and filter pinned,
  * index and filter blocks cached with high priority in one shared LRU cache whose shards are
  * never smaller than {@link BlockCacheSizing#MIN_SHARD_BYTES}, LZ4 on upper levels and ZSTD at
- * the bottom, level compaction with dynamic level bytes, statistics on. Tables declared
- * delete-heavy also get RocksDB's {@code CompactOnDeletionCollector} (a file with
+ * the bottom, level compaction with dynamic level bytes, statistics on. Every table gets
+ * {@code memtable_op_scan_flush_trigger}: one iterator operation that skips that many invisible
+ * entries (tombstones, overwritten versions) of the active memtable marks it for flush. Tables
+ * declared delete-heavy also get RocksDB's {@code CompactOnDeletionCollector} (a file with
  * {@link #deletionTrigger()} point deletions in any {@link #deletionWindow()} consecutive entries,
- * or a {@link #deletionRatio()} of deletions overall, is compacted) and
- * {@code memtable_op_scan_flush_trigger}, so a slow scan over memtable tombstones flushes them into
- * a file the collector can mark.
+ * or a {@link #deletionRatio()} of deletions overall, is compacted), so the tombstones such a flush
+ * writes are compacted away.
  *
  * <p>Any option can also be overridden from a RocksDB OPTIONS-format ini file
  * ({@link Builder#optionsFile(Path)}): the file's {@code [DBOptions]} replace the profile's DB
@@ -50,6 +51,7 @@ public final class DBProfile {
   private final double deletionRatio;
   private final long memtableOpScanFlushTrigger;
   private final int memtableMaxRangeDeletions;
+  private final boolean pinIndexAndFilterPartitions;
 
   private DBProfile(Builder b) {
     this.memtableMaxRangeDeletions = b.memtableMaxRangeDeletions;
@@ -75,6 +77,7 @@ public final class DBProfile {
     this.syncWrites = b.syncWrites;
     this.disableWal = b.disableWal;
     this.optionsFile = b.optionsFile;
+    this.pinIndexAndFilterPartitions = b.pinIndexAndFilterPartitions;
   }
 
   /** The DESIGN §2 profile. */
@@ -96,6 +99,17 @@ public final class DBProfile {
   public boolean partitionedIndexAndFilters() { return partitionedIndexAndFilters; }
   public boolean pinTopLevelIndexAndFilter() { return pinTopLevelIndexAndFilter; }
   public boolean cacheIndexAndFilterBlocks() { return cacheIndexAndFilterBlocks; }
+
+  /**
+   * Whether every index and filter partition stays pinned in the block cache for as long as its
+   * file is open ({@code metadata_cache_options.partition_pinning = kAll}); off by default. On, a
+   * point get looks up only its data block in the cache, not also a filter and an index
+   * partition, but the partitions of every open file stay in memory whatever the cache's
+   * capacity (the cache is not strict, so they can push it over capacity and evict data blocks):
+   * for stores whose index and filters fit comfortably in the cache. Off, partitions are cached
+   * like data blocks (with high priority) and only the top level is pinned.
+   */
+  public boolean pinIndexAndFilterPartitions() { return pinIndexAndFilterPartitions; }
   public double highPriPoolRatio() { return highPriPoolRatio; }
   public double bloomBitsPerKey() { return bloomBitsPerKey; }
   public int formatVersion() { return formatVersion; }
@@ -115,7 +129,7 @@ public final class DBProfile {
   public long deletionTrigger() { return deletionTrigger; }
   /** or when at least this fraction of the whole file is deletions (0 disables the ratio). */
   public double deletionRatio() { return deletionRatio; }
-  /** Delete-heavy tables: a scan that skips this many memtable entries flushes the memtable. */
+  /** Every table: one iterator operation that skips this many active-memtable entries flushes it. */
   public long memtableOpScanFlushTrigger() { return memtableOpScanFlushTrigger; }
   /**
    * A memtable holding this many range deletions is flushed ({@code memtable_max_range_deletions}),
@@ -154,6 +168,7 @@ public final class DBProfile {
     private double deletionRatio = 0.5;
     private long memtableOpScanFlushTrigger = 10_000;
     private int memtableMaxRangeDeletions = 1_000;
+    private boolean pinIndexAndFilterPartitions;
 
     private Builder() {
     }
@@ -182,6 +197,7 @@ public final class DBProfile {
       deletionRatio = p.deletionRatio;
       memtableOpScanFlushTrigger = p.memtableOpScanFlushTrigger;
       memtableMaxRangeDeletions = p.memtableMaxRangeDeletions;
+      pinIndexAndFilterPartitions = p.pinIndexAndFilterPartitions;
     }
 
     public Builder memtableMaxRangeDeletions(int v) {
@@ -214,6 +230,7 @@ public final class DBProfile {
     public Builder partitionedIndexAndFilters(boolean v) { partitionedIndexAndFilters = v; return this; }
     public Builder pinTopLevelIndexAndFilter(boolean v) { pinTopLevelIndexAndFilter = v; return this; }
     public Builder cacheIndexAndFilterBlocks(boolean v) { cacheIndexAndFilterBlocks = v; return this; }
+    public Builder pinIndexAndFilterPartitions(boolean v) { pinIndexAndFilterPartitions = v; return this; }
     public Builder bloomBitsPerKey(double v) {
       if (!(v >= 0 && v <= 100)) {
         throw new IllegalArgumentException("bloomBitsPerKey must be in [0, 100]: " + v);

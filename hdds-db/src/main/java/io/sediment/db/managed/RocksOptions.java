@@ -5,9 +5,8 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import org.rocksdb.BlockBasedTableConfig;
-import org.rocksdb.BloomFilter;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompactionStyle;
@@ -15,15 +14,15 @@ import org.rocksdb.CompressionType;
 import org.rocksdb.ConfigOptions;
 import org.rocksdb.DBOptions;
 import org.rocksdb.FlushOptions;
-import org.rocksdb.IndexType;
 import org.rocksdb.InfoLogLevel;
-import org.rocksdb.LRUCache;
+import org.rocksdb.Options;
 import org.rocksdb.OptionsUtil;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.Statistics;
 import org.rocksdb.StatsLevel;
+import org.rocksdb.TablePropertiesCollectorFactory;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -81,10 +80,6 @@ final class RocksOptions implements AutoCloseable {
     flushOptions = own(new FlushOptions());
     flushOptions.setWaitForFlush(true);
 
-    LRUCache cache = own(new LRUCache(profile.blockCacheBytes(), profile.blockCacheShardBits(),
-        false, profile.highPriPoolRatio()));
-    BloomFilter filter = own(new BloomFilter(profile.bloomBitsPerKey()));
-
     dbOptions = own(new DBOptions());
     Map<String, ColumnFamilyOptions> fromFile = new HashMap<>();
     if (profile.optionsFile().isPresent()) {
@@ -99,11 +94,16 @@ final class RocksOptions implements AutoCloseable {
     dbOptions.setInfoLogLevel(InfoLogLevel.WARN_LEVEL);
     dbOptions.setKeepLogFileNum(5);
 
+    ColumnFamilyOptions base = null;
     for (String family : families) {
       ColumnFamilyOptions cf = fromFile.get(family);
       if (cf == null) {
-        cf = deleteHeavy.contains(family) ? deleteHeavyBase(profile) : own(new ColumnFamilyOptions());
-        configure(cf, profile, cache, filter);
+        if (base == null) {
+          base = tableBase(profile);
+        }
+        cf = deleteHeavy.contains(family) ? withDeletionCollector(base, profile)
+            : own(new ColumnFamilyOptions(base));
+        configure(cf, profile);
       }
       cfOptions.put(family, cf);
     }
@@ -129,41 +129,63 @@ final class RocksOptions implements AutoCloseable {
   }
 
   /**
-   * Column family options carrying a {@code CompactOnDeletionCollector} and
-   * {@code memtable_op_scan_flush_trigger}. {@code ColumnFamilyOptions} has no Java setter for
-   * either in rocksdbjni 10.10.1.1, so they go through RocksDB's option-string parser.
+   * The column family options every table's are copied from: the profile's block-based table
+   * factory, with its block cache, and {@code memtable_op_scan_flush_trigger}.
+   *
+   * <p>They are parsed from an option string because rocksdbjni 10.10.1.1 has no setter for
+   * {@code metadata_cache_options} (partition pinning) or {@code memtable_op_scan_flush_trigger},
+   * and a string cannot refer to a cache created in Java. So the string creates the cache, and
+   * every table's options are native copies of these, which share the one table factory and so
+   * the one cache ({@code setTableFormatConfig} must never be called on them: it would give that
+   * table a factory and cache of its own).
    */
-  private ColumnFamilyOptions deleteHeavyBase(DBProfile p) {
+  private ColumnFamilyOptions tableBase(DBProfile p) {
     java.util.Properties props = new java.util.Properties();
-    props.setProperty("table_properties_collectors", String.format(java.util.Locale.ROOT,
-        "{id=CompactOnDeletionCollector;window_size=%d;deletion_trigger=%d;deletion_ratio=%f}",
-        p.deletionWindow(), p.deletionTrigger(), p.deletionRatio()));
+    props.setProperty("block_based_table_factory", tableFactory(p));
     props.setProperty("memtable_op_scan_flush_trigger", Long.toString(p.memtableOpScanFlushTrigger()));
     ConfigOptions config = own(new ConfigOptions());
     ColumnFamilyOptions cf = ColumnFamilyOptions.getColumnFamilyOptionsFromProps(config, props);
     if (cf == null) {
-      throw new RocksDatabaseException(owner + ": RocksDB rejected the delete-heavy options " + props);
+      throw new RocksDatabaseException(owner + ": RocksDB rejected the table options " + props);
     }
     return own(cf);
   }
 
-  private void configure(ColumnFamilyOptions cf, DBProfile p, LRUCache cache, BloomFilter filter) {
-    BlockBasedTableConfig table = new BlockBasedTableConfig()
-        .setBlockCache(cache)
-        .setFilterPolicy(filter)
-        .setBlockSize(p.blockSize())
-        .setFormatVersion(p.formatVersion())
-        .setCacheIndexAndFilterBlocks(p.cacheIndexAndFilterBlocks())
-        .setCacheIndexAndFilterBlocksWithHighPriority(true)
-        .setPinTopLevelIndexAndFilter(p.pinTopLevelIndexAndFilter())
-        .setMetadataBlockSize(p.metadataBlockSize());
-    if (p.partitionedIndexAndFilters()) {
-      table.setIndexType(IndexType.kTwoLevelIndexSearch).setPartitionFilters(true);
-    } else {
-      table.setIndexType(IndexType.kBinarySearch).setPartitionFilters(false);
+  /** The block-based table options of {@code p} in RocksDB's option-string syntax. */
+  static String tableFactory(DBProfile p) {
+    String pinning = p.pinIndexAndFilterPartitions() ? "kAll" : "kFallback";
+    return String.format(Locale.ROOT, "{block_cache={capacity=%d;num_shard_bits=%d;"
+            + "strict_capacity_limit=false;high_pri_pool_ratio=%s};"
+            + "filter_policy=bloomfilter:%s:false;block_size=%d;format_version=%d;"
+            + "cache_index_and_filter_blocks=%b;cache_index_and_filter_blocks_with_high_priority=true;"
+            + "pin_top_level_index_and_filter=%b;metadata_block_size=%d;index_type=%s;"
+            + "partition_filters=%b;metadata_cache_options={top_level_index_pinning=kFallback;"
+            + "partition_pinning=%s;unpartitioned_pinning=kFallback}}",
+        p.blockCacheBytes(), p.blockCacheShardBits(), p.highPriPoolRatio(), p.bloomBitsPerKey(),
+        p.blockSize(), p.formatVersion(), p.cacheIndexAndFilterBlocks(),
+        p.pinTopLevelIndexAndFilter(), p.metadataBlockSize(),
+        p.partitionedIndexAndFilters() ? "kTwoLevelIndexSearch" : "kBinarySearch",
+        p.partitionedIndexAndFilters(), pinning);
+  }
+
+  /**
+   * A copy of {@code base} carrying a {@code CompactOnDeletionCollector}: {@code ColumnFamilyOptions}
+   * has no collector setter in rocksdbjni 10.10.1.1, {@code Options} has, and copying through
+   * {@code Options} keeps the shared table factory.
+   */
+  private ColumnFamilyOptions withDeletionCollector(ColumnFamilyOptions base, DBProfile p) {
+    try (DBOptions unused = new DBOptions(); Options options = new Options(unused, base);
+        TablePropertiesCollectorFactory collector =
+            TablePropertiesCollectorFactory.NewCompactOnDeletionCollectorFactory(
+                p.deletionWindow(), p.deletionTrigger(), p.deletionRatio())) {
+      options.setTablePropertiesCollectorFactory(List.of(collector));
+      return own(new ColumnFamilyOptions(options));
     }
-    cf.setTableFormatConfig(table)
-        .setCompactionStyle(CompactionStyle.LEVEL)
+  }
+
+  /** Everything but the table factory, which the options share with {@link #tableBase}. */
+  private void configure(ColumnFamilyOptions cf, DBProfile p) {
+    cf.setCompactionStyle(CompactionStyle.LEVEL)
         .setLevelCompactionDynamicLevelBytes(true)
         .setCompressionType(compression(p.compression()))
         .setBottommostCompressionType(compression(p.bottommostCompression()))

@@ -42,7 +42,8 @@ class ProfileTest {
         for (String line : List.of("index_type=kTwoLevelIndexSearch", "partition_filters=true",
             "metadata_block_size=4096", "pin_top_level_index_and_filter=true",
             "cache_index_and_filter_blocks=true", "cache_index_and_filter_blocks_with_high_priority=true",
-            "filter_policy=bloomfilter:10", "format_version=6", "block_size=16384")) {
+            "filter_policy=bloomfilter:10", "format_version=6", "block_size=16384",
+            "partition_pinning=kFallback")) {
           assertTrue(section.contains(line), table + " lacks " + line);
         }
       }
@@ -51,7 +52,46 @@ class ProfileTest {
       assertTrue(options.contains("level_compaction_dynamic_level_bytes=true"));
       assertTrue(options.contains("compaction_style=kCompactionStyleLevel"));
       assertTrue(options.contains("memtable_max_range_deletions=1000"));
+      for (String table : List.of("default", "bytes", "strings")) {
+        String section = options.substring(options.indexOf("[CFOptions \"" + table + "\"]"));
+        assertTrue(section.substring(0, section.indexOf("[TableOptions"))
+            .contains("memtable_op_scan_flush_trigger=10000"), table);
+      }
     }
+  }
+
+  /** 40,000 keys flushed and compacted, then the store reopened: its pinned cache usage. */
+  private long pinnedUsageAfterReopen(Path db, boolean pinPartitions) {
+    DBProfile profile = DBProfile.builder().blockCacheBytes(64L << 20)
+        .pinIndexAndFilterPartitions(pinPartitions).build();
+    try (DBStore store = DBStoreBuilder.newBuilder(TestStores.DEFINITION).setPath(db)
+        .setProfile(profile).build()) {
+      for (int i = 0; i < 40_000; i++) {
+        store.getTable("bytes").put(String.format("key-%08d", i).getBytes(), new byte[100]);
+      }
+      store.flush();
+      store.compactRange("bytes", null, null);
+    }
+    try (DBStore store = DBStoreBuilder.newBuilder(TestStores.DEFINITION).setPath(db)
+        .setProfile(profile).build()) {
+      RocksDatabase rocks = ((RDBStore) store).database();
+      String options;
+      try {
+        options = optionsFile(db);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      assertTrue(options.contains("partition_pinning=" + (pinPartitions ? "kAll" : "kFallback")));
+      return rocks.getLongProperty(rocks.columnFamily("bytes"), "rocksdb.block-cache-pinned-usage");
+    }
+  }
+
+  @Test
+  void pinnedPartitionsStayInTheSharedCacheFromTheMomentAFileIsOpened() {
+    long unpinned = pinnedUsageAfterReopen(dir.resolve("unpinned"), false);
+    long pinned = pinnedUsageAfterReopen(dir.resolve("pinned"), true);
+    // 40,000 keys at 10 bits per key: about 50 KB of filter partitions, all pinned at open.
+    assertTrue(pinned >= unpinned + 40_000, "pinned " + pinned + ", unpinned " + unpinned);
   }
 
   @Test
