@@ -45,12 +45,13 @@ final class TombstonesCommand implements Callable<Integer> {
       if (json) {
         out.println(Json.of(r));
       } else {
-        out.printf("%-22s %11s %11s %9s %11s %11s %11s %11s %11s %5s %7s%n", "TABLE", "LIVE_KEYS~",
-            "MEM_DELETES", "SST_FILES", "SST_ENTRIES", "SST_DELETES", "RANGE_DELS", "SLOW_PASSES",
+        out.printf("%-22s %11s %11s %10s %9s %11s %11s %11s %11s %11s %5s %7s%n", "TABLE",
+            "LIVE_KEYS~", "MEM_DELETES", "MEM_RANGES", "SST_FILES", "SST_ENTRIES", "SST_DELETES", "RANGE_DELS", "SLOW_PASSES",
             "SKIPPED", "HOT", "PENDING");
         for (TableTombstones t : r.getTablesList()) {
-          out.printf("%-22s %11d %11d %9d %11d %11d %11d %11d %11d %5d %7d%n", t.getTable(),
-              t.getEstimatedLiveKeys(), t.getMemtableDeletes(), t.getSstFiles(), t.getSstEntries(),
+          out.printf("%-22s %11d %11d %10d %9d %11d %11d %11d %11d %11d %5d %7d%n", t.getTable(),
+              t.getEstimatedLiveKeys(), t.getMemtableDeletes(), t.getMemtableRangeDeletes(),
+              t.getSstFiles(), t.getSstEntries(),
               t.getSstDeletions(), t.getSstRangeDeletions(), t.getSlowPasses(),
               t.getTombstonesSkipped(), t.getHotRangesCount(), t.getPendingCompactionsCount());
         }

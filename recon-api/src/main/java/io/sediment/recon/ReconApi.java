@@ -308,7 +308,8 @@ final class ReconApi {
       e.put("pointTombstones", t.sstDeletions() - t.sstRangeDeletions());
       e.put("rangeTombstones", t.sstRangeDeletions());
       e.put("memtableDeletes", t.memtableDeletes());
-      e.put("tombstones", t.sstDeletions() + t.memtableDeletes());
+      e.put("memtableRangeDeletes", t.memtableRangeDeletes());
+      e.put("tombstones", t.sstDeletions() + t.memtableDeletes() + t.memtableRangeDeletes());
       e.put("slowPasses", t.slowPasses());
       e.put("tombstonesSkipped", t.tombstonesSkipped());
       e.put("hotRanges", t.hotRanges().size());

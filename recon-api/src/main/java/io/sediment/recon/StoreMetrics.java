@@ -56,6 +56,8 @@ final class StoreMetrics implements MultiCollector {
         TableTombstoneStats::sstRangeDeletions));
     out.add(tableGauge("sediment_table_memtable_deletes", "Point deletes in memtables", tables,
         TableTombstoneStats::memtableDeletes));
+    out.add(tableGauge("sediment_table_memtable_range_deletes", "Range deletions in memtables",
+        tables, TableTombstoneStats::memtableRangeDeletes));
     out.add(tableGauge("sediment_table_hot_ranges", "Key ranges where scans keep skipping"
         + " tombstones", tables, t -> t.hotRanges().size()));
     out.add(tableGauge("sediment_table_pending_compactions", "Ranges waiting for a targeted"

@@ -369,7 +369,8 @@ class ReconServerTest {
     JsonNode deletedTable = null;
     for (JsonNode t : tables.get("tables")) {
       for (String f : List.of("estimatedKeys", "sstBytes", "liveDataBytes", "memtableBytes",
-          "sstFiles", "pointTombstones", "rangeTombstones", "memtableDeletes", "tombstones",
+          "sstFiles", "pointTombstones", "rangeTombstones", "memtableDeletes", "memtableRangeDeletes",
+          "tombstones",
           "hotRanges")) {
         assertTrue(t.has(f), f + " in " + t);
       }

@@ -1,6 +1,8 @@
 package io.sediment.db.managed;
 
 import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
 
@@ -14,6 +16,7 @@ public final class ManagedWriteBatch implements AutoCloseable {
   private final Managed<WriteBatch> batch;
   private final String owner;
   private final OperationGuard guard;
+  private final Map<String, Long> rangeDeletions = new HashMap<>(2);
 
   /**
    * @param guard the owning database's guard: adding to a batch passes a column family handle to
@@ -89,11 +92,17 @@ public final class ManagedWriteBatch implements AutoCloseable {
     WriteBatch b = enter();
     try {
       b.deleteRange(cf.handle(), from, to);
+      rangeDeletions.merge(cf.name(), 1L, Long::sum);
     } catch (RocksDBException e) {
       throw new RocksDatabaseException(owner + ": batch deleteRange on " + cf.name() + " failed", e);
     } finally {
       guard.exit();
     }
+  }
+
+  /** Range deletions added so far, per family name. */
+  Map<String, Long> rangeDeletions() {
+    return rangeDeletions;
   }
 
   /** Number of operations added so far. */

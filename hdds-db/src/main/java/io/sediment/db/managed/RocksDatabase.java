@@ -345,11 +345,20 @@ public final class RocksDatabase implements AutoCloseable {
     guard.enter();
     try {
       db.get().deleteRange(cf.handle(), options.writeOptions(), from, to);
+      options.rangeDeletions().recorded(cf.name(), 1, db.get().getLatestSequenceNumber());
     } catch (RocksDBException e) {
       throw failure("deleteRange", cf, e);
     } finally {
       guard.exit();
     }
+  }
+
+  /**
+   * Range deletions {@code cf} holds in its memtables (see {@link MemtableRangeDeletions}: an
+   * upper bound, exact when writes and flushes do not interleave); 0 on a secondary instance.
+   */
+  public long memtableRangeDeletions(ColumnFamily cf) {
+    return options.rangeDeletions().count(cf.name());
   }
 
   /** A new, empty write batch for this database; the caller closes it. */
@@ -368,6 +377,10 @@ public final class RocksDatabase implements AutoCloseable {
     guard.enter();
     try {
       db.get().write(options.writeOptions(), batch.batch());
+      if (!batch.rangeDeletions().isEmpty()) {
+        long seq = db.get().getLatestSequenceNumber();
+        batch.rangeDeletions().forEach((family, n) -> options.rangeDeletions().recorded(family, n, seq));
+      }
     } catch (RocksDBException e) {
       throw new RocksDatabaseException(status(e) + ": store " + name + ": cannot commit batch", e);
     } finally {

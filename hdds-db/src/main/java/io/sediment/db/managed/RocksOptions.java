@@ -44,6 +44,7 @@ final class RocksOptions implements AutoCloseable {
   private WriteOptions writeOptions;
   private ReadOptions readOptions;
   private FlushOptions flushOptions;
+  private final MemtableRangeDeletions rangeDeletions = new MemtableRangeDeletions();
 
   private RocksOptions(String owner) {
     this.owner = owner;
@@ -93,6 +94,7 @@ final class RocksOptions implements AutoCloseable {
     dbOptions.setStatistics(statistics);
     dbOptions.setInfoLogLevel(InfoLogLevel.WARN_LEVEL);
     dbOptions.setKeepLogFileNum(5);
+    dbOptions.setListeners(List.of(own(rangeDeletions.newListener())));
 
     ColumnFamilyOptions base = null;
     for (String family : families) {
@@ -209,6 +211,7 @@ final class RocksOptions implements AutoCloseable {
   WriteOptions writeOptions() { return writeOptions; }
   ReadOptions readOptions() { return readOptions; }
   FlushOptions flushOptions() { return flushOptions; }
+  MemtableRangeDeletions rangeDeletions() { return rangeDeletions; }
 
   @Override
   public void close() {

@@ -242,6 +242,7 @@ public final class RDBStore implements DBStore {
       tables.add(new TableTombstoneStats(t.getName(), t.getEstimatedKeyCount(),
           db.getLongProperty(cf, "rocksdb.num-deletes-active-mem-table")
               + db.getLongProperty(cf, "rocksdb.num-deletes-imm-mem-tables"),
+          db.memtableRangeDeletions(cf),
           files.size(), entries, deletions, rangeDeletions, tracker.slowPasses(),
           tracker.tombstonesSkipped(), tracker.hotRanges(), scheduler.pending(t.getName()),
           tracker.sampledScans()));

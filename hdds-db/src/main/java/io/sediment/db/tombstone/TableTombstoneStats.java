@@ -9,6 +9,8 @@ import java.util.List;
  * @param estimatedLiveKeys RocksDB's {@code rocksdb.estimate-num-keys} (tombstones lower it, and it
  *     can be far off while many are unflushed or uncompacted)
  * @param memtableDeletes point deletes in the active and immutable memtables
+ * @param memtableRangeDeletes range deletions in the active and immutable memtables (counted by
+ *     the store as it writes them; an upper bound that may lag a concurrent flush)
  * @param sstFiles live SST files
  * @param sstEntries entries in SST files, tombstones included
  * @param sstDeletions point and range deletions in SST files
@@ -20,7 +22,7 @@ import java.util.List;
  * @param sampledScans what the sampled iterators returned, skipped and spent
  */
 public record TableTombstoneStats(String table, long estimatedLiveKeys, long memtableDeletes,
-    int sstFiles, long sstEntries, long sstDeletions, long sstRangeDeletions, long slowPasses,
-    long tombstonesSkipped, List<HotRange> hotRanges, List<KeyRange> pendingCompactions,
-    TombstoneTracker.SampledScans sampledScans) {
+    long memtableRangeDeletes, int sstFiles, long sstEntries, long sstDeletions,
+    long sstRangeDeletions, long slowPasses, long tombstonesSkipped, List<HotRange> hotRanges,
+    List<KeyRange> pendingCompactions, TombstoneTracker.SampledScans sampledScans) {
 }

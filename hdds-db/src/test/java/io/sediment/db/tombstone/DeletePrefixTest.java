@@ -90,6 +90,35 @@ class DeletePrefixTest {
     }
   }
 
+  private static TableTombstoneStats stats(DBStore store, String table) {
+    return store.tombstoneStats().tables().stream()
+        .filter(x -> x.table().equals(table)).findFirst().orElseThrow();
+  }
+
+  @Test
+  void rangeDeletionsAreCountedInTheMemtableUntilTheFlushWritesThem() {
+    try (DBStore store = TestStores.open(dir)) {
+      Table<String, String> t = store.getTable(TestStores.STRINGS);
+      t.put("a", "v");
+      t.deleteRange("b", "c");
+      assertEquals(1, stats(store, "strings").memtableRangeDeletes());
+      try (BatchOperation batch = store.initBatchOperation()) {
+        t.deleteRangeWithBatch(batch, "d", "e");
+        t.deletePrefixWithBatch(batch, "f/");
+        t.deleteWithBatch(batch, "a");
+        store.commitBatchOperation(batch);
+      }
+      TableTombstoneStats before = stats(store, "strings");
+      assertEquals(3, before.memtableRangeDeletes());
+      assertEquals(1, before.memtableDeletes(), "RocksDB's memtable property counts point deletes only");
+      assertEquals(0, stats(store, "bytes").memtableRangeDeletes());
+      store.flush("strings");
+      TableTombstoneStats after = stats(store, "strings");
+      assertEquals(0, after.memtableRangeDeletes());
+      assertEquals(3, after.sstRangeDeletions());
+    }
+  }
+
   @Test
   void aNullPrefixIsRejected() {
     try (DBStore store = TestStores.open(dir)) {

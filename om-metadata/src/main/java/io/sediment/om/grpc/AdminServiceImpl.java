@@ -77,7 +77,8 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
             .setSstFiles(t.sstFiles())
             .setSstEntries(t.sstEntries())
             .setSstDeletions(t.sstDeletions())
-            .setMemtableDeletes(t.memtableDeletes()));
+            .setMemtableDeletes(t.memtableDeletes())
+            .setMemtableRangeDeletes(t.memtableRangeDeletes()));
       }
       return out.build();
     });
@@ -194,11 +195,11 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
     return table;
   }
 
-  /** SST deletions (point and range) plus memtable point deletions of {@code table}. */
+  /** SST deletions (point and range) plus memtable point and range deletions of {@code table}. */
   private long tombstones(String table) {
     for (TableTombstoneStats t : db().tombstoneStats().tables()) {
       if (t.table().equals(table)) {
-        return t.sstDeletions() + t.memtableDeletes();
+        return t.sstDeletions() + t.memtableDeletes() + t.memtableRangeDeletes();
       }
     }
     return 0;
@@ -213,6 +214,7 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
         .setTable(t.table())
         .setEstimatedLiveKeys(t.estimatedLiveKeys())
         .setMemtableDeletes(t.memtableDeletes())
+        .setMemtableRangeDeletes(t.memtableRangeDeletes())
         .setSstFiles(t.sstFiles())
         .setSstEntries(t.sstEntries())
         .setSstDeletions(t.sstDeletions())

@@ -91,7 +91,8 @@ async function showTables() {
     series: [
       { name: 'point (SST)', type: 'bar', stack: 't', data: t.tables.map((x) => x.pointTombstones) },
       { name: 'range (SST)', type: 'bar', stack: 't', data: t.tables.map((x) => x.rangeTombstones) },
-      { name: 'memtable', type: 'bar', stack: 't', data: t.tables.map((x) => x.memtableDeletes) },
+      { name: 'point (memtable)', type: 'bar', stack: 't', data: t.tables.map((x) => x.memtableDeletes) },
+      { name: 'range (memtable)', type: 'bar', stack: 't', data: t.tables.map((x) => x.memtableRangeDeletes) },
     ],
   });
 }
