@@ -39,6 +39,12 @@ public abstract class RDBStoreAbstractIterator<RAW>
 
   private boolean positioned;
   private boolean consumed;
+  /**
+   * Set when {@link #hasNext()} just found the native iterator on an entry, cleared by every move
+   * and by {@link #next()}: lets {@code next()} skip asking the native iterator again. Any call
+   * that does touch native code still throws once the store is closed.
+   */
+  private boolean checkedOnEntry;
   private KeyValue<RAW, RAW> pending;
   private RAW currentKey;
   private boolean closed;
@@ -87,6 +93,7 @@ public abstract class RDBStoreAbstractIterator<RAW>
   private void positioned() {
     positioned = true;
     consumed = false;
+    checkedOnEntry = false;
     pending = null;
     currentKey = null;
   }
@@ -146,7 +153,8 @@ public abstract class RDBStoreAbstractIterator<RAW>
       consumed = false;
       pending = null;
     }
-    return isValid();
+    checkedOnEntry = isValid();
+    return checkedOnEntry;
   }
 
   /**
@@ -157,12 +165,14 @@ public abstract class RDBStoreAbstractIterator<RAW>
    */
   @Override
   public final KeyValue<RAW, RAW> next() {
-    if (!hasNext()) {
+    checkOpen();
+    if (!(checkedOnEntry && !consumed) && !hasNext()) {
       throw new NoSuchElementException("No entry left within the iterator's bounds");
     }
     KeyValue<RAW, RAW> entry = pending != null ? pending : readEntry();
     pending = null;
     consumed = true;
+    checkedOnEntry = false;
     currentKey = entry.getKey();
     entriesReturned++;
     return entry;

@@ -443,7 +443,8 @@ class IteratorPositioningMockTest {
       keyRead(io.verify(fake.mock));
       valueRead(io.verify(fake.mock));
       io.verify(fake.mock).next();
-      io.verify(fake.mock, times(3)).isValid();
+      // Once per hasNext(); the next() right after a hasNext() that found an entry asks no more.
+      io.verify(fake.mock, times(2)).isValid();
       keyRead(io.verify(fake.mock));
       valueRead(io.verify(fake.mock));
       verify(fake.mock, times(1)).next();
