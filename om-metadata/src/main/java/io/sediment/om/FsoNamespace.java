@@ -322,9 +322,8 @@ final class FsoNamespace {
       txn.count(bid, OmCounter.FILES, 1);
       txn.count(bid, OmCounter.FILE_BYTES, size);
       if (previous != null) {
-        txn.count(bid, OmCounter.FILES, -1);
-        txn.count(bid, OmCounter.FILE_BYTES, -previous.getDataSize());
-        ctx.moveToDeleted(txn, bid, withPath(previous, volume, bucket, path.path()));
+        ctx.retire(txn, bid, OmCounter.FILES, OmCounter.FILE_BYTES,
+            withPath(previous, volume, bucket, path.path()));
       }
       return withPath(committed, volume, bucket, path.path());
     });
@@ -355,9 +354,8 @@ final class FsoNamespace {
             + bucket + "'");
       }
       fileTable.deleteWithBatch(txn.batch(), key);
-      txn.count(bid, OmCounter.FILES, -1);
-      txn.count(bid, OmCounter.FILE_BYTES, -f.getDataSize());
-      ctx.moveToDeleted(txn, bid, withPath(f, volume, bucket, path.path()));
+      ctx.retire(txn, bid, OmCounter.FILES, OmCounter.FILE_BYTES,
+          withPath(f, volume, bucket, path.path()));
       return null;
     });
   }

@@ -215,9 +215,7 @@ final class MultipartUploads {
       String objectKey = OmKeys.objectKey(volume, bucket, key);
       KeyInfo previous = keyTable.get(objectKey);
       if (previous != null) {
-        txn.count(bucketId, OmCounter.KEYS, -1);
-        txn.count(bucketId, OmCounter.KEY_BYTES, -previous.getDataSize());
-        ctx.moveToDeleted(txn, bucketId, previous);
+        ctx.retire(txn, bucketId, OmCounter.KEYS, OmCounter.KEY_BYTES, previous);
       }
       keyTable.putWithBatch(txn.batch(), objectKey, committed);
       txn.count(bucketId, OmCounter.KEYS, 1);

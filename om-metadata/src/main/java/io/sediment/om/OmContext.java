@@ -310,6 +310,16 @@ final class OmContext {
     return false;
   }
 
+  /**
+   * Takes a committed version out of the live counts ({@code live} one fewer, {@code liveBytes}
+   * its size fewer) and moves it to deletedTable. The caller removes or replaces its live row.
+   */
+  void retire(WriteTxn txn, long bucketId, OmCounter live, OmCounter liveBytes, KeyInfo version) {
+    txn.count(bucketId, live, -1);
+    txn.count(bucketId, liveBytes, -version.getDataSize());
+    moveToDeleted(txn, bucketId, version);
+  }
+
   /** Moves a committed version to deletedTable under its object id, counting it. */
   void moveToDeleted(WriteTxn txn, long bucketId, KeyInfo version) {
     store.getTable(DELETED_TABLE).putWithBatch(txn.batch(),

@@ -513,9 +513,7 @@ public final class OmMetadataStore implements AutoCloseable {
       txn.count(bucketId, OmCounter.KEYS, 1);
       txn.count(bucketId, OmCounter.KEY_BYTES, dataSize);
       if (previous != null) {
-        txn.count(bucketId, OmCounter.KEYS, -1);
-        txn.count(bucketId, OmCounter.KEY_BYTES, -previous.getDataSize());
-        ctx.moveToDeleted(txn, bucketId, previous);
+        ctx.retire(txn, bucketId, OmCounter.KEYS, OmCounter.KEY_BYTES, previous);
       }
       return committed;
     });
@@ -547,9 +545,7 @@ public final class OmMetadataStore implements AutoCloseable {
         throw OmException.notFound("Key '" + key + "' does not exist in '" + volume + "/" + bucket + "'");
       }
       keyTable.deleteWithBatch(txn.batch(), objectKey);
-      txn.count(bucketId, OmCounter.KEYS, -1);
-      txn.count(bucketId, OmCounter.KEY_BYTES, -existing.getDataSize());
-      ctx.moveToDeleted(txn, bucketId, existing);
+      ctx.retire(txn, bucketId, OmCounter.KEYS, OmCounter.KEY_BYTES, existing);
       return null;
     });
   }

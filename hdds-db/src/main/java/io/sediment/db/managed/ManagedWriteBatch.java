@@ -16,7 +16,8 @@ public final class ManagedWriteBatch implements AutoCloseable {
   private final Managed<WriteBatch> batch;
   private final String owner;
   private final OperationGuard guard;
-  private final Map<String, Long> rangeDeletions = new HashMap<>(2);
+  /** Range deletions per family name; {@code null} until the first one (most batches have none). */
+  private Map<String, Long> rangeDeletions;
 
   /**
    * @param guard the owning database's guard: adding to a batch passes a column family handle to
@@ -92,6 +93,9 @@ public final class ManagedWriteBatch implements AutoCloseable {
     WriteBatch b = enter();
     try {
       b.deleteRange(cf.handle(), from, to);
+      if (rangeDeletions == null) {
+        rangeDeletions = new HashMap<>(2);
+      }
       rangeDeletions.merge(cf.name(), 1L, Long::sum);
     } catch (RocksDBException e) {
       throw new RocksDatabaseException(owner + ": batch deleteRange on " + cf.name() + " failed", e);
@@ -102,7 +106,7 @@ public final class ManagedWriteBatch implements AutoCloseable {
 
   /** Range deletions added so far, per family name. */
   Map<String, Long> rangeDeletions() {
-    return rangeDeletions;
+    return rangeDeletions == null ? Map.of() : rangeDeletions;
   }
 
   /** Number of operations added so far. */
