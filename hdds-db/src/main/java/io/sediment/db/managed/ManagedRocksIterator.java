@@ -19,6 +19,7 @@ import org.rocksdb.RocksIterator;
 public final class ManagedRocksIterator implements AutoCloseable {
 
   private static final OperationGuard UNGUARDED = new OperationGuard("detached iterator");
+  private static final long[] NOT_COUNTED = new long[3];
 
   private final Managed<RocksIterator> iterator;
   private final List<Managed<?>> closeOrder;
@@ -28,7 +29,8 @@ public final class ManagedRocksIterator implements AutoCloseable {
   private final byte[] upperBound;
   /** Non-null when this iterator counts what each positioning and advance skipped. */
   private final Managed<RocksDB> counting;
-  private final long[] lastSkips = new long[3];
+  /** Tombstones, entries and range-deletion reseeks of the last counted move; empty when not counting. */
+  private final long[] lastSkips;
   private long totalTombstonesSkipped;
   private long totalMoveNanos;
   private long moveStart;
@@ -44,6 +46,7 @@ public final class ManagedRocksIterator implements AutoCloseable {
     this.lowerBound = lowerBound;
     this.upperBound = upperBound;
     this.counting = counting;
+    this.lastSkips = counting == null ? NOT_COUNTED : new long[3];
   }
 
   /**
@@ -242,6 +245,17 @@ public final class ManagedRocksIterator implements AutoCloseable {
 
   public boolean isClosed() {
     return closed;
+  }
+
+  /**
+   * Throws {@link IllegalStateException} if this iterator or its database is closed, without a
+   * native call: for callers that answer from what they already read.
+   */
+  public void checkUsable() {
+    if (closed) {
+      throw new IllegalStateException("Iterator is closed");
+    }
+    guard.checkOpen();
   }
 
   /**

@@ -32,6 +32,13 @@ final class OperationGuard {
     }
   }
 
+  /** Throws as {@link #enter()} would once closing has begun; admits nothing. */
+  void checkOpen() {
+    if (closing) {
+      throw new IllegalStateException(name + " is closed");
+    }
+  }
+
   void exit() {
     inFlight.decrementAndGet();
   }

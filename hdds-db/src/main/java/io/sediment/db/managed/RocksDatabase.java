@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.rocksdb.Checkpoint;
@@ -53,6 +54,7 @@ public final class RocksDatabase implements AutoCloseable {
   private final OperationGuard guard;
   private final Duration closeTimeout;
   private final Set<ManagedRocksIterator> openIterators = ConcurrentHashMap.newKeySet();
+  private final Consumer<ManagedRocksIterator> iteratorClosed = openIterators::remove;
   private final Set<ManagedSnapshot> openSnapshots = ConcurrentHashMap.newKeySet();
   private final Set<CompactRangeOptions> runningCompactions = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -392,9 +394,9 @@ public final class RocksDatabase implements AutoCloseable {
 
   /**
    * A new, unpositioned iterator over {@code cf}, natively bounded to
-   * {@code [lowerInclusive, upperExclusive)} where a bound is not {@code null}. The iterator
-   * owns its read options and bound slices and frees them when closed; it pins this database's
-   * view at creation.
+   * {@code [lowerInclusive, upperExclusive)} where a bound is not {@code null}. A bounded iterator
+   * owns its read options and bound slices and frees them when closed; an unbounded one shares
+   * the store's (or its snapshot's) read options. It pins this database's view at creation.
    */
   public ManagedRocksIterator newIterator(ColumnFamily cf, byte[] lowerInclusive,
       byte[] upperExclusive) {
@@ -415,32 +417,41 @@ public final class RocksDatabase implements AutoCloseable {
   public ManagedRocksIterator newIterator(ColumnFamily cf, byte[] lowerInclusive,
       byte[] upperExclusive, boolean countSkips, ManagedSnapshot snapshot) {
     guard.enter();
-    List<Managed<?>> owned = new ArrayList<>(4);
+    List<Managed<?>> owned = List.of();
     try {
-      ReadOptions ro = new ReadOptions();
-      owned.add(Managed.of(ro, name));
-      ro.setFillCache(true);
-      if (snapshot != null) {
-        ro.setSnapshot(snapshot.snapshot());
-      }
-      if (lowerInclusive != null) {
-        Slice lower = new Slice(lowerInclusive);
-        owned.add(Managed.of(lower, name));
-        ro.setIterateLowerBound(lower);
-      }
-      if (upperExclusive != null) {
-        Slice upper = new Slice(upperExclusive);
-        owned.add(Managed.of(upper, name));
-        ro.setIterateUpperBound(upper);
+      ReadOptions ro;
+      if (lowerInclusive == null && upperExclusive == null) {
+        // Nothing per iterator to point at: share the store's (or the snapshot's) read options,
+        // which nothing mutates and which outlive every iterator of the store.
+        ro = readOptions(snapshot);
+      } else {
+        owned = new ArrayList<>(4);
+        ro = new ReadOptions();
+        owned.add(Managed.of(ro, name));
+        if (snapshot != null) {
+          ro.setSnapshot(snapshot.snapshot());
+        }
+        if (lowerInclusive != null) {
+          Slice lower = new Slice(lowerInclusive);
+          owned.add(Managed.of(lower, name));
+          ro.setIterateLowerBound(lower);
+        }
+        if (upperExclusive != null) {
+          Slice upper = new Slice(upperExclusive);
+          owned.add(Managed.of(upper, name));
+          ro.setIterateUpperBound(upper);
+        }
       }
       Managed<org.rocksdb.RocksIterator> it =
           Managed.of(db.get().newIterator(cf.handle(), ro), name);
       // Close order: the iterator first, then its read options, then the slices they point to.
-      List<Managed<?>> closeOrder = new ArrayList<>(owned.size() + 1);
-      closeOrder.add(it);
-      closeOrder.addAll(owned);
+      List<Managed<?>> closeOrder = List.of(it);
+      if (!owned.isEmpty()) {
+        owned.add(0, it);
+        closeOrder = owned;
+      }
       ManagedRocksIterator iterator =
-          new ManagedRocksIterator(it, closeOrder, guard, openIterators::remove,
+          new ManagedRocksIterator(it, closeOrder, guard, iteratorClosed,
               lowerInclusive == null ? null : lowerInclusive.clone(),
               upperExclusive == null ? null : upperExclusive.clone(), countSkips ? db : null);
       openIterators.add(iterator);

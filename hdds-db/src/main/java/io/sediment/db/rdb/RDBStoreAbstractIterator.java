@@ -40,9 +40,9 @@ public abstract class RDBStoreAbstractIterator<RAW>
   private boolean positioned;
   private boolean consumed;
   /**
-   * Set when {@link #hasNext()} just found the native iterator on an entry, cleared by every move
-   * and by {@link #next()}: lets {@code next()} skip asking the native iterator again. Any call
-   * that does touch native code still throws once the store is closed.
+   * Set when {@link #hasNext()} or {@link #seek} just found the native iterator on an entry,
+   * cleared by every move and by {@link #next()}: lets {@code next()} skip asking the native
+   * iterator again. {@code next()} still throws once the iterator or the store is closed.
    */
   private boolean checkedOnEntry;
   private KeyValue<RAW, RAW> pending;
@@ -166,7 +166,9 @@ public abstract class RDBStoreAbstractIterator<RAW>
   @Override
   public final KeyValue<RAW, RAW> next() {
     checkOpen();
-    if (!(checkedOnEntry && !consumed) && !hasNext()) {
+    if (checkedOnEntry && !consumed) {
+      nativeIterator.checkUsable();
+    } else if (!hasNext()) {
       throw new NoSuchElementException("No entry left within the iterator's bounds");
     }
     KeyValue<RAW, RAW> entry = pending != null ? pending : readEntry();
@@ -205,6 +207,7 @@ public abstract class RDBStoreAbstractIterator<RAW>
     }
     pending = readEntry();
     currentKey = pending.getKey();
+    checkedOnEntry = true;
     return pending;
   }
 

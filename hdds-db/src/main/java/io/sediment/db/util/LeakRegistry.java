@@ -5,31 +5,37 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Registry of live resources of one kind (native RocksDB objects, pooled buffers) that must be
  * released explicitly.
  *
- * <p>A resource is registered when acquired and unregistered when released, so a test can take
- * a {@linkplain #snapshot() snapshot} before it runs and ask afterwards which resources it
- * {@linkplain #leakedSince(Set) leaked}. Acquisition stacks are captured only when the system
- * property {@code sediment.leakDetection} is {@code true} (the test suites set it); otherwise a
- * registration costs one map insert. Thread-safe.
+ * <p>A resource is registered when acquired and unregistered when released. {@link #liveCount()}
+ * is always exact. When the system property {@code sediment.leakDetection} is {@code true} (the
+ * test suites set it) the registry also remembers each live resource with its acquisition stack,
+ * so a test can take a {@linkplain #snapshot() snapshot} before it runs and ask afterwards which
+ * resources it {@linkplain #leakedSince(Set) leaked}; otherwise a registration costs one counter
+ * update and {@code snapshot}/{@code leakedSince} see nothing. Thread-safe.
  */
 public final class LeakRegistry {
 
-  private static final boolean CAPTURE_STACKS = Boolean.getBoolean("sediment.leakDetection");
+  private static final boolean DETAILED = Boolean.getBoolean("sediment.leakDetection");
+  private static final AtomicIntegerFieldUpdater<Registration> CLOSED =
+      AtomicIntegerFieldUpdater.newUpdater(Registration.class, "closed");
 
   private final String kind;
   private final AtomicLong ids = new AtomicLong();
+  private final LongAdder liveCount = new LongAdder();
   private final Map<Long, Allocation> live = new ConcurrentHashMap<>();
 
   public LeakRegistry(String kind) {
     this.kind = kind;
   }
 
-  /** What was acquired, by whom, and (when captured) where. */
+  /** What was acquired, by whom, and where. */
   public record Allocation(long id, String type, String owner, Throwable site) {
     @Override
     public String toString() {
@@ -37,9 +43,11 @@ public final class LeakRegistry {
     }
   }
 
-  /** Removes its allocation from the registry when closed; idempotent. */
+  /** Unregisters its resource when closed; idempotent. */
   public final class Registration implements AutoCloseable {
+    /** The allocation's key in {@code live}, or 0 when details are not kept. */
     private final long id;
+    private volatile int closed;
 
     private Registration(long id) {
       this.id = id;
@@ -47,7 +55,12 @@ public final class LeakRegistry {
 
     @Override
     public void close() {
-      live.remove(id);
+      if (CLOSED.compareAndSet(this, 0, 1)) {
+        liveCount.decrement();
+        if (id != 0) {
+          live.remove(id);
+        }
+      }
     }
   }
 
@@ -56,23 +69,29 @@ public final class LeakRegistry {
   }
 
   public Registration register(String type, String owner) {
+    liveCount.increment();
+    if (!DETAILED) {
+      return new Registration(0);
+    }
     long id = ids.incrementAndGet();
-    Throwable site = CAPTURE_STACKS ? new Throwable(type + " acquired here") : null;
-    live.put(id, new Allocation(id, type, owner, site));
+    live.put(id, new Allocation(id, type, owner, new Throwable(type + " acquired here")));
     return new Registration(id);
   }
 
   /** Number of resources acquired and not yet released. */
   public int liveCount() {
-    return live.size();
+    return liveCount.intValue();
   }
 
-  /** Ids of the resources alive now. */
+  /** Ids of the resources alive now; empty unless leak detection is on. */
   public Set<Long> snapshot() {
     return Set.copyOf(live.keySet());
   }
 
-  /** Resources alive now that were not alive in {@code before}, oldest first. */
+  /**
+   * Resources alive now that were not alive in {@code before}, oldest first; empty unless leak
+   * detection is on.
+   */
   public List<Allocation> leakedSince(Set<Long> before) {
     List<Allocation> leaked = new ArrayList<>();
     for (Allocation a : live.values()) {

@@ -17,6 +17,7 @@ import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
+import io.sediment.db.managed.NativeTracker;
 import io.sediment.db.TableIterator;
 import io.sediment.db.testing.TestStores;
 import java.nio.charset.StandardCharsets;
@@ -960,6 +961,24 @@ abstract class AbstractIteratorContractTest<RAW> {
   }
 
   @Test
+  void anUnboundedIteratorOwnsOnlyItsNativeIteratorAndABoundedOneAlsoItsOptionsAndBounds() {
+    standardKeys();
+    int before = NativeTracker.REGISTRY.liveCount();
+    try (var unbounded = whole(KEY_AND_VALUE)) {
+      assertEquals(before + 1, NativeTracker.REGISTRY.liveCount(),
+          "an unbounded iterator shares the store's read options");
+      assertKey("a1", next(unbounded));
+      try (var bounded = range("a", "b", KEY_AND_VALUE)) {
+        assertEquals(before + 5, NativeTracker.REGISTRY.liveCount(),
+            "a bounded iterator adds its iterator, read options and two bound slices");
+        assertKey("a1", next(bounded));
+      }
+      assertEquals(before + 1, NativeTracker.REGISTRY.liveCount());
+    }
+    assertEquals(before, NativeTracker.REGISTRY.liveCount());
+  }
+
+  @Test
   void everyMethodAfterCloseThrowsIllegalState() {
     standardKeys();
     var fresh = whole(KEY_AND_VALUE);
@@ -984,18 +1003,22 @@ abstract class AbstractIteratorContractTest<RAW> {
     otherTable.put(b("a2"), b("v:a2"));
     var fresh = newWholeTableIterator(otherTable, KEY_AND_VALUE);
     var used = newPrefixIterator(otherTable, b("a"), KEY_AND_VALUE);
+    var sought = newWholeTableIterator(otherTable, KEY_AND_VALUE);
     try {
       assertEntry("a1", next(used));
       assertTrue(used.hasNext());
+      assertNotNull(seek(sought, "a2"), "the seek landed on an entry it has read already");
       other.close();
       assertEveryMethodThrowsIllegalState(fresh);
       assertEveryMethodThrowsIllegalState(used);
+      assertEveryMethodThrowsIllegalState(sought);
       assertThrows(IllegalStateException.class,
           () -> newWholeTableIterator(otherTable, KEY_ONLY).close());
     } finally {
       fresh.close();
       used.close();
       used.close();
+      sought.close();
       other.close();
     }
   }
