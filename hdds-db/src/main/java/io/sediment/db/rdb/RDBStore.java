@@ -63,11 +63,19 @@ public final class RDBStore implements DBStore {
         ? RocksDatabase.open(definition.name(), path, profile, names, deleteHeavy, closeTimeout)
         : RocksDatabase.openSecondary(definition.name(), path, secondaryPath, profile, names,
             deleteHeavy, closeTimeout);
-    this.scheduler = new CompactionScheduler(db, tombstonePolicy);
+    this.scheduler = new CompactionScheduler(db, tombstonePolicy, event -> {
+      RDBTable table = rawTables.get(event.table());
+      if (table != null) {
+        TombstoneTracker tracker = table.tombstoneTracker();
+        if (tracker != null) {
+          tracker.onCompactionEnded(event.range());
+        }
+      }
+    });
     for (TableDefinition<?, ?> t : definition.tables()) {
       // A secondary cannot compact: its trackers still watch hot ranges but request nothing.
       TombstoneTracker tracker = new TombstoneTracker(t.name(), tombstonePolicy,
-          secondaryPath == null ? scheduler::request : (table, hot) -> { });
+          secondaryPath == null ? scheduler::request : (table, hot) -> false);
       RDBTable raw = new RDBTable(db, db.columnFamily(t.name()), maxKeyBytes, tracker);
       rawTables.put(t.name(), raw);
       typedTables.put(t.name(), typed(raw, t));

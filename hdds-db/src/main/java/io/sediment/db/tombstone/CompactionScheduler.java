@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +34,7 @@ public final class CompactionScheduler implements AutoCloseable {
   private final RocksDatabase db;
   private final TombstonePolicy policy;
   private final ScheduledExecutorService executor;
+  private final Consumer<CompactionEvent> onEnded;
   private final List<Request> pending = new ArrayList<>();
   private final List<Cooldown> cooldowns = new ArrayList<>();
   private final Deque<CompactionEvent> history = new ArrayDeque<>();
@@ -55,8 +57,19 @@ public final class CompactionScheduler implements AutoCloseable {
       long failed, int pending, List<CompactionEvent> recent) { }
 
   public CompactionScheduler(RocksDatabase db, TombstonePolicy policy) {
+    this(db, policy, event -> { });
+  }
+
+  /**
+   * @param onEnded told, on the compaction thread and without this scheduler's lock, the outcome
+   *     of every request {@link #request} accepted ({@code COMPLETED}, {@code PINNED} or
+   *     {@code FAILED}); its range covers every request merged into it
+   */
+  public CompactionScheduler(RocksDatabase db, TombstonePolicy policy,
+      Consumer<CompactionEvent> onEnded) {
     this.db = db;
     this.policy = policy;
+    this.onEnded = onEnded;
     this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "sediment-compaction-" + db.name());
       t.setDaemon(true);
@@ -64,11 +77,18 @@ public final class CompactionScheduler implements AutoCloseable {
     });
   }
 
-  /** Asks for a compaction of {@code hot.range()} in {@code table}; returns at once. */
-  public void request(String table, HotRange hot) {
+  /**
+   * Asks for a compaction of {@code hot.range()} in {@code table}; returns at once.
+   *
+   * @return true when the request was queued or merged into a queued one, so its end will be
+   *     reported to the {@code onEnded} listener (unless the store closes first); false when it
+   *     was skipped (the range is cooling down after a pinned compaction) or the scheduler is
+   *     closed
+   */
+  public boolean request(String table, HotRange hot) {
     synchronized (this) {
       if (closed) {
-        return;
+        return false;
       }
       requested++;
       long now = System.currentTimeMillis();
@@ -80,7 +100,7 @@ public final class CompactionScheduler implements AutoCloseable {
               "tombstones here survived the last compaction (pinned by an open snapshot); not"
                   + " retried before " + java.time.Instant.ofEpochMilli(c.untilMillis()),
               hot.tombstonesSkipped(), -1, 0, now));
-          return;
+          return false;
         }
       }
       for (int i = 0; i < pending.size(); i++) {
@@ -89,11 +109,12 @@ public final class CompactionScheduler implements AutoCloseable {
           pending.set(i, new Request(table, p.range().union(hot.range()),
               p.tombstonesSkipped() + hot.tombstonesSkipped()));
           merged++;
-          return;
+          return true;
         }
       }
       pending.add(new Request(table, hot.range(), hot.tombstonesSkipped()));
       scheduleDrain();
+      return true;
     }
   }
 
@@ -155,6 +176,11 @@ public final class CompactionScheduler implements AutoCloseable {
       if (!pending.isEmpty()) {
         scheduleDrain();
       }
+    }
+    try {
+      onEnded.accept(event);
+    } catch (RuntimeException e) {
+      LOG.warn("Compaction listener failed on {}", event, e);
     }
   }
 

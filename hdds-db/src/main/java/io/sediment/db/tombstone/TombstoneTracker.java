@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BiConsumer;
 
 /**
  * Remembers where scans of one table keep skipping tombstones and asks for a compaction of those
@@ -12,15 +11,17 @@ import java.util.function.BiConsumer;
  * {@link TombstonePolicy#minTombstonesPerPass()} tombstones with the keys it walked between;
  * overlapping or touching reports merge into one hot range, and when a range has
  * {@link TombstonePolicy#slowPassesToCompact()} slow passes it is handed to the compaction
- * requester (once; it is forgotten when the compaction ends). At most
- * {@link TombstonePolicy#maxHotRanges()} ranges are kept, the least skipped dropped first.
- * Thread-safe; reporting costs a lock only for slow passes.
+ * requester. A range the requester accepted is in flight until {@link #onCompactionEnded}: slow
+ * passes inside it meanwhile (scans that were already walking the band) are counted but start no
+ * new hot range, so one band is compacted once. At most {@link TombstonePolicy#maxHotRanges()}
+ * ranges are kept, the least skipped dropped first. Thread-safe; reporting costs a lock only for
+ * slow passes.
  */
 public final class TombstoneTracker {
 
   private final String table;
   private final TombstonePolicy policy;
-  private final BiConsumer<String, HotRange> compactionRequester;
+  private final CompactionRequester compactionRequester;
   private final AtomicLong iterators = new AtomicLong();
   private final AtomicLong slowPasses = new AtomicLong();
   private final AtomicLong tombstonesSkipped = new AtomicLong();
@@ -29,13 +30,23 @@ public final class TombstoneTracker {
   private final AtomicLong sampledTombstones = new AtomicLong();
   private final AtomicLong sampledNanos = new AtomicLong();
   private final List<HotRange> ranges = new ArrayList<>();
+  private final List<KeyRange> inFlight = new ArrayList<>();
 
-  /**
-   * @param compactionRequester receives the table name and a range that needs compaction; called
-   *     without this tracker's lock held
-   */
+  /** Where a tracker sends a range that is due for compaction. */
+  @FunctionalInterface
+  public interface CompactionRequester {
+    /**
+     * Asks for a compaction of {@code hot} in {@code table}; called without the tracker's lock.
+     *
+     * @return true when the tracker will be told the end through {@link #onCompactionEnded};
+     *     false when nothing was scheduled
+     */
+    boolean request(String table, HotRange hot);
+  }
+
+  /** @param compactionRequester receives each range that is due for compaction */
   public TombstoneTracker(String table, TombstonePolicy policy,
-      BiConsumer<String, HotRange> compactionRequester) {
+      CompactionRequester compactionRequester) {
     this.table = table;
     this.policy = policy;
     this.compactionRequester = compactionRequester;
@@ -66,7 +77,13 @@ public final class TombstoneTracker {
     tombstonesSkipped.addAndGet(tombstones);
     HotRange due = null;
     synchronized (this) {
-      HotRange merged = new HotRange(new KeyRange(from, to), 1, tombstones, System.currentTimeMillis());
+      KeyRange walked = new KeyRange(from, to);
+      for (KeyRange r : inFlight) {
+        if (r.covers(walked)) {
+          return;
+        }
+      }
+      HotRange merged = new HotRange(walked, 1, tombstones, System.currentTimeMillis());
       for (int i = ranges.size() - 1; i >= 0; i--) {
         HotRange r = ranges.get(i);
         if (r.range().overlapsOrTouches(merged.range())) {
@@ -85,8 +102,30 @@ public final class TombstoneTracker {
       }
     }
     if (due != null) {
-      compactionRequester.accept(table, due);
+      // In flight before the request, so that an end reported at once still finds it.
+      KeyRange handedOff = due.range();
+      synchronized (this) {
+        inFlight.add(handedOff);
+      }
+      if (!compactionRequester.request(table, due)) {
+        synchronized (this) {
+          inFlight.removeIf(r -> r == handedOff);
+        }
+      }
     }
+  }
+
+  /**
+   * Tells the tracker that the compaction of {@code range} ended (whatever its outcome): the
+   * ranges in flight that it overlaps are watched again.
+   */
+  public synchronized void onCompactionEnded(KeyRange range) {
+    inFlight.removeIf(r -> r.overlapsOrTouches(range));
+  }
+
+  /** Ranges handed off for compaction whose end has not been reported yet. */
+  public synchronized List<KeyRange> inFlight() {
+    return List.copyOf(inFlight);
   }
 
   /**

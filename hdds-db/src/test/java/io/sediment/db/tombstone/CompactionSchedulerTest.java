@@ -5,6 +5,7 @@ import static io.sediment.db.tombstone.TombstoneBands.key;
 import static io.sediment.db.tombstone.TombstoneBands.writeBand;
 import static io.sediment.db.tombstone.TombstoneBands.writeKeys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.db.DBStore;
@@ -67,15 +68,20 @@ class CompactionSchedulerTest {
     try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, POLICY)) {
       RocksDatabase db = ((RDBStore) store).database();
       TombstonePolicy slow = POLICY.withMinCompactionInterval(Duration.ofSeconds(1));
-      try (CompactionScheduler s = new CompactionScheduler(db, slow)) {
-        s.request("bytes", hot(0, 10));      // runs at once and starts the interval
+      List<CompactionEvent> ended = new java.util.concurrent.CopyOnWriteArrayList<>();
+      try (CompactionScheduler s = new CompactionScheduler(db, slow, ended::add)) {
+        assertTrue(s.request("bytes", hot(0, 10)));      // runs at once, starts the interval
         await(() -> s.stats().completed() == 1);
-        s.request("bytes", hot(100, 200));   // waits for the interval
-        s.request("bytes", hot(150, 300));   // overlaps: merged
-        s.request("bytes", hot(300, 400));   // touches: merged
-        s.request("strings", hot(100, 200)); // another table: separate
+        assertTrue(s.request("bytes", hot(100, 200)));   // waits for the interval
+        assertTrue(s.request("bytes", hot(150, 300)));   // overlaps: merged
+        assertTrue(s.request("bytes", hot(300, 400)));   // touches: merged
+        assertTrue(s.request("strings", hot(100, 200))); // another table: separate
         assertEquals(List.of(new KeyRange(key(100), key(400))), s.pending("bytes"));
         await(() -> s.stats().completed() == 3);
+        await(() -> ended.size() == 3);
+        assertTrue(ended.stream().anyMatch(e -> e.table().equals("bytes")
+                && e.range().equals(new KeyRange(key(100), key(400)))),
+            "the listener hears one end covering the merged requests: " + ended);
         CompactionScheduler.Stats stats = s.stats();
         assertEquals(5, stats.requested());
         assertEquals(2, stats.merged());
@@ -101,7 +107,7 @@ class CompactionSchedulerTest {
           assertTrue(e.reason().contains("1 open snapshot"), e.reason());
           assertEquals(3_000, db.probeTombstones(cf, key(1_000), key(5_000)));
 
-          s.request("bytes", hot(1_500, 2_000));
+          assertFalse(s.request("bytes", hot(1_500, 2_000)), "skipped: no end will follow");
           CompactionScheduler.Stats after = s.stats();
           assertEquals(1, after.skipped());
           assertEquals(0, after.pending());

@@ -69,6 +69,28 @@ class TombstoneHealingTest {
       assertArrayEquals(key(9_999), e.range().from());
       assertArrayEquals(key(25_000), e.range().to());
       assertEquals(0, db.probeTombstones(db.columnFamily("bytes"), key(10_000), null));
+
+      // The end reached the tracker: the same band, deleted again, is compacted again.
+      TombstoneTracker tracker = ((RDBStore) store).getTable("bytes").tombstoneTracker();
+      while (!tracker.inFlight().isEmpty()) {
+        assertTrue(System.nanoTime() < deadline, "end never reported: " + tracker.inFlight());
+        Thread.sleep(20);
+      }
+      TombstoneBands.deleteBand(store, "bytes", 10_000, 25_000);
+      for (int pass = 0; pass < 2; pass++) {
+        try (TableIterator<byte[], KeyValue<byte[], byte[]>> it =
+                 table.rangeIterator(key(9_990), null, IteratorType.KEY_ONLY)) {
+          for (int i = 0; i < 10; i++) {
+            it.next();
+          }
+          assertArrayEquals(key(25_000), it.next().getKey());
+        }
+      }
+      deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (store.tombstoneStats().compactions().completed() < 2) {
+        assertTrue(System.nanoTime() < deadline, "no second compaction: " + store.tombstoneStats());
+        Thread.sleep(20);
+      }
     }
   }
 

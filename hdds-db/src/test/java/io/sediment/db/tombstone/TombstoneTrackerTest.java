@@ -17,6 +17,8 @@ import org.junit.jupiter.api.Test;
 class TombstoneTrackerTest {
 
   private final List<HotRange> requested = new ArrayList<>();
+  /** What the fake requester answers: true means an end will be reported. */
+  private boolean accept = true;
 
   private static byte[] b(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
@@ -26,6 +28,7 @@ class TombstoneTrackerTest {
     return new TombstoneTracker("t", policy, (table, range) -> {
       assertEquals("t", table);
       requested.add(range);
+      return accept;
     });
   }
 
@@ -69,6 +72,43 @@ class TombstoneTrackerTest {
     assertArrayEquals(b("d"), requested.get(0).range().to());
     assertEquals(25, requested.get(0).tombstonesSkipped());
     assertTrue(t.hotRanges().isEmpty(), "a handed-off range is forgotten");
+  }
+
+  @Test
+  void slowPassesInsideARangeInFlightStartNoSecondRequestUntilItsCompactionEnds() {
+    TombstoneTracker t = tracker(policy(10, 2));
+    t.onSkipped(b("a"), b("m"), 10);
+    t.onSkipped(b("a"), b("m"), 10);
+    assertEquals(1, requested.size());
+    assertEquals(List.of(new KeyRange(b("a"), b("m"))), t.inFlight());
+    // Scans that were already walking the band while it is being compacted.
+    for (int i = 0; i < 5; i++) {
+      t.onSkipped(b("c"), b("k"), 10);
+    }
+    assertEquals(1, requested.size(), "the band is compacted once");
+    assertTrue(t.hotRanges().isEmpty());
+    assertEquals(7, t.slowPasses(), "the passes are still counted");
+    // A pass reaching outside the range in flight is a new observation.
+    t.onSkipped(b("k"), b("z"), 10);
+    assertEquals(1, t.hotRanges().size());
+
+    t.onCompactionEnded(new KeyRange(b("a"), b("m")));
+    assertTrue(t.inFlight().isEmpty());
+    t.onSkipped(b("a"), b("m"), 10);
+    assertEquals(2, requested.size(), "tombstones seen after the compaction count again");
+  }
+
+  @Test
+  void aRangeTheRequesterDidNotScheduleIsWatchedAgainAtOnce() {
+    accept = false;
+    TombstoneTracker t = tracker(policy(10, 2));
+    t.onSkipped(b("a"), b("m"), 10);
+    t.onSkipped(b("a"), b("m"), 10);
+    assertEquals(1, requested.size());
+    assertTrue(t.inFlight().isEmpty());
+    t.onSkipped(b("a"), b("m"), 10);
+    t.onSkipped(b("a"), b("m"), 10);
+    assertEquals(2, requested.size());
   }
 
   @Test
