@@ -900,12 +900,8 @@ final class NamespaceHarness {
     int expected = model.purgeDeletedDirectories(budget);
     assertEquals(expected, om.purgeDeletedDirectories(budget),
         "purgeDeletedDirectories(" + budget + ")");
-    // The saved cursor is not compared: in rare samples (e.g. jqwik seed 5579991248045757357) the
-    // store's cursor stays on a finished directory while the model's has moved to the child it
-    // queued in the same step; the rows removed agree, and every table is compared after the
-    // purges. Open: decide which cursor rule is meant (DirectoryPurge Javadoc) and align the two.
-    // Until then the model resumes where the store does, so later steps stay comparable.
-    model.dirCursor = dirCursor();
+    assertEquals(model.dirCursor, dirCursor(), "directory purge cursor after purgeDeletedDirectories("
+        + budget + ")");
     return expected;
   }
 

@@ -122,7 +122,7 @@ final class NamespaceModel {
       if (!e.getKey().startsWith(prefix)) {
         break;
       }
-      out.add(e);
+      out.add(Map.entry(e.getKey(), e.getValue()));
     }
     return out;
   }
@@ -847,7 +847,9 @@ final class NamespaceModel {
     }
 
     int run() {
-      List<Map.Entry<String, QueuedM>> rows = new ArrayList<>(deletedDirTable.entrySet());
+      // Copies: a TreeMap entry can take its successor's key and value when it is removed.
+      List<Map.Entry<String, QueuedM>> rows = new ArrayList<>();
+      deletedDirTable.forEach((k, q) -> rows.add(Map.entry(k, q)));
       String cursor = dirCursor;
       List<Map.Entry<String, QueuedM>> after = new ArrayList<>();
       List<Map.Entry<String, QueuedM>> before = new ArrayList<>();
