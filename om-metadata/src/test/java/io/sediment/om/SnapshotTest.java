@@ -5,6 +5,7 @@ import static io.sediment.om.OmTestSupport.assertRejected;
 import static io.sediment.om.OmTestSupport.names;
 import static io.sediment.om.OmTestSupport.put;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -388,6 +389,7 @@ class SnapshotTest {
     put(om, V, B, "k", 1);
     om.createSnapshot(V, B, "one");
     om.createSnapshot(V, B, "two");
+    assumeTrue(io.sediment.db.util.LeakRegistry.detailed(), "needs -Dsediment.leakDetection=true");
     Set<Long> baseline = NativeTracker.REGISTRY.snapshot();
     assertEquals(0, om.snapshots().openStores());
     om.lookupKeyInSnapshot(V, B, "one", "k");

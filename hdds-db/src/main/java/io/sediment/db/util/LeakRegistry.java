@@ -64,6 +64,11 @@ public final class LeakRegistry {
     }
   }
 
+  /** Whether each live resource is remembered with its stack ({@code sediment.leakDetection}). */
+  public static boolean detailed() {
+    return DETAILED;
+  }
+
   public String kind() {
     return kind;
   }

@@ -2,6 +2,7 @@ package io.sediment.db.codec;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -248,6 +249,7 @@ class CodecBufferTest {
 
   @Test
   void anUnreleasedBufferIsListedAsALeakUntilReleased() {
+    assumeTrue(io.sediment.db.util.LeakRegistry.detailed(), "needs -Dsediment.leakDetection=true");
     Set<Long> before = CodecBuffer.LEAKS.snapshot();
     CodecBuffer b = CodecBuffer.allocateDirect(32);
     try {

@@ -26,6 +26,7 @@ public final class LeakCheckExtension implements BeforeAllCallback, AfterAllCall
   public void beforeAll(ExtensionContext context) {
     for (LeakRegistry r : REGISTRIES) {
       context.getStore(NS).put(r.kind(), r.snapshot());
+      context.getStore(NS).put(r.kind() + "#live", r.liveCount());
     }
   }
 
@@ -35,6 +36,16 @@ public final class LeakCheckExtension implements BeforeAllCallback, AfterAllCall
     StringBuilder report = new StringBuilder();
     for (LeakRegistry r : REGISTRIES) {
       Set<Long> before = (Set<Long>) context.getStore(NS).get(r.kind());
+      if (!LeakRegistry.detailed()) {
+        // Only counts are kept: a class that ends with more live resources than it began leaked.
+        Integer live = (Integer) context.getStore(NS).get(r.kind() + "#live");
+        int now = r.liveCount();
+        if (live != null && now > live) {
+          report.append("\n  ").append(now - live).append(" ").append(r.kind())
+              .append("(s) leaked (run with -Dsediment.leakDetection=true for their stacks)");
+        }
+        continue;
+      }
       List<LeakRegistry.Allocation> leaked = r.leakedSince(before == null ? Set.of() : before);
       for (LeakRegistry.Allocation a : leaked) {
         report.append("\n  leaked ").append(r.kind()).append(": ").append(a);
