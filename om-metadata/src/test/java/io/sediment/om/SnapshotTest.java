@@ -5,16 +5,17 @@ import static io.sediment.om.OmTestSupport.assertRejected;
 import static io.sediment.om.OmTestSupport.names;
 import static io.sediment.om.OmTestSupport.put;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.sediment.db.managed.NativeTracker;
 import io.sediment.db.tombstone.TableTombstoneStats;
+import io.sediment.db.util.LeakRegistry;
 import io.sediment.om.OmException.Code;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
@@ -389,7 +390,7 @@ class SnapshotTest {
     put(om, V, B, "k", 1);
     om.createSnapshot(V, B, "one");
     om.createSnapshot(V, B, "two");
-    assumeTrue(io.sediment.db.util.LeakRegistry.detailed(), "needs -Dsediment.leakDetection=true");
+    assumeTrue(LeakRegistry.detailed(), "needs -Dsediment.leakDetection=true");
     Set<Long> baseline = NativeTracker.REGISTRY.snapshot();
     assertEquals(0, om.snapshots().openStores());
     om.lookupKeyInSnapshot(V, B, "one", "k");

@@ -19,7 +19,6 @@ import org.rocksdb.RocksIterator;
 public final class ManagedRocksIterator implements AutoCloseable {
 
   private static final OperationGuard UNGUARDED = new OperationGuard("detached iterator");
-  private static final long[] NOT_COUNTED = new long[3];
 
   private final Managed<RocksIterator> iterator;
   private final List<Managed<?>> closeOrder;
@@ -29,7 +28,7 @@ public final class ManagedRocksIterator implements AutoCloseable {
   private final byte[] upperBound;
   /** Non-null when this iterator counts what each positioning and advance skipped. */
   private final Managed<RocksDB> counting;
-  /** Tombstones, entries and range-deletion reseeks of the last counted move; empty when not counting. */
+  /** Tombstones, entries and range-deletion reseeks of the last counted move; null when not counting. */
   private final long[] lastSkips;
   private long totalTombstonesSkipped;
   private long totalMoveNanos;
@@ -46,7 +45,7 @@ public final class ManagedRocksIterator implements AutoCloseable {
     this.lowerBound = lowerBound;
     this.upperBound = upperBound;
     this.counting = counting;
-    this.lastSkips = counting == null ? NOT_COUNTED : new long[3];
+    this.lastSkips = counting == null ? null : new long[3];
   }
 
   /**
@@ -75,17 +74,17 @@ public final class ManagedRocksIterator implements AutoCloseable {
 
   /** Tombstones the last positioning or {@code next()} skipped; 0 when not counting. */
   public long lastTombstonesSkipped() {
-    return lastSkips[0];
+    return lastSkips == null ? 0 : lastSkips[0];
   }
 
   /** Entries of any kind (tombstones, hidden versions) the last positioning or next skipped. */
   public long lastEntriesSkipped() {
-    return lastSkips[1];
+    return lastSkips == null ? 0 : lastSkips[1];
   }
 
   /** Range-tombstone reseeks of the last positioning or next. */
   public long lastRangeDeletionReseeks() {
-    return lastSkips[2];
+    return lastSkips == null ? 0 : lastSkips[2];
   }
 
   /** Time spent in counted positionings and advances, in nanoseconds. */
@@ -259,7 +258,8 @@ public final class ManagedRocksIterator implements AutoCloseable {
   }
 
   /**
-   * Frees the native iterator, then its read options, then its bound slices. Idempotent; safe to
+   * Frees the native iterator, then the read options and bound slices it owns (a bounded iterator;
+   * an unbounded one shares the store's read options). Idempotent; safe to
    * call after the database is closed (it is then a no-op, the database having closed it).
    */
   @Override

@@ -12,9 +12,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Consumer;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.rocksdb.Checkpoint;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
@@ -418,11 +418,13 @@ public final class RocksDatabase implements AutoCloseable {
       byte[] upperExclusive, boolean countSkips, ManagedSnapshot snapshot) {
     guard.enter();
     List<Managed<?>> owned = List.of();
+    Managed<org.rocksdb.RocksIterator> it = null;
     try {
       ReadOptions ro;
       if (lowerInclusive == null && upperExclusive == null) {
         // Nothing per iterator to point at: share the store's (or the snapshot's) read options,
-        // which nothing mutates and which outlive every iterator of the store.
+        // which nothing mutates. RocksDB copies them into the iterator at creation, so even a
+        // snapshot closed before its iterators frees nothing the iterator still reads.
         ro = readOptions(snapshot);
       } else {
         owned = new ArrayList<>(4);
@@ -442,8 +444,7 @@ public final class RocksDatabase implements AutoCloseable {
           ro.setIterateUpperBound(upper);
         }
       }
-      Managed<org.rocksdb.RocksIterator> it =
-          Managed.of(db.get().newIterator(cf.handle(), ro), name);
+      it = Managed.of(db.get().newIterator(cf.handle(), ro), name);
       // Close order: the iterator first, then its read options, then the slices they point to.
       List<Managed<?>> closeOrder = List.of(it);
       if (!owned.isEmpty()) {
@@ -457,6 +458,9 @@ public final class RocksDatabase implements AutoCloseable {
       openIterators.add(iterator);
       return iterator;
     } catch (RuntimeException e) {
+      if (it != null) {
+        it.close();
+      }
       for (Managed<?> m : owned) {
         m.close();
       }

@@ -154,6 +154,7 @@ public final class CompactionScheduler implements AutoCloseable {
             "compacted", r.tombstonesSkipped(), after, ms, System.currentTimeMillis());
       }
     } catch (IllegalStateException storeClosing) {
+      // Only a closing store throws this; its trackers go with it, so no end is reported.
       return;
     } catch (RuntimeException e) {
       LOG.warn("Targeted compaction of {} {} failed", r.table(), r.range(), e);

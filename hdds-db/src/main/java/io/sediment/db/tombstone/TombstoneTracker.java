@@ -107,9 +107,14 @@ public final class TombstoneTracker {
       synchronized (this) {
         inFlight.add(handedOff);
       }
-      if (!compactionRequester.request(table, due)) {
-        synchronized (this) {
-          inFlight.removeIf(r -> r == handedOff);
+      boolean accepted = false;
+      try {
+        accepted = compactionRequester.request(table, due);
+      } finally {
+        if (!accepted) {
+          synchronized (this) {
+            inFlight.removeIf(r -> r == handedOff);
+          }
         }
       }
     }
@@ -117,10 +122,10 @@ public final class TombstoneTracker {
 
   /**
    * Tells the tracker that the compaction of {@code range} ended (whatever its outcome): the
-   * ranges in flight that it overlaps are watched again.
+   * ranges in flight that it covers (every request merged into it) are watched again.
    */
   public synchronized void onCompactionEnded(KeyRange range) {
-    inFlight.removeIf(r -> r.overlapsOrTouches(range));
+    inFlight.removeIf(range::covers);
   }
 
   /** Ranges handed off for compaction whose end has not been reported yet. */

@@ -14,11 +14,12 @@ import java.util.concurrent.atomic.LongAdder;
  * released explicitly.
  *
  * <p>A resource is registered when acquired and unregistered when released. {@link #liveCount()}
- * is always exact. When the system property {@code sediment.leakDetection} is {@code true} (the
- * test suites set it) the registry also remembers each live resource with its acquisition stack,
- * so a test can take a {@linkplain #snapshot() snapshot} before it runs and ask afterwards which
- * resources it {@linkplain #leakedSince(Set) leaked}; otherwise a registration costs one counter
- * update and {@code snapshot}/{@code leakedSince} see nothing. Thread-safe.
+ * is exact whenever no registration or release runs concurrently. When the system property
+ * {@code sediment.leakDetection} is {@code true} (the test suites set it) the registry also
+ * remembers each live resource with its acquisition stack, so a test can take a
+ * {@linkplain #snapshot() snapshot} before it runs and ask afterwards which resources it
+ * {@linkplain #leakedSince(Set) leaked}; otherwise a registration costs one counter update and
+ * {@code snapshot}/{@code leakedSince} see nothing. Thread-safe.
  */
 public final class LeakRegistry {
 

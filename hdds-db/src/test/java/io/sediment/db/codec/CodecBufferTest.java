@@ -2,14 +2,15 @@ package io.sediment.db.codec;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.sediment.db.util.LeakRegistry;
 import java.nio.ByteBuffer;
 import java.nio.ReadOnlyBufferException;
 import java.util.ArrayList;
@@ -249,7 +250,7 @@ class CodecBufferTest {
 
   @Test
   void anUnreleasedBufferIsListedAsALeakUntilReleased() {
-    assumeTrue(io.sediment.db.util.LeakRegistry.detailed(), "needs -Dsediment.leakDetection=true");
+    assumeTrue(LeakRegistry.detailed(), "needs -Dsediment.leakDetection=true");
     Set<Long> before = CodecBuffer.LEAKS.snapshot();
     CodecBuffer b = CodecBuffer.allocateDirect(32);
     try {

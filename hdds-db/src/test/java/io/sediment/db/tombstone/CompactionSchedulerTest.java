@@ -16,6 +16,7 @@ import io.sediment.db.testing.TestStores;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,7 +69,7 @@ class CompactionSchedulerTest {
     try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, POLICY)) {
       RocksDatabase db = ((RDBStore) store).database();
       TombstonePolicy slow = POLICY.withMinCompactionInterval(Duration.ofSeconds(1));
-      List<CompactionEvent> ended = new java.util.concurrent.CopyOnWriteArrayList<>();
+      List<CompactionEvent> ended = new CopyOnWriteArrayList<>();
       try (CompactionScheduler s = new CompactionScheduler(db, slow, ended::add)) {
         assertTrue(s.request("bytes", hot(0, 10)));      // runs at once, starts the interval
         await(() -> s.stats().completed() == 1);

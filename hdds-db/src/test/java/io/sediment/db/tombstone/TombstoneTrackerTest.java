@@ -112,6 +112,25 @@ class TombstoneTrackerTest {
   }
 
   @Test
+  void aRangeWhoseRequestFailedIsNotLeftInFlight() {
+    TombstoneTracker t = new TombstoneTracker("t", policy(10, 1), (table, range) -> {
+      throw new IllegalStateException("rejected");
+    });
+    assertThrows(IllegalStateException.class, () -> t.onSkipped(b("a"), b("m"), 10));
+    assertTrue(t.inFlight().isEmpty());
+  }
+
+  @Test
+  void anEndReleasesOnlyTheRangesItCovers() {
+    TombstoneTracker t = tracker(policy(10, 1));
+    t.onSkipped(b("a"), b("f"), 10);
+    t.onSkipped(b("e"), b("m"), 10);
+    assertEquals(2, requested.size(), "the second reaches past the first range in flight");
+    t.onCompactionEnded(new KeyRange(b("a"), b("f")));
+    assertEquals(List.of(new KeyRange(b("e"), b("m"))), t.inFlight());
+  }
+
+  @Test
   void openEndsMergeAsInfinity() {
     TombstoneTracker t = tracker(policy(1, 3));
     t.onSkipped(null, b("m"), 5);
