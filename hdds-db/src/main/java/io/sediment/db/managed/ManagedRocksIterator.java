@@ -12,7 +12,8 @@ import org.rocksdb.RocksIterator;
  *
  * <p>Every call is a guarded operation on the owning database, so it throws
  * {@link IllegalStateException} after the iterator or its database is closed, never touching
- * freed memory. The methods mirror {@code RocksIterator} one to one; the positioning contract
+ * freed memory; the calls inside a {@link #begin()}/{@link #end()} bracket share one guarded
+ * operation. The methods mirror {@code RocksIterator} one to one; the positioning contract
  * (lazy positioning, bounds) is the business of the table iterators above. Not thread-safe,
  * except that {@link #close()} may race with the database's own close.
  */
@@ -34,6 +35,8 @@ public final class ManagedRocksIterator implements AutoCloseable {
   private long totalMoveNanos;
   private long moveStart;
   private volatile boolean closed;
+  /** Depth of open {@link #begin()} brackets; the guard is entered only at depth 0 -> 1. */
+  private int depth;
 
   ManagedRocksIterator(Managed<RocksIterator> iterator, List<Managed<?>> closeOrder,
       OperationGuard guard, Consumer<ManagedRocksIterator> onClose, byte[] lowerBound,
@@ -113,13 +116,44 @@ public final class ManagedRocksIterator implements AutoCloseable {
     }
   }
 
-  private RocksIterator enter() {
-    guard.enter();
-    if (closed) {
-      guard.exit();
+  /**
+   * Opens a bracket: the native calls made until the matching {@link #end()} share one guarded
+   * operation on the database instead of entering it once each. Brackets nest; every successful
+   * {@code begin} needs its {@code end} (in a {@code finally}). Throws
+   * {@link IllegalStateException} if the iterator or its database is closed.
+   */
+  public void begin() {
+    if (depth == 0) {
+      guard.enter();
+      if (closed) {
+        guard.exit();
+        throw new IllegalStateException("Iterator is closed");
+      }
+    } else if (closed) {
       throw new IllegalStateException("Iterator is closed");
     }
-    return iterator.get();
+    depth++;
+  }
+
+  /** Closes the bracket {@link #begin()} opened. */
+  public void end() {
+    if (--depth == 0) {
+      guard.exit();
+    }
+  }
+
+  private RocksIterator enter() {
+    begin();
+    try {
+      return iterator.get();
+    } catch (RuntimeException e) {
+      end();
+      throw e;
+    }
+  }
+
+  private void exit() {
+    end();
   }
 
   public void seekToFirst() {
@@ -129,7 +163,7 @@ public final class ManagedRocksIterator implements AutoCloseable {
       it.seekToFirst();
     } finally {
       endCount();
-      guard.exit();
+      exit();
     }
   }
 
@@ -140,7 +174,7 @@ public final class ManagedRocksIterator implements AutoCloseable {
       it.seekToLast();
     } finally {
       endCount();
-      guard.exit();
+      exit();
     }
   }
 
@@ -151,7 +185,7 @@ public final class ManagedRocksIterator implements AutoCloseable {
       it.seek(target);
     } finally {
       endCount();
-      guard.exit();
+      exit();
     }
   }
 
@@ -163,7 +197,7 @@ public final class ManagedRocksIterator implements AutoCloseable {
       it.seek(target.duplicate());
     } finally {
       endCount();
-      guard.exit();
+      exit();
     }
   }
 
@@ -174,7 +208,7 @@ public final class ManagedRocksIterator implements AutoCloseable {
       it.next();
     } finally {
       endCount();
-      guard.exit();
+      exit();
     }
   }
 
@@ -183,7 +217,7 @@ public final class ManagedRocksIterator implements AutoCloseable {
     try {
       return it.isValid();
     } finally {
-      guard.exit();
+      exit();
     }
   }
 
@@ -193,7 +227,7 @@ public final class ManagedRocksIterator implements AutoCloseable {
     try {
       return it.key();
     } finally {
-      guard.exit();
+      exit();
     }
   }
 
@@ -203,7 +237,7 @@ public final class ManagedRocksIterator implements AutoCloseable {
     try {
       return it.value();
     } finally {
-      guard.exit();
+      exit();
     }
   }
 
@@ -216,7 +250,7 @@ public final class ManagedRocksIterator implements AutoCloseable {
     try {
       return it.key(dest);
     } finally {
-      guard.exit();
+      exit();
     }
   }
 
@@ -226,7 +260,7 @@ public final class ManagedRocksIterator implements AutoCloseable {
     try {
       return it.value(dest);
     } finally {
-      guard.exit();
+      exit();
     }
   }
 
@@ -238,7 +272,7 @@ public final class ManagedRocksIterator implements AutoCloseable {
     } catch (RocksDBException e) {
       throw new RocksDatabaseException("Iterator failed: " + e.getMessage(), e);
     } finally {
-      guard.exit();
+      exit();
     }
   }
 

@@ -144,6 +144,16 @@ public abstract class RDBStoreAbstractIterator<RAW>
   @Override
   public final boolean hasNext() {
     checkOpen();
+    nativeIterator.begin();
+    try {
+      return advanceIfConsumed();
+    } finally {
+      nativeIterator.end();
+    }
+  }
+
+  /** {@link #hasNext()} inside an open bracket. */
+  private boolean advanceIfConsumed() {
     if (!positioned) {
       seekToFirstNative();
       positioned();
@@ -166,12 +176,22 @@ public abstract class RDBStoreAbstractIterator<RAW>
   @Override
   public final KeyValue<RAW, RAW> next() {
     checkOpen();
-    if (checkedOnEntry && !consumed) {
+    KeyValue<RAW, RAW> entry;
+    if (checkedOnEntry && !consumed && pending != null) {
+      // The entry a seek landed on, read already: no native call, only the closed checks.
       nativeIterator.checkUsable();
-    } else if (!hasNext()) {
-      throw new NoSuchElementException("No entry left within the iterator's bounds");
+      entry = pending;
+    } else {
+      nativeIterator.begin();
+      try {
+        if (!(checkedOnEntry && !consumed) && !advanceIfConsumed()) {
+          throw new NoSuchElementException("No entry left within the iterator's bounds");
+        }
+        entry = pending != null ? pending : readEntry();
+      } finally {
+        nativeIterator.end();
+      }
     }
-    KeyValue<RAW, RAW> entry = pending != null ? pending : readEntry();
     pending = null;
     consumed = true;
     checkedOnEntry = false;
@@ -183,15 +203,25 @@ public abstract class RDBStoreAbstractIterator<RAW>
   @Override
   public final void seekToFirst() {
     checkOpen();
-    seekToFirstNative();
+    nativeIterator.begin();
+    try {
+      seekToFirstNative();
+    } finally {
+      nativeIterator.end();
+    }
     positioned();
   }
 
   @Override
   public final void seekToLast() {
     checkOpen();
-    nativeIterator.seekToLast();
-    accountMove(null, true);
+    nativeIterator.begin();
+    try {
+      nativeIterator.seekToLast();
+      accountMove(null, true);
+    } finally {
+      nativeIterator.end();
+    }
     positioned();
   }
 
@@ -199,13 +229,18 @@ public abstract class RDBStoreAbstractIterator<RAW>
   public final KeyValue<RAW, RAW> seek(RAW key) {
     checkOpen();
     Objects.requireNonNull(key, "key");
-    seekNative(key);
-    accountMove(key, false);
-    positioned();
-    if (!isValid()) {
-      return null;
+    nativeIterator.begin();
+    try {
+      seekNative(key);
+      accountMove(key, false);
+      positioned();
+      if (!isValid()) {
+        return null;
+      }
+      pending = readEntry();
+    } finally {
+      nativeIterator.end();
     }
-    pending = readEntry();
     currentKey = pending.getKey();
     checkedOnEntry = true;
     return pending;

@@ -1008,6 +1008,12 @@ abstract class AbstractIteratorContractTest<RAW> {
       assertEntry("a1", next(used));
       assertTrue(used.hasNext());
       assertNotNull(seek(sought, "a2"), "the seek landed on an entry it has read already");
+      try (var empty = newPrefixIterator(otherTable, b("b"), KEY_AND_VALUE)) {
+        // Failing inside a bracket of native calls must leave no operation in flight, or the
+        // close below would wait out its 50 ms and refuse to free the store.
+        assertThrows(NoSuchElementException.class, empty::next);
+        assertNull(seek(empty, "b1"));
+      }
       other.close();
       assertEveryMethodThrowsIllegalState(fresh);
       assertEveryMethodThrowsIllegalState(used);
