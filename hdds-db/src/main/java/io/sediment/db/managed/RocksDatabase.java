@@ -234,8 +234,19 @@ public final class RocksDatabase implements AutoCloseable {
     }
   }
 
-  private ReadOptions readOptions(ManagedSnapshot snapshot) {
-    return snapshot == null ? options.readOptions() : snapshot.readOptions();
+  /**
+   * The read options of a read as {@code snapshot} sees it (now when {@code null}); a snapshot
+   * read is admitted by the snapshot, so it cannot be released under the read, and must be ended
+   * with {@link #endRead(ManagedSnapshot)}.
+   */
+  private ReadOptions beginRead(ManagedSnapshot snapshot) {
+    return snapshot == null ? options.readOptions() : snapshot.enter();
+  }
+
+  private static void endRead(ManagedSnapshot snapshot) {
+    if (snapshot != null) {
+      snapshot.exit();
+    }
   }
 
   // ---- point reads and writes ------------------------------------------------------------
@@ -249,7 +260,12 @@ public final class RocksDatabase implements AutoCloseable {
   public byte[] get(ColumnFamily cf, byte[] key, ManagedSnapshot snapshot) {
     guard.enter();
     try {
-      return db.get().get(cf.handle(), readOptions(snapshot), key);
+      ReadOptions ro = beginRead(snapshot);
+      try {
+        return db.get().get(cf.handle(), ro, key);
+      } finally {
+        endRead(snapshot);
+      }
     } catch (RocksDBException e) {
       throw failure("get", cf, e);
     } finally {
@@ -270,7 +286,12 @@ public final class RocksDatabase implements AutoCloseable {
   public int get(ColumnFamily cf, ByteBuffer key, ByteBuffer value, ManagedSnapshot snapshot) {
     guard.enter();
     try {
-      return db.get().get(cf.handle(), readOptions(snapshot), key.duplicate(), value);
+      ReadOptions ro = beginRead(snapshot);
+      try {
+        return db.get().get(cf.handle(), ro, key.duplicate(), value);
+      } finally {
+        endRead(snapshot);
+      }
     } catch (RocksDBException e) {
       throw failure("get", cf, e);
     } finally {
@@ -287,7 +308,12 @@ public final class RocksDatabase implements AutoCloseable {
   public boolean keyMayExist(ColumnFamily cf, byte[] key, ManagedSnapshot snapshot) {
     guard.enter();
     try {
-      return db.get().keyMayExist(cf.handle(), readOptions(snapshot), key, null);
+      ReadOptions ro = beginRead(snapshot);
+      try {
+        return db.get().keyMayExist(cf.handle(), ro, key, null);
+      } finally {
+        endRead(snapshot);
+      }
     } finally {
       guard.exit();
     }
@@ -419,19 +445,20 @@ public final class RocksDatabase implements AutoCloseable {
     guard.enter();
     List<Managed<?>> owned = List.of();
     Managed<org.rocksdb.RocksIterator> it = null;
+    boolean admitted = false;
     try {
-      ReadOptions ro;
-      if (lowerInclusive == null && upperExclusive == null) {
-        // Nothing per iterator to point at: share the store's (or the snapshot's) read options,
-        // which nothing mutates. RocksDB copies them into the iterator at creation, so even a
-        // snapshot closed before its iterators frees nothing the iterator still reads.
-        ro = readOptions(snapshot);
-      } else {
+      ReadOptions ro = beginRead(snapshot);
+      admitted = true;
+      // Unbounded: nothing per iterator to point at, so it shares the store's (or the snapshot's)
+      // read options, which nothing mutates. RocksDB copies them into the iterator and reads the
+      // snapshot's sequence number at creation, so a snapshot closed before its iterators frees
+      // nothing they still read.
+      if (lowerInclusive != null || upperExclusive != null) {
         owned = new ArrayList<>(4);
         ro = new ReadOptions();
         owned.add(Managed.of(ro, name));
         if (snapshot != null) {
-          ro.setSnapshot(snapshot.snapshot());
+          ro.setSnapshot(snapshot.nativeSnapshot());
         }
         if (lowerInclusive != null) {
           Slice lower = new Slice(lowerInclusive);
@@ -466,6 +493,9 @@ public final class RocksDatabase implements AutoCloseable {
       }
       throw e;
     } finally {
+      if (admitted) {
+        endRead(snapshot);
+      }
       guard.exit();
     }
   }
@@ -669,7 +699,7 @@ public final class RocksDatabase implements AutoCloseable {
   public ManagedSnapshot newSnapshot() {
     guard.enter();
     try {
-      ManagedSnapshot snapshot = new ManagedSnapshot(db, name, openSnapshots::remove);
+      ManagedSnapshot snapshot = new ManagedSnapshot(db, name, closeTimeout, openSnapshots::remove);
       openSnapshots.add(snapshot);
       return snapshot;
     } finally {

@@ -15,6 +15,7 @@ import io.sediment.db.TableIterator;
 import io.sediment.db.codec.CodecBuffer;
 import io.sediment.db.managed.NativeTracker;
 import io.sediment.db.managed.RocksDatabaseException;
+import io.sediment.db.testing.ChildJvm;
 import io.sediment.db.testing.TestStores;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -132,54 +133,10 @@ class ConcurrentCloseTest {
     }
   }
 
-  /** Exit code, output and crash report of a child JVM. */
-  private record ChildRun(int exitCode, String output, String crashReport) {
-    String describe() {
-      return "child JVM exit code " + exitCode + "\n--- output (tail) ---\n" + tail(output, 60)
-          + (crashReport.isEmpty() ? "" : "\n--- hs_err (head) ---\n" + crashReport);
-    }
-  }
-
-  private static String tail(String text, int lines) {
-    String[] all = text.split("\n");
-    return String.join("\n", Arrays.asList(all).subList(Math.max(0, all.length - lines), all.length));
-  }
-
-  /**
-   * Runs {@code main} in a fresh JVM with this JVM's class path, the data directory {@code work}
-   * as its argument, and its crash report (if any) written into {@code work}.
-   */
-  private static ChildRun runInChildJvm(Class<?> main, Path work, Duration timeout,
-      String... extraArgs) throws Exception {
-    Files.createDirectories(work);
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> cmd = new java.util.ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC",
-        "-Dsediment.leakDetection=true",
-        "-XX:ErrorFile=" + work.resolve("hs_err_pid%p.log"),
-        "-cp", System.getProperty("java.class.path"), main.getName(), work.toString()));
-    cmd.addAll(List.of(extraArgs));
-    Path log = work.resolve("child-output.txt");
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
-        .start();
-    if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-      p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      fail(main.getSimpleName() + " did not finish within " + timeout + ":\n"
-          + tail(Files.readString(log), 60));
-    }
-    StringBuilder crash = new StringBuilder();
-    try (var files = Files.list(work)) {
-      for (Path f : files.filter(x -> x.getFileName().toString().startsWith("hs_err")).toList()) {
-        List<String> lines = Files.readAllLines(f);
-        crash.append(String.join("\n", lines.subList(0, Math.min(60, lines.size()))));
-      }
-    }
-    return new ChildRun(p.exitValue(), Files.readString(log), crash.toString());
-  }
-
   @Test
   void closingMidFlightNeverCrashesFailsWorkersOnlyWithClosedErrorsAndFreesEveryNativeObject()
       throws Exception {
-    ChildRun run = runInChildJvm(MidFlightRounds.class, dir.resolve("rounds"),
+    ChildJvm.Run run = ChildJvm.run(MidFlightRounds.class, dir.resolve("rounds"),
         Duration.ofSeconds(180));
     assertEquals(0, run.exitCode(), run.describe());
     assertTrue(run.output().contains("rounds passed: " + ROUNDS), run.describe());
@@ -189,7 +146,7 @@ class ConcurrentCloseTest {
   @Test
   @org.junit.jupiter.api.Tag("long")
   void closingMidFlightSoakOfFiveHundredRounds() throws Exception {
-    ChildRun run = runInChildJvm(MidFlightRounds.class, dir.resolve("soak"),
+    ChildJvm.Run run = ChildJvm.run(MidFlightRounds.class, dir.resolve("soak"),
         Duration.ofMinutes(30), "500");
     assertEquals(0, run.exitCode(), run.describe());
     assertTrue(run.output().contains("rounds passed: 500"), run.describe());
@@ -197,7 +154,7 @@ class ConcurrentCloseTest {
 
   @Test
   void addingToABatchAfterItsStoreClosedThrowsInsteadOfCrashing() throws Exception {
-    ChildRun run = runInChildJvm(BatchAfterClose.class, dir.resolve("batch"),
+    ChildJvm.Run run = ChildJvm.run(BatchAfterClose.class, dir.resolve("batch"),
         Duration.ofSeconds(120));
     assertEquals(0, run.exitCode(), run.describe());
     assertTrue(run.output().contains("all batch operations after close threw"), run.describe());
@@ -210,20 +167,12 @@ class ConcurrentCloseTest {
    */
   static final class MidFlightRounds {
     public static void main(String[] args) {
-      try {
-        Path work = Path.of(args[0]);
-        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : ROUNDS;
+      int rounds = args.length > 1 ? Integer.parseInt(args[1]) : ROUNDS;
+      ChildJvm.main(() -> {
         for (int round = 0; round < rounds; round++) {
-          closeMidFlight(work, round);
+          closeMidFlight(Path.of(args[0]), round);
         }
-        System.out.println("rounds passed: " + rounds);
-        System.out.flush();
-        System.exit(0);
-      } catch (Throwable t) {
-        t.printStackTrace(System.out);
-        System.out.flush();
-        System.exit(1);
-      }
+      }, "rounds passed: " + rounds);
     }
   }
 
@@ -234,7 +183,7 @@ class ConcurrentCloseTest {
    */
   static final class BatchAfterClose {
     public static void main(String[] args) {
-      try {
+      ChildJvm.main(() -> {
         int nativesBefore = NativeTracker.REGISTRY.liveCount();
         RDBStore store = (RDBStore) open(Path.of(args[0]).resolve("db"), SHORT_TIMEOUT);
         RDBTable bytes = store.getTable(TestStores.BYTES.name());
@@ -262,14 +211,7 @@ class ConcurrentCloseTest {
         batch.close();
         assertEquals(nativesBefore, NativeTracker.REGISTRY.liveCount());
         assertEquals(0, CodecBuffer.LEAKS.liveCount());
-        System.out.println("all batch operations after close threw");
-        System.out.flush();
-        System.exit(0);
-      } catch (Throwable t) {
-        t.printStackTrace(System.out);
-        System.out.flush();
-        System.exit(1);
-      }
+      }, "all batch operations after close threw");
     }
   }
 
