@@ -226,72 +226,79 @@ def pointget(results):
     out = []
     keys = sorted({dict(p).get("keys") for (_, p) in results} - {None}, key=int)
     targets = sorted({dict(p).get("targetFileMiB") for (_, p) in results} - {None}, key=int)
-    for k in keys:
-        for t in targets:
-            caches = sorted({int(dict(p)["cacheMiB"]) for (_, p) in results
-                             if dict(p).get("keys") == k and dict(p).get("targetFileMiB") == t})
+    # metadataKiB (partition size) is a parameter since it became one; older results lack it.
+    partitions = sorted({dict(p).get("metadataKiB") for (_, p) in results},
+                        key=lambda v: -1 if v is None else int(v))
+    for k, t, mk in [(k, t, mk) for k in keys for t in targets for mk in partitions]:
+        caches = sorted({int(dict(p)["cacheMiB"]) for (_, p) in results
+                         if dict(p).get("keys") == k and dict(p).get("targetFileMiB") == t
+                         and dict(p).get("metadataKiB") == mk})
 
-            def params(c):
-                return (("cacheMiB", str(c)), ("keys", k), ("targetFileMiB", t))
+        def params(c):
+            base = [("cacheMiB", str(c)), ("keys", k), ("targetFileMiB", t)]
+            if mk is not None:
+                base.append(("metadataKiB", mk))
+            return tuple(sorted(base))
 
-            def fig(method, c):
-                return results.get((method, params(c)), (None, None))
+        def fig(method, c):
+            return results.get((method, params(c)), (None, None))
 
-            def m(method, c, name):
-                return metric(method, params(c), name)
+        def m(method, c, name):
+            return metric(method, params(c), name)
 
-            c0 = caches[0] if caches else None
-            layout = []
-            for method, label in [("fullFilter", "full filter + binary-search index"),
-                                  ("partitioned", "partitioned index and filters, top level pinned")]:
-                layout.append(f"{label}: {count(m(method, c0, 'sstFiles'))} SSTs, "
-                              f"{mib(m(method, c0, 'sstBytes'))}, files per level "
-                              f"{m(method, c0, 'filesPerLevel') or '?'}, largest filter "
-                              f"{mib(m(method, c0, 'maxFilterBytes'))}")
-            out.append(f"#### {int(k):,} keys (ledgerId, entryId), {t} MiB target SSTs; random gets"
-                       " of existing keys from 2 threads\n")
-            out.append("Layouts: " + "; ".join(layout) + ".\n")
-            rows = []
-            verdict = {"yes": [], "no": []}
-            for c in caches:
-                f, fe = fig("fullFilter", c)
-                p, pe = fig("partitioned", c)
-                q, qe = fig("partitionedPinned", c)
-                shard = m("fullFilter", c, "shardBytes")
-                shards = m("fullFilter", c, "shards")
-                big = m("fullFilter", c, "maxFilterBytes")
-                exceeds = "yes" if isinstance(big, float) and isinstance(shard, float) and big > shard else "no"
-                if f and p:
-                    verdict[exceeds].append((c, "partitioned", p / f))
-                if f and q:
-                    verdict[exceeds].append((c, "partitions pinned", q / f))
-                rows.append([f"{c:,} MiB", f"{count(shards)} × {mib(shard)}", exceeds,
-                             count(f), count(p), ratio(p, f), count(q), ratio(q, f),
-                             count(m("fullFilter", c, "BLOCK_CACHE_FILTER_BYTES_INSERT/get")),
-                             count(m("partitioned", c, "BLOCK_CACHE_FILTER_BYTES_INSERT/get")),
-                             count(m("fullFilter", c, "BLOCK_CACHE_FILTER_MISS/get")),
-                             count(m("partitioned", c, "BLOCK_CACHE_FILTER_MISS/get")),
-                             PUBLISHED_POINTGET.get(c, "—")])
-            out.append(table(["block cache", "shards", "full filter > shard", "full filter gets/s",
-                              "partitioned gets/s", "partitioned / full",
-                              "partitions pinned gets/s", "pinned / full",
-                              "filter bytes read per get (full)", "(partitioned)",
-                              "filter misses per get (full)", "(partitioned)",
-                              "published, 50M keys"], rows, "lrlrrrrrrrrrl"))
-            lines = []
-            for key, label, target, ok in [
-                    ("yes", "where a full filter block exceeds a shard", "≥ ×20", lambda r: r >= 20),
-                    ("no", "where it fits a shard", "≥ ×0.85", lambda r: r >= 0.85)]:
-                for c, side, r in verdict[key]:
-                    lines.append(f"- {c:,} MiB, {label}: {side} / full ×{r:.2f}, target {target}: "
-                                 f"{'met' if ok(r) else 'NOT met'}")
-            if lines:
-                out.append("\n" + "\n".join(lines))
-            out.append("\nTargets (for the issue's layout, partitioned with the top level pinned): partitioned / full ≥ ×20 where a full filter block exceeds a shard;"
-                       " ≥ ×0.85 (no more than 15 % slower) where everything fits. Filter bytes read"
-                       " per get: `BLOCK_CACHE_FILTER_BYTES_INSERT` (what the cache took in after"
-                       " reading filter blocks from the files) over `NUMBER_KEYS_READ`, measurement"
-                       " iterations only.\n")
+        c0 = caches[0] if caches else None
+        layout = []
+        for method, label in [("fullFilter", "full filter + binary-search index"),
+                              ("partitioned", "partitioned index and filters, top level pinned")]:
+            layout.append(f"{label}: {count(m(method, c0, 'sstFiles'))} SSTs, "
+                          f"{mib(m(method, c0, 'sstBytes'))}, files per level "
+                          f"{m(method, c0, 'filesPerLevel') or '?'}, largest filter "
+                          f"{mib(m(method, c0, 'maxFilterBytes'))}")
+        part = f", {mk} KiB index and filter partitions" if mk is not None else ""
+        out.append(f"#### {int(k):,} keys (ledgerId, entryId), {t} MiB target SSTs{part}; random gets"
+                   " of existing keys from 2 threads\n")
+        out.append("Layouts: " + "; ".join(layout) + ".\n")
+        rows = []
+        verdict = {"yes": [], "no": []}
+        for c in caches:
+            f, fe = fig("fullFilter", c)
+            p, pe = fig("partitioned", c)
+            q, qe = fig("partitionedPinned", c)
+            shard = m("fullFilter", c, "shardBytes")
+            shards = m("fullFilter", c, "shards")
+            big = m("fullFilter", c, "maxFilterBytes")
+            exceeds = "yes" if isinstance(big, float) and isinstance(shard, float) and big > shard else "no"
+            if f and p:
+                verdict[exceeds].append((c, "partitioned", p / f))
+            if f and q:
+                verdict[exceeds].append((c, "partitions pinned", q / f))
+            rows.append([f"{c:,} MiB", f"{count(shards)} × {mib(shard)}", exceeds,
+                         count(f), count(p), ratio(p, f), count(q), ratio(q, f),
+                         count(m("fullFilter", c, "BLOCK_CACHE_FILTER_BYTES_INSERT/get")),
+                         count(m("partitioned", c, "BLOCK_CACHE_FILTER_BYTES_INSERT/get")),
+                         count(m("fullFilter", c, "BLOCK_CACHE_FILTER_MISS/get")),
+                         count(m("partitioned", c, "BLOCK_CACHE_FILTER_MISS/get")),
+                         PUBLISHED_POINTGET.get(c, "—")])
+        out.append(table(["block cache", "shards", "full filter > shard", "full filter gets/s",
+                          "partitioned gets/s", "partitioned / full",
+                          "partitions pinned gets/s", "pinned / full",
+                          "filter bytes read per get (full)", "(partitioned)",
+                          "filter misses per get (full)", "(partitioned)",
+                          "published, 50M keys"], rows, "lrlrrrrrrrrrl"))
+        lines = []
+        for key, label, target, ok in [
+                ("yes", "where a full filter block exceeds a shard", "≥ ×20", lambda r: r >= 20),
+                ("no", "where it fits a shard", "≥ ×0.85", lambda r: r >= 0.85)]:
+            for c, side, r in verdict[key]:
+                lines.append(f"- {c:,} MiB, {label}: {side} / full ×{r:.2f}, target {target}: "
+                             f"{'met' if ok(r) else 'NOT met'}")
+        if lines:
+            out.append("\n" + "\n".join(lines))
+        out.append("\nTargets (for the issue's layout, partitioned with the top level pinned): partitioned / full ≥ ×20 where a full filter block exceeds a shard;"
+                   " ≥ ×0.85 (no more than 15 % slower) where everything fits. Filter bytes read"
+                   " per get: `BLOCK_CACHE_FILTER_BYTES_INSERT` (what the cache took in after"
+                   " reading filter blocks from the files) over `NUMBER_KEYS_READ`, measurement"
+                   " iterations only.\n")
     return "\n".join(out)
 
 

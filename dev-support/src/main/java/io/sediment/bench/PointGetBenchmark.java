@@ -69,6 +69,13 @@ public class PointGetBenchmark {
     @Param({"64"})
     public int targetFileMiB;
 
+    /**
+     * Index and filter partition size of the partitioned layouts ({@code metadata_block_size}),
+     * KiB; each value is its own data directory. The full-filter layout ignores it.
+     */
+    @Param({"4"})
+    public int metadataKiB;
+
     /** Block cache capacity, MiB. */
     @Param({"64", "256", "1024"})
     public int cacheMiB;
@@ -88,8 +95,9 @@ public class PointGetBenchmark {
 
     @Setup(Level.Trial)
     public void open(BenchmarkParams params) {
-      Path dir = PointGetData.ensure(keys, partitioned(), targetFileMiB);
-      DBProfile profile = PointGetData.profile(partitioned(), targetFileMiB, (long) cacheMiB << 20)
+      Path dir = PointGetData.ensure(keys, partitioned(), targetFileMiB, metadataKiB);
+      DBProfile profile = PointGetData.profile(partitioned(), targetFileMiB, metadataKiB,
+              (long) cacheMiB << 20)
           .toBuilder().pinIndexAndFilterPartitions(pinned()).build();
       store = BenchStores.openAt(dir, "pointget", profile, TombstonePolicy.disabled());
       table = store.getTable(BenchStores.TABLE);

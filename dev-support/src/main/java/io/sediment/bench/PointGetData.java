@@ -40,6 +40,9 @@ public final class PointGetData {
   /** Marks a finished build and records what it holds. */
   static final String READY = "READY";
 
+  /** Partition size of the partitioned layout, KiB: the profile's default, 4 KiB. */
+  static final int DEFAULT_METADATA_KIB = 4;
+
   private static final int BATCH = 100_000;
 
   private PointGetData() {
@@ -70,18 +73,22 @@ public final class PointGetData {
     return Path.of(System.getProperty("sediment.bench.data", "target/bench/data"));
   }
 
-  static Path dir(long keys, boolean partitioned, int targetFileMiB) {
-    return root().resolve(String.format(Locale.ROOT, "pointget-%d-%s-%dMiB", keys,
-        partitioned ? "partitioned" : "full", targetFileMiB));
+  static Path dir(long keys, boolean partitioned, int targetFileMiB, int metadataKiB) {
+    String layout = !partitioned ? "full"
+        : metadataKiB == DEFAULT_METADATA_KIB ? "partitioned" : "partitioned" + metadataKiB + "KiB";
+    return root().resolve(String.format(Locale.ROOT, "pointget-%d-%s-%dMiB", keys, layout,
+        targetFileMiB));
   }
 
   /**
    * The profile of a layout: the defaults with the layout's index and filters, the target file
    * size, WAL and automatic compaction off, and the given block cache.
    */
-  static DBProfile profile(boolean partitioned, int targetFileMiB, long cacheBytes) {
+  static DBProfile profile(boolean partitioned, int targetFileMiB, int metadataKiB,
+      long cacheBytes) {
     return DBProfile.builder()
         .partitionedIndexAndFilters(partitioned)
+        .metadataBlockSize(metadataKiB << 10)
         .pinTopLevelIndexAndFilter(true)
         .cacheIndexAndFilterBlocks(true)
         .targetFileSizeBase((long) targetFileMiB << 20)
@@ -92,8 +99,9 @@ public final class PointGetData {
   }
 
   /** The directory of a finished build of this layout, building it first if needed. */
-  static synchronized Path ensure(long keys, boolean partitioned, int targetFileMiB) {
-    Path dir = dir(keys, partitioned, targetFileMiB);
+  static synchronized Path ensure(long keys, boolean partitioned, int targetFileMiB,
+      int metadataKiB) {
+    Path dir = dir(keys, partitioned, targetFileMiB, metadataKiB);
     if (Files.exists(dir.resolve(READY))) {
       return dir;
     }
@@ -103,7 +111,7 @@ public final class PointGetData {
       Files.createDirectories(dir);
       List<String> summary = new ArrayList<>();
       try (DBStore store = BenchStores.openAt(dir, "pointget",
-          profile(partitioned, targetFileMiB, 64L << 20), TombstonePolicy.disabled())) {
+          profile(partitioned, targetFileMiB, metadataKiB, 64L << 20), TombstonePolicy.disabled())) {
         Table<byte[], byte[]> table = store.getTable(BenchStores.TABLE);
         long i = 0;
         while (i < keys) {
@@ -172,17 +180,21 @@ public final class PointGetData {
     return out;
   }
 
-  /** Builds both layouts of {@code <keys> <targetMiB>} unless they exist; prints their summaries. */
+  /**
+   * Builds both layouts of {@code <keys> <targetMiB> [<metadataKiB>]} unless they exist; prints
+   * their summaries.
+   */
   public static void main(String[] args) throws IOException {
-    if (args.length != 2) {
-      System.err.println("usage: PointGetData <keys> <targetFileMiB>");
+    if (args.length != 2 && args.length != 3) {
+      System.err.println("usage: PointGetData <keys> <targetFileMiB> [<metadataKiB>]");
       System.exit(2);
     }
     long keys = Long.parseLong(args[0]);
     int target = Integer.parseInt(args[1]);
+    int metadataKiB = args.length == 3 ? Integer.parseInt(args[2]) : DEFAULT_METADATA_KIB;
     for (boolean partitioned : new boolean[] {false, true}) {
       long start = System.nanoTime();
-      Path dir = ensure(keys, partitioned, target);
+      Path dir = ensure(keys, partitioned, target, metadataKiB);
       System.out.printf(Locale.ROOT, "pointget data %s ready in %.1f s:%n", dir,
           (System.nanoTime() - start) / 1e9);
       for (String line : Files.readAllLines(dir.resolve(READY))) {
