@@ -3,6 +3,7 @@ package io.sediment.db.codec;
 import io.sediment.db.util.LeakRegistry;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.ConcurrentModificationException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToIntFunction;
 
@@ -21,6 +22,9 @@ public final class CodecBuffer implements AutoCloseable {
 
   /** Buffers acquired and not yet released. */
   public static final LeakRegistry LEAKS = new LeakRegistry("CodecBuffer");
+
+  /** Reads {@link #readFrom} makes at most when the value keeps growing under it. */
+  public static final int MAX_READS = 8;
 
   private ByteBuffer buf;
   private int writerIndex;
@@ -136,20 +140,25 @@ public final class CodecBuffer implements AutoCloseable {
    * Replaces the content with what {@code source} writes into a buffer whose position is 0 and
    * whose limit is the capacity. {@code source} returns the full size it wanted to write (the
    * RocksDB {@code ByteBuffer} read protocol); when that exceeds the capacity the buffer grows
-   * and {@code source} is called once more.
+   * and {@code source} is called again, until what it writes fits: a value that another thread
+   * replaces with a larger one between two reads costs one more read, up to
+   * {@link #MAX_READS} reads in all. A negative size (nothing to read) leaves the buffer empty.
    *
    * @return the size read
+   * @throws ConcurrentModificationException if the value was still larger than the
+   *     buffer after {@link #MAX_READS} reads; the buffer is then empty
    */
   public int readFrom(ToIntFunction<ByteBuffer> source) {
     checkLive();
     int size = source.applyAsInt(buf.duplicate().clear());
-    if (size > buf.capacity()) {
+    for (int reads = 1; size > buf.capacity(); reads++) {
       writerIndex = 0;
+      if (reads == MAX_READS) {
+        throw new ConcurrentModificationException("The value grew between each of "
+            + MAX_READS + " reads, to " + size + " bytes");
+      }
       ensureWritable(size);
       size = source.applyAsInt(buf.duplicate().clear());
-      if (size > buf.capacity()) {
-        throw new IllegalStateException("Source grew from the first read to " + size + " bytes");
-      }
     }
     writerIndex = Math.max(0, size);
     return size;

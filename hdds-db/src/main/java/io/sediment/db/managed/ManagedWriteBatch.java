@@ -14,17 +14,20 @@ import org.rocksdb.WriteBatch;
 public final class ManagedWriteBatch implements AutoCloseable {
 
   private final Managed<WriteBatch> batch;
+  private final RocksDatabase db;
   private final String owner;
   private final OperationGuard guard;
   /** Range deletions per family name; {@code null} until the first one (most batches have none). */
   private Map<String, Long> rangeDeletions;
 
   /**
-   * @param guard the owning database's guard: adding to a batch passes a column family handle to
+   * @param db the database whose column families the batch takes and which applies it
+   * @param guard that database's guard: adding to a batch passes a column family handle to
    *     native code, which must not happen once the database has freed its handles
    */
-  ManagedWriteBatch(String owner, OperationGuard guard) {
-    this.owner = owner;
+  ManagedWriteBatch(RocksDatabase db, OperationGuard guard) {
+    this.db = db;
+    this.owner = db.name();
     this.guard = guard;
     this.batch = Managed.of(new WriteBatch(), owner);
   }
@@ -39,14 +42,19 @@ public final class ManagedWriteBatch implements AutoCloseable {
     }
   }
 
-  WriteBatch batch() {
+  /** The native batch, for {@code target} to apply; a batch of another database is refused. */
+  WriteBatch batchFor(RocksDatabase target) {
+    if (target != db) {
+      throw new IllegalArgumentException("A batch of store " + owner + " cannot be written to "
+          + target.name());
+    }
     return batch.get();
   }
 
   public void put(ColumnFamily cf, byte[] key, byte[] value) {
     WriteBatch b = enter();
     try {
-      b.put(cf.handle(), key, value);
+      b.put(cf.handle(db), key, value);
     } catch (RocksDBException e) {
       throw new RocksDatabaseException(owner + ": batch put on " + cf.name() + " failed", e);
     } finally {
@@ -58,7 +66,7 @@ public final class ManagedWriteBatch implements AutoCloseable {
   public void put(ColumnFamily cf, ByteBuffer key, ByteBuffer value) {
     WriteBatch b = enter();
     try {
-      b.put(cf.handle(), key.duplicate(), value.duplicate());
+      b.put(cf.handle(db), key.duplicate(), value.duplicate());
     } catch (RocksDBException e) {
       throw new RocksDatabaseException(owner + ": batch put on " + cf.name() + " failed", e);
     } finally {
@@ -69,7 +77,7 @@ public final class ManagedWriteBatch implements AutoCloseable {
   public void delete(ColumnFamily cf, byte[] key) {
     WriteBatch b = enter();
     try {
-      b.delete(cf.handle(), key);
+      b.delete(cf.handle(db), key);
     } catch (RocksDBException e) {
       throw new RocksDatabaseException(owner + ": batch delete on " + cf.name() + " failed", e);
     } finally {
@@ -80,7 +88,7 @@ public final class ManagedWriteBatch implements AutoCloseable {
   public void delete(ColumnFamily cf, ByteBuffer key) {
     WriteBatch b = enter();
     try {
-      b.delete(cf.handle(), key.duplicate());
+      b.delete(cf.handle(db), key.duplicate());
     } catch (RocksDBException e) {
       throw new RocksDatabaseException(owner + ": batch delete on " + cf.name() + " failed", e);
     } finally {
@@ -92,7 +100,7 @@ public final class ManagedWriteBatch implements AutoCloseable {
   public void deleteRange(ColumnFamily cf, byte[] from, byte[] to) {
     WriteBatch b = enter();
     try {
-      b.deleteRange(cf.handle(), from, to);
+      b.deleteRange(cf.handle(db), from, to);
       if (rangeDeletions == null) {
         rangeDeletions = new HashMap<>(2);
       }

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -56,19 +57,22 @@ public final class RocksDatabase implements AutoCloseable {
   private final Set<ManagedRocksIterator> openIterators = ConcurrentHashMap.newKeySet();
   private final Consumer<ManagedRocksIterator> iteratorClosed = openIterators::remove;
   private final Set<ManagedSnapshot> openSnapshots = ConcurrentHashMap.newKeySet();
-  private final Set<CompactRangeOptions> runningCompactions = ConcurrentHashMap.newKeySet();
+  /** Manual compactions running, to cancel at close; guarded by itself. */
+  private final Set<CompactRangeOptions> runningCompactions = new HashSet<>();
   private final AtomicBoolean closed = new AtomicBoolean();
   /** Where this instance keeps its own files when it is a read-only secondary; else null. */
   private final Path secondaryPath;
 
   private RocksDatabase(String name, Path path, RocksOptions options, Managed<RocksDB> db,
-      Map<String, ColumnFamily> families, List<Managed<ColumnFamilyHandle>> handles,
+      Map<String, ColumnFamilyHandle> familyHandles, List<Managed<ColumnFamilyHandle>> handles,
       Duration closeTimeout, Path secondaryPath) {
     this.secondaryPath = secondaryPath;
     this.name = name;
     this.path = path;
     this.options = options;
     this.db = db;
+    Map<String, ColumnFamily> families = new LinkedHashMap<>();
+    familyHandles.forEach((family, h) -> families.put(family, new ColumnFamily(family, h, this)));
     this.families = Collections.unmodifiableMap(families);
     this.handles = handles;
     this.closeTimeout = closeTimeout;
@@ -148,11 +152,11 @@ public final class RocksDatabase implements AutoCloseable {
             secondaryPath.toString(), descriptors, rawHandles);
       }
       Managed<RocksDB> db = Managed.of(rocks, name);
-      Map<String, ColumnFamily> families = new LinkedHashMap<>();
+      Map<String, ColumnFamilyHandle> families = new LinkedHashMap<>();
       List<Managed<ColumnFamilyHandle>> handles = new ArrayList<>();
       for (int i = 0; i < all.size(); i++) {
         handles.add(Managed.of(rawHandles.get(i), name));
-        families.put(all.get(i), new ColumnFamily(all.get(i), rawHandles.get(i)));
+        families.put(all.get(i), rawHandles.get(i));
       }
       return new RocksDatabase(name, path, options, db, families, handles, closeTimeout,
           secondaryPath);
@@ -227,6 +231,11 @@ public final class RocksDatabase implements AutoCloseable {
     }
   }
 
+  /** The native handle of {@code cf}, which must be one of this database's column families. */
+  private ColumnFamilyHandle handle(ColumnFamily cf) {
+    return cf.handle(this);
+  }
+
   private void checkWritable(String op) {
     if (secondaryPath != null) {
       throw new UnsupportedOperationException("Store " + name + " at " + path
@@ -262,7 +271,7 @@ public final class RocksDatabase implements AutoCloseable {
     try {
       ReadOptions ro = beginRead(snapshot);
       try {
-        return db.get().get(cf.handle(), ro, key);
+        return db.get().get(handle(cf), ro, key);
       } finally {
         endRead(snapshot);
       }
@@ -288,7 +297,7 @@ public final class RocksDatabase implements AutoCloseable {
     try {
       ReadOptions ro = beginRead(snapshot);
       try {
-        return db.get().get(cf.handle(), ro, key.duplicate(), value);
+        return db.get().get(handle(cf), ro, key.duplicate(), value);
       } finally {
         endRead(snapshot);
       }
@@ -310,7 +319,7 @@ public final class RocksDatabase implements AutoCloseable {
     try {
       ReadOptions ro = beginRead(snapshot);
       try {
-        return db.get().keyMayExist(cf.handle(), ro, key, null);
+        return db.get().keyMayExist(handle(cf), ro, key, null);
       } finally {
         endRead(snapshot);
       }
@@ -323,7 +332,7 @@ public final class RocksDatabase implements AutoCloseable {
     checkWritable("put");
     guard.enter();
     try {
-      db.get().put(cf.handle(), options.writeOptions(), key, value);
+      db.get().put(handle(cf), options.writeOptions(), key, value);
     } catch (RocksDBException e) {
       throw failure("put", cf, e);
     } finally {
@@ -335,7 +344,7 @@ public final class RocksDatabase implements AutoCloseable {
     checkWritable("put");
     guard.enter();
     try {
-      db.get().put(cf.handle(), options.writeOptions(), key.duplicate(), value.duplicate());
+      db.get().put(handle(cf), options.writeOptions(), key.duplicate(), value.duplicate());
     } catch (RocksDBException e) {
       throw failure("put", cf, e);
     } finally {
@@ -347,7 +356,7 @@ public final class RocksDatabase implements AutoCloseable {
     checkWritable("delete");
     guard.enter();
     try {
-      db.get().delete(cf.handle(), options.writeOptions(), key);
+      db.get().delete(handle(cf), options.writeOptions(), key);
     } catch (RocksDBException e) {
       throw failure("delete", cf, e);
     } finally {
@@ -359,7 +368,7 @@ public final class RocksDatabase implements AutoCloseable {
     checkWritable("delete");
     guard.enter();
     try {
-      db.get().delete(cf.handle(), options.writeOptions(), key.duplicate());
+      db.get().delete(handle(cf), options.writeOptions(), key.duplicate());
     } catch (RocksDBException e) {
       throw failure("delete", cf, e);
     } finally {
@@ -372,7 +381,7 @@ public final class RocksDatabase implements AutoCloseable {
     checkWritable("deleteRange");
     guard.enter();
     try {
-      db.get().deleteRange(cf.handle(), options.writeOptions(), from, to);
+      db.get().deleteRange(handle(cf), options.writeOptions(), from, to);
       options.rangeDeletions().recorded(cf.name(), 1, db.get().getLatestSequenceNumber());
     } catch (RocksDBException e) {
       throw failure("deleteRange", cf, e);
@@ -393,7 +402,7 @@ public final class RocksDatabase implements AutoCloseable {
   public ManagedWriteBatch newBatch() {
     guard.enter();
     try {
-      return new ManagedWriteBatch(name, guard);
+      return new ManagedWriteBatch(this, guard);
     } finally {
       guard.exit();
     }
@@ -404,7 +413,7 @@ public final class RocksDatabase implements AutoCloseable {
     checkWritable("a batch commit");
     guard.enter();
     try {
-      db.get().write(options.writeOptions(), batch.batch());
+      db.get().write(options.writeOptions(), batch.batchFor(this));
       if (!batch.rangeDeletions().isEmpty()) {
         long seq = db.get().getLatestSequenceNumber();
         batch.rangeDeletions().forEach((family, n) -> options.rangeDeletions().recorded(family, n, seq));
@@ -471,7 +480,7 @@ public final class RocksDatabase implements AutoCloseable {
           ro.setIterateUpperBound(upper);
         }
       }
-      it = Managed.of(db.get().newIterator(cf.handle(), ro), name);
+      it = Managed.of(db.get().newIterator(handle(cf), ro), name);
       // Close order: the iterator first, then its read options, then the slices they point to.
       List<Managed<?>> closeOrder = List.of(it);
       if (!owned.isEmpty()) {
@@ -527,7 +536,7 @@ public final class RocksDatabase implements AutoCloseable {
     try {
       List<ColumnFamilyHandle> list = new ArrayList<>();
       for (ColumnFamily cf : cfs.length == 0 ? families.values().toArray(new ColumnFamily[0]) : cfs) {
-        list.add(cf.handle());
+        list.add(handle(cf));
       }
       db.get().flush(options.flushOptions(), list);
     } catch (RocksDBException e) {
@@ -548,11 +557,21 @@ public final class RocksDatabase implements AutoCloseable {
       cro.get().setBottommostLevelCompaction(
           CompactRangeOptions.BottommostLevelCompaction.kForceOptimized);
       cro.get().setExclusiveManualCompaction(false);
-      runningCompactions.add(cro.get());
+      // Registered and removed under the set's lock, which close cancels under: close never
+      // cancels options already freed, and a compaction registered after close's cancel loop
+      // sees the close begun and cancels itself.
+      synchronized (runningCompactions) {
+        runningCompactions.add(cro.get());
+        if (guard.isClosing()) {
+          cro.get().setCanceled(true);
+        }
+      }
       try {
-        db.get().compactRange(cf.handle(), begin, end, cro.get());
+        db.get().compactRange(handle(cf), begin, end, cro.get());
       } finally {
-        runningCompactions.remove(cro.get());
+        synchronized (runningCompactions) {
+          runningCompactions.remove(cro.get());
+        }
       }
     } catch (RocksDBException e) {
       throw failure("compactRange", cf, e);
@@ -565,7 +584,7 @@ public final class RocksDatabase implements AutoCloseable {
   public long getLongProperty(ColumnFamily cf, String property) {
     guard.enter();
     try {
-      return db.get().getLongProperty(cf.handle(), property);
+      return db.get().getLongProperty(handle(cf), property);
     } catch (RocksDBException e) {
       throw failure("getLongProperty " + property, cf, e);
     } finally {
@@ -577,7 +596,7 @@ public final class RocksDatabase implements AutoCloseable {
   public String getProperty(ColumnFamily cf, String property) {
     guard.enter();
     try {
-      return db.get().getProperty(cf.handle(), property);
+      return db.get().getProperty(handle(cf), property);
     } catch (RocksDBException e) {
       throw failure("getProperty " + property, cf, e);
     } finally {
@@ -615,7 +634,7 @@ public final class RocksDatabase implements AutoCloseable {
   public List<SstFileProperties> sstFileProperties(ColumnFamily cf) {
     guard.enter();
     try {
-      Map<String, TableProperties> all = db.get().getPropertiesOfAllTables(cf.handle());
+      Map<String, TableProperties> all = db.get().getPropertiesOfAllTables(handle(cf));
       List<SstFileProperties> out = new ArrayList<>();
       for (Map.Entry<String, TableProperties> e : all.entrySet()) {
         TableProperties p = e.getValue();
@@ -724,8 +743,10 @@ public final class RocksDatabase implements AutoCloseable {
       return;
     }
     guard.beginClose();
-    for (CompactRangeOptions running : runningCompactions) {
-      running.setCanceled(true);
+    synchronized (runningCompactions) {
+      for (CompactRangeOptions running : runningCompactions) {
+        running.setCanceled(true);
+      }
     }
     long deadline = System.nanoTime() + closeTimeout.toNanos();
     while (!openIterators.isEmpty() && System.nanoTime() - deadline < 0) {

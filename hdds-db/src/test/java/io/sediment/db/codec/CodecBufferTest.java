@@ -24,8 +24,8 @@ import org.junit.jupiter.api.function.Executable;
 /**
  * The {@link CodecBuffer} contract: appending writes that grow the buffer and keep its content;
  * copies and read-only views of exactly the readable bytes; equality and hash by content; the
- * RocksDB {@code ByteBuffer} read protocol of {@link CodecBuffer#readFrom} (one re-read after
- * growing when the first read did not fit); reference counting where a second release, or any
+ * RocksDB {@code ByteBuffer} read protocol of {@link CodecBuffer#readFrom} (a re-read after
+ * growing whenever a read did not fit); reference counting where a second release, or any
  * use after the last release, throws {@link IllegalStateException}; and the leak registry that
  * lists a buffer until its last release.
  */
@@ -191,6 +191,22 @@ class CodecBufferTest {
   }
 
   @Test
+  void readFromKeepsGrowingWhileTheValueGrowsBetweenReads() {
+    try (CodecBuffer b = CodecBuffer.allocateDirect(64)) {
+      int[] sizes = {100, 5_000, 70_000, 300}; // another writer replaces the value between reads
+      AtomicInteger calls = new AtomicInteger();
+      int size = b.readFrom(dest -> {
+        byte[] content = seq(sizes[calls.getAndIncrement()]);
+        dest.put(content, 0, Math.min(content.length, dest.remaining()));
+        return content.length;
+      });
+      assertEquals(4, calls.get(), "three reads too large for the buffer, then one that fits");
+      assertEquals(300, size);
+      assertArrayEquals(seq(300), b.getArray());
+    }
+  }
+
+  @Test
   void readFromOfAnAbsentValueLeavesTheBufferEmpty() {
     try (CodecBuffer b = CodecBuffer.copyOf(new byte[] {1, 2, 3})) {
       assertEquals(-1, b.readFrom(dest -> -1));
@@ -199,11 +215,15 @@ class CodecBufferTest {
   }
 
   @Test
-  void readFromFailsWhenTheSourceGrowsBetweenReads() {
-    try (CodecBuffer b = CodecBuffer.allocateDirect(64)) {
-      AtomicInteger size = new AtomicInteger(100);
-      assertThrows(IllegalStateException.class,
-          () -> b.readFrom(dest -> size.getAndAdd(1 << 20)));
+  void readFromGivesUpWhenTheSourceKeepsGrowingBetweenReads() {
+    try (CodecBuffer b = CodecBuffer.copyOf(new byte[] {1, 2, 3})) {
+      AtomicInteger calls = new AtomicInteger();
+      assertThrows(java.util.ConcurrentModificationException.class, () -> b.readFrom(dest -> {
+        calls.incrementAndGet();
+        return dest.capacity() + 1; // always one byte more than the buffer it is given
+      }));
+      assertEquals(CodecBuffer.MAX_READS, calls.get());
+      assertEquals(0, b.readableBytes());
     }
   }
 
