@@ -285,6 +285,22 @@ def pointget(results):
                           "filter bytes read per get (full)", "(partitioned)",
                           "filter misses per get (full)", "(partitioned)",
                           "published, 50M keys"], rows, "lrlrrrrrrrrrl"))
+        floor = []
+        for c in caches:
+            f, _ = fig("fullFilter", c)
+            p, _ = fig("partitioned", c)
+            rf, _ = fig("rawFullFilter", c)
+            rp, _ = fig("rawPartitioned", c)
+            if rf or rp:
+                floor.append([f"{c:,} MiB", count(rf), count(rp), ratio(rp, rf), ratio(p, f),
+                              ratio(f, rf), ratio(p, rp)])
+        if floor:
+            out.append("\nThe floor: the same gets through plain rocksdbjni on the same open stores"
+                       " (`RawRocks`), in the same run.\n")
+            out.append(table(["block cache", "plain get, full filter gets/s",
+                              "plain get, partitioned gets/s", "plain partitioned / full",
+                              "Sediment partitioned / full", "Sediment / plain (full filter)",
+                              "Sediment / plain (partitioned)"], floor, "lrrrrrr"))
         lines = []
         for key, label, target, ok in [
                 ("yes", "where a full filter block exceeds a shard", "≥ ×20", lambda r: r >= 20),

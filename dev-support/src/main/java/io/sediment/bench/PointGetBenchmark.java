@@ -1,5 +1,6 @@
 package io.sediment.bench;
 
+import io.sediment.bench.raw.RawRocks;
 import io.sediment.db.DBStore;
 import io.sediment.db.Table;
 import io.sediment.db.managed.DBProfile;
@@ -36,6 +37,8 @@ import org.openjdk.jmh.runner.IterationType;
  *   <li>{@link #partitioned}: partitioned index and filters of {@code metadata_block_size} 4 KiB
  *       with the top level pinned, Sediment's default profile.
  * </ul>
+ * {@link #rawFullFilter} and {@link #rawPartitioned} make the same gets through plain rocksdbjni on
+ * the same open stores ({@link RawRocks}): the ratio RocksDB itself shows between the layouts.
  * Both open the cache with the shard count {@link DBProfile#blockCacheShardBits()} chooses, which
  * for these sizes is RocksDB's own default: 64 shards, {@code cacheMiB / 64} each. A full filter
  * block larger than a shard is inserted over capacity and evicted when released, so every get
@@ -82,6 +85,7 @@ public class PointGetBenchmark {
 
     DBStore store;
     Table<byte[], byte[]> table;
+    RawRocks raw;
     private final long[] atIterationStart = new long[TICKERS.length];
     private final long[] measured = new long[TICKERS.length];
     private int measuredIterations;
@@ -101,6 +105,7 @@ public class PointGetBenchmark {
           .toBuilder().pinIndexAndFilterPartitions(pinned()).build();
       store = BenchStores.openAt(dir, "pointget", profile, TombstonePolicy.disabled());
       table = store.getTable(BenchStores.TABLE);
+      raw = RawRocks.of(store, BenchStores.TABLE);
       int bits = profile.blockCacheShardBits();
       BenchStores.metric(params, "shards", 1 << bits);
       BenchStores.metric(params, "shardBytes", profile.blockCacheBytes() >> bits);
@@ -222,5 +227,17 @@ public class PointGetBenchmark {
   @Benchmark
   public byte[] partitionedPinned(PartitionedPinned s, Reader r) {
     return s.table.get(r.next(s));
+  }
+
+  /** The floor of {@link #fullFilter}: a plain rocksdbjni get on the same open store. */
+  @Benchmark
+  public byte[] rawFullFilter(FullFilter s, Reader r) {
+    return s.raw.get(r.next(s));
+  }
+
+  /** The floor of {@link #partitioned}: a plain rocksdbjni get on the same open store. */
+  @Benchmark
+  public byte[] rawPartitioned(Partitioned s, Reader r) {
+    return s.raw.get(r.next(s));
   }
 }

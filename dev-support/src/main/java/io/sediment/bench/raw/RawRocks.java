@@ -41,9 +41,10 @@ public final class RawRocks {
       Method unwrap = managed.getClass().getDeclaredMethod("get");
       unwrap.setAccessible(true);
       ColumnFamily cf = database.columnFamily(table);
-      Method handle = ColumnFamily.class.getDeclaredMethod("handle");
+      Method handle = ColumnFamily.class.getDeclaredMethod("handle", RocksDatabase.class);
       handle.setAccessible(true);
-      return new RawRocks((RocksDB) unwrap.invoke(managed), (ColumnFamilyHandle) handle.invoke(cf));
+      return new RawRocks((RocksDB) unwrap.invoke(managed),
+          (ColumnFamilyHandle) handle.invoke(cf, database));
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("Cannot reach the native handles of " + store, e);
     }
