@@ -233,6 +233,8 @@ def pointget(results):
         caches = sorted({int(dict(p)["cacheMiB"]) for (_, p) in results
                          if dict(p).get("keys") == k and dict(p).get("targetFileMiB") == t
                          and dict(p).get("metadataKiB") == mk})
+        if not caches:
+            continue
 
         def params(c):
             base = [("cacheMiB", str(c)), ("keys", k), ("targetFileMiB", t)]

@@ -88,7 +88,7 @@ public final class PointGetData {
       long cacheBytes) {
     return DBProfile.builder()
         .partitionedIndexAndFilters(partitioned)
-        .metadataBlockSize(metadataKiB << 10)
+        .metadataBlockSize((partitioned ? metadataKiB : DEFAULT_METADATA_KIB) << 10)
         .pinTopLevelIndexAndFilter(true)
         .cacheIndexAndFilterBlocks(true)
         .targetFileSizeBase((long) targetFileMiB << 20)

@@ -21,6 +21,14 @@ public interface ReadView extends AutoCloseable {
   /** The RocksDB sequence number the view reads at. */
   long sequenceNumber();
 
+  /**
+   * Releases the view's snapshot once reads running through it have finished; reads that start
+   * after the close began throw {@link IllegalStateException}, and iterators opened before it
+   * keep reading the view's moment. Idempotent.
+   *
+   * @throws io.sediment.db.managed.RocksDatabaseException if reads are still running after the
+   *     store's close timeout; the view then stays open and a later close retries
+   */
   @Override
   void close();
 }

@@ -31,8 +31,8 @@ public final class ColumnFamily {
    */
   ColumnFamilyHandle handle(RocksDatabase db) {
     if (db != owner) {
-      throw new IllegalArgumentException("Table " + name + " belongs to store " + owner.name()
-          + ", not to " + db.name());
+      throw new IllegalArgumentException("Table " + name + " belongs to store "
+          + owner.describe() + ", not to " + db.describe());
     }
     return handle;
   }

@@ -53,6 +53,11 @@ public final class ManagedSnapshot implements AutoCloseable {
     return snapshot;
   }
 
+  /** Whether this is a snapshot of {@code database}. */
+  boolean of(Managed<RocksDB> database) {
+    return db == database;
+  }
+
   /** Ends a read admitted by {@link #enter()}. */
   void exit() {
     guard.exit();
@@ -69,22 +74,26 @@ public final class ManagedSnapshot implements AutoCloseable {
   }
 
   /**
-   * Releases the snapshot once no admitted read is running.
+   * Releases the snapshot once no admitted read is running. New reads are refused from the start
+   * of the first call.
    *
    * @throws RocksDatabaseException if reads are still running after the database's close
-   *     timeout; the snapshot is then left allocated rather than freed under them
+   *     timeout; the snapshot is then left allocated rather than freed under them, and a later
+   *     call releases it
    */
   @Override
   public synchronized void close() {
     if (closed) {
       return;
     }
-    closed = true;
     guard.beginClose();
     if (!guard.awaitIdle(closeTimeout)) {
+      // Not marked closed: a later close (the caller's, or the store's once its own operations
+      // have finished) releases it.
       throw new RocksDatabaseException("Snapshot: " + guard.inFlight() + " reads still running after "
-          + closeTimeout + "; not released");
+          + closeTimeout + "; not released yet");
     }
+    closed = true;
     try {
       readOptions.close();
       db.get().releaseSnapshot(snapshot);

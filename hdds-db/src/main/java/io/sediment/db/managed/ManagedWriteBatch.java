@@ -45,8 +45,8 @@ public final class ManagedWriteBatch implements AutoCloseable {
   /** The native batch, for {@code target} to apply; a batch of another database is refused. */
   WriteBatch batchFor(RocksDatabase target) {
     if (target != db) {
-      throw new IllegalArgumentException("A batch of store " + owner + " cannot be written to "
-          + target.name());
+      throw new IllegalArgumentException("A batch of store " + db.describe()
+          + " cannot be written to " + target.describe());
     }
     return batch.get();
   }

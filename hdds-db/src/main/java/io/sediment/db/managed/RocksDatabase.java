@@ -249,7 +249,19 @@ public final class RocksDatabase implements AutoCloseable {
    * with {@link #endRead(ManagedSnapshot)}.
    */
   private ReadOptions beginRead(ManagedSnapshot snapshot) {
-    return snapshot == null ? options.readOptions() : snapshot.enter();
+    if (snapshot == null) {
+      return options.readOptions();
+    }
+    if (!snapshot.of(db)) {
+      throw new IllegalArgumentException("A snapshot of another store cannot be read through "
+          + describe());
+    }
+    return snapshot.enter();
+  }
+
+  /** The store's name and path, for messages. */
+  String describe() {
+    return name + " at " + path;
   }
 
   private static void endRead(ManagedSnapshot snapshot) {
@@ -549,6 +561,9 @@ public final class RocksDatabase implements AutoCloseable {
   /**
    * Compacts the keys of {@code cf} in {@code [begin, end]} (a {@code null} end is open) down to
    * the bottommost level, rewriting bottommost files too so their tombstones are dropped.
+   *
+   * @throws RocksDatabaseException if it fails, or if the store's close cancelled it (status
+   *     {@code Incomplete})
    */
   public void compactRange(ColumnFamily cf, byte[] begin, byte[] end) {
     checkWritable("compactRange");
@@ -729,10 +744,11 @@ public final class RocksDatabase implements AutoCloseable {
   // ---- lifecycle --------------------------------------------------------------------------
 
   /**
-   * Stops admitting operations, waits up to the close timeout for open iterators to be closed by
-   * their owners and for operations in flight to finish, closes any iterator still open, then
-   * frees every native object in dependency order: column family handles, the database, the
-   * options. Idempotent.
+   * Stops admitting operations and cancels running manual compactions, waits up to the close
+   * timeout for open iterators to be closed by their owners and for operations in flight to
+   * finish, closes any iterator still open, releases any snapshot still open, then frees every
+   * native object in dependency order: column family handles, the database, the options.
+   * Idempotent.
    *
    * @throws RocksDatabaseException if operations are still running after the timeout; the
    *     native objects are then left allocated rather than freed under a running operation

@@ -48,14 +48,13 @@ final class RDBReadView implements ReadView {
 
   @Override
   public void close() {
-    if (!closed.compareAndSet(false, true)) {
+    if (closed.get()) {
       return;
     }
-    try {
-      if (snapshot != null) {
-        snapshot.close();
-      }
-    } finally {
+    if (snapshot != null) {
+      snapshot.close(); // if it throws, the view stays open and a later close retries
+    }
+    if (closed.compareAndSet(false, true)) {
       onClose.run();
     }
   }

@@ -292,6 +292,8 @@ public class RDBTable implements Table<byte[], byte[]> {
    * Reads the value of {@code key} into {@code value}, growing it as needed.
    *
    * @return whether the key exists; when not, {@code value} is left empty
+   * @throws java.util.ConcurrentModificationException if other writers kept replacing the value
+   *     with a larger one through {@link CodecBuffer#MAX_READS} reads
    */
   public boolean get(CodecBuffer key, CodecBuffer value) {
     checkKey(key);

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A column family or write batch is used only with the database it came from: one of another
+ * A column family, write batch or snapshot is used only with the database it came from: one of another
  * store, open or already closed (its native handles freed), is an
  * {@link IllegalArgumentException} before any native call, and changes nothing.
  */
@@ -37,6 +37,7 @@ class CrossStoreUseTest {
       DBStore storeB = TestStores.open(dir.resolve("b"));
       RocksDatabase b = ((RDBStore) storeB).database();
       ColumnFamily foreign = b.columnFamily(TestStores.BYTES.name());
+      ManagedSnapshot foreignSnapshot = b.newSnapshot();
       ManagedWriteBatch foreignBatch = b.newBatch();
       foreignBatch.put(foreign, b("k"), b("from b"));
 
@@ -60,6 +61,14 @@ class CrossStoreUseTest {
         for (Executable use : uses) {
           IllegalArgumentException e = assertThrows(IllegalArgumentException.class, use);
           assertTrue(e.getMessage().contains("belongs to store"), e.getMessage());
+        }
+        for (Executable read : List.<Executable>of(
+            () -> a.get(own, b("k"), foreignSnapshot),
+            () -> a.keyMayExist(own, b("k"), foreignSnapshot),
+            () -> a.newIterator(own, null, null, false, foreignSnapshot).close(),
+            () -> a.newIterator(own, b("a"), b("z"), false, foreignSnapshot).close())) {
+          IllegalArgumentException e = assertThrows(IllegalArgumentException.class, read);
+          assertTrue(e.getMessage().contains("snapshot of another store"), e.getMessage());
         }
         try (ManagedWriteBatch batch = a.newBatch()) {
           assertThrows(IllegalArgumentException.class, () -> batch.put(foreign, b("k"), b("v")));

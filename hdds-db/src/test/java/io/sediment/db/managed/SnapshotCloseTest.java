@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.db.DBStore;
+import io.sediment.db.DBStoreBuilder;
 import io.sediment.db.rdb.RDBStore;
 import io.sediment.db.testing.ChildJvm;
 import io.sediment.db.testing.TestStores;
@@ -34,6 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SnapshotCloseTest {
 
+  private static final int ROUNDS = 300;
+
   @TempDir Path dir;
 
   private static byte[] b(String s) {
@@ -51,10 +54,20 @@ class SnapshotCloseTest {
 
       snapshot.enter(); // a read in flight
       CompletableFuture<Void> closing = CompletableFuture.runAsync(snapshot::close);
-      Thread.sleep(200);
+      // Once the close has begun, new reads are refused ...
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (true) {
+        try {
+          assertArrayEquals(b("old"), db.get(cf, b("k"), snapshot));
+        } catch (IllegalStateException refused) {
+          break;
+        }
+        assertTrue(System.nanoTime() - deadline < 0, "close did not begin within 10 s");
+        Thread.sleep(1);
+      }
+      // ... but the close waits for the read admitted before it.
+      Thread.sleep(100);
       assertFalse(closing.isDone(), "close returned while a read of the snapshot was running");
-      assertThrows(IllegalStateException.class, () -> db.get(cf, b("k"), snapshot),
-          "a read starting after the close began is refused");
       snapshot.exit();
       closing.get(10, TimeUnit.SECONDS);
 
@@ -68,6 +81,26 @@ class SnapshotCloseTest {
       assertEquals(0, db.openIteratorCount(), "a refused iterator is not left open");
       assertEquals(0, db.openSnapshots());
       assertArrayEquals(b("new"), db.get(cf, b("k")));
+    }
+  }
+
+  @Test
+  void aCloseThatTimesOutLeavesTheSnapshotForALaterCloseToRelease() {
+    try (DBStore store = DBStoreBuilder.newBuilder(TestStores.DEFINITION).setPath(dir)
+        .setProfile(TestStores.smallProfile()).setCloseTimeout(Duration.ofMillis(50)).build()) {
+      RocksDatabase db = ((RDBStore) store).database();
+      ColumnFamily cf = db.columnFamily(TestStores.BYTES.name());
+      ManagedSnapshot snapshot = db.newSnapshot();
+      snapshot.enter(); // a read that outlasts the close timeout
+      RocksDatabaseException e = assertThrows(RocksDatabaseException.class, snapshot::close);
+      assertTrue(e.getMessage().contains("not released yet"), e.getMessage());
+      assertEquals(1, db.openSnapshots(), "still held");
+      assertThrows(IllegalStateException.class, () -> db.get(cf, b("k"), snapshot),
+          "but refusing new reads");
+      snapshot.exit();
+      snapshot.close();
+      assertEquals(0, db.openSnapshots(), "the second close released it");
+      snapshot.close(); // idempotent
     }
   }
 
@@ -95,7 +128,10 @@ class SnapshotCloseTest {
       RocksDatabase db = ((RDBStore) store).database();
       ColumnFamily cf = db.columnFamily(TestStores.BYTES.name());
       db.put(cf, b("k"), b("v0"));
-      AtomicReference<ManagedSnapshot> current = new AtomicReference<>();
+      // The snapshot the readers use, and the value it must show: the one written before it.
+      record Current(ManagedSnapshot snapshot, String value) {
+      }
+      AtomicReference<Current> current = new AtomicReference<>();
       AtomicBoolean stop = new AtomicBoolean();
       AtomicLong reads = new AtomicLong();
       List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
@@ -104,18 +140,18 @@ class SnapshotCloseTest {
         int id = r;
         Thread t = new Thread(() -> {
           while (!stop.get()) {
-            ManagedSnapshot s = current.get();
-            if (s == null) {
+            Current c = current.get();
+            if (c == null) {
               continue;
             }
+            ManagedSnapshot s = c.snapshot();
             try {
-              byte[] seen = db.get(cf, b("k"), s);
-              byte[] missing = db.get(cf, b("absent"), s);
-              assertTrue(seen != null && new String(seen, StandardCharsets.UTF_8).startsWith("v"));
-              assertNull(missing);
+              assertArrayEquals(b(c.value()), db.get(cf, b("k"), s));
+              assertNull(db.get(cf, b("absent"), s));
               try (ManagedRocksIterator it = db.newIterator(cf, b("k"), b("l"), false, s)) {
                 it.seekToFirst();
                 assertTrue(it.isValid());
+                assertArrayEquals(b(c.value()), it.value());
               }
               if (id == 0) {
                 s.sequenceNumber();
@@ -132,18 +168,20 @@ class SnapshotCloseTest {
         readers.add(t);
         t.start();
       }
+      int roundsRead = 0;
       try {
-        for (int round = 1; round <= 300; round++) {
+        for (int round = 1; round <= ROUNDS; round++) {
           ManagedSnapshot s = db.newSnapshot();
-          current.set(s);
+          current.set(new Current(s, "v" + (round - 1)));
           db.put(cf, b("k"), b("v" + round));
           // Close while reads are running: after the readers have used this snapshot at least
-          // once (or 50 ms), plus a random sliver, so the close lands at varied points of a read.
+          // once (or 5 s), plus a random sliver, so the close lands at varied points of a read.
           long before = reads.get();
-          long deadline = System.nanoTime() + 50_000_000L;
+          long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
           while (reads.get() == before && System.nanoTime() - deadline < 0) {
             Thread.onSpinWait();
           }
+          roundsRead += reads.get() > before ? 1 : 0;
           LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(50_000));
           s.close();
         }
@@ -154,8 +192,8 @@ class SnapshotCloseTest {
         }
       }
       assertEquals(List.of(), failures);
-      assertTrue(reads.get() >= 300, "readers did real work: " + reads.get() + " reads");
-      System.out.println(reads.get() + " reads through 300 snapshots closed under them");
+      assertEquals(ROUNDS, roundsRead, "every snapshot was read before its close");
+      System.out.println(reads.get() + " reads through " + ROUNDS + " snapshots closed under them");
       assertEquals(0, db.openSnapshots());
       assertEquals(0, db.openIteratorCount());
     }
