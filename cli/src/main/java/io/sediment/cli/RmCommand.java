@@ -2,12 +2,20 @@ package io.sediment.cli;
 
 import com.google.protobuf.ByteString;
 import io.grpc.ManagedChannel;
+import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.DeleteBucketRequest;
+import io.sediment.proto.om.DeleteDirectoryRequest;
+import io.sediment.proto.om.DeleteFileRequest;
 import io.sediment.proto.om.DeleteKeyRequest;
 import io.sediment.proto.om.DeleteVolumeRequest;
+import io.sediment.proto.om.FileStatus;
+import io.sediment.proto.om.GetBucketRequest;
+import io.sediment.proto.om.GetFileStatusRequest;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.ListObjectsV2Request;
 import io.sediment.proto.om.ListObjectsV2Response;
+import io.sediment.proto.om.ListStatusRequest;
+import io.sediment.proto.om.ListStatusResponse;
 import io.sediment.proto.om.OmServiceGrpc;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -24,10 +32,17 @@ import picocli.CommandLine.Parameters;
  * {@code sediment rm PATH}: deletes a key ({@code VOLUME/BUCKET/KEY}), with {@code -r} every key
  * under a prefix ({@code VOLUME/BUCKET/[PREFIX]}), or an empty bucket ({@code VOLUME/BUCKET}) or
  * volume ({@code VOLUME}). Deleted keys move to deletedTable, leaving tombstones in keyTable.
+ *
+ * <p>In a FILE_SYSTEM_OPTIMIZED bucket {@code PATH} names a file or a directory, not a prefix: a
+ * file is deleted, an empty directory too, and with {@code -r} a directory with its subtree (one
+ * row moves to deletedDirectoryTable; the directory purge removes the subtree later) or, for the
+ * bucket root, every top-level entry that way.
  */
 @Command(name = "rm", mixinStandardHelpOptions = true,
     description = {"Delete a key (VOLUME/BUCKET/KEY), every key under a prefix with -r "
         + "(VOLUME/BUCKET/[PREFIX]), an empty bucket (VOLUME/BUCKET) or an empty volume (VOLUME).",
+        "In an FSO bucket PATH is a file or directory: -r deletes a directory with its subtree "
+            + "(VOLUME/BUCKET/ with -r: everything in the bucket), purged in the background.",
         "Deleted keys wait in deletedTable for the purge; keyTable keeps their tombstones until "
             + "compaction."})
 final class RmCommand implements Callable<Integer> {
@@ -59,7 +74,10 @@ final class RmCommand implements Callable<Integer> {
     try {
       OmServiceGrpc.OmServiceBlockingStub stub = OmServiceGrpc.newBlockingStub(channel);
       PrintWriter out = cmd.getOut();
-      if (recursive) {
+      boolean inBucket = parts.length == 3 && !parts[2].isEmpty() || recursive;
+      if (inBucket && isFso(stub, parts[0], parts[1])) {
+        deleteFso(stub, out, parts[0], parts[1], parts.length == 3 ? parts[2] : "");
+      } else if (recursive) {
         String prefix = parts.length == 3 ? parts[2] : "";
         List<String> keys = new ArrayList<>();
         ByteString token = ByteString.EMPTY;
@@ -94,6 +112,60 @@ final class RmCommand implements Callable<Integer> {
       TargetOptions.close(channel);
     }
     return 0;
+  }
+
+  private boolean isFso(OmServiceGrpc.OmServiceBlockingStub stub, String volume, String bucket) {
+    return deadline(stub).getBucket(GetBucketRequest.newBuilder().setVolume(volume)
+        .setBucket(bucket).build()).getBucket().getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED;
+  }
+
+  /** Deletes the file or directory {@code path} of an FSO bucket; the root's entries with -r. */
+  private void deleteFso(OmServiceGrpc.OmServiceBlockingStub stub, PrintWriter out, String volume,
+      String bucket, String path) {
+    String where = volume + "/" + bucket + "/";
+    if (path.isEmpty() || path.equals("/")) {
+      List<FileStatus> top = new ArrayList<>();
+      ByteString token = ByteString.EMPTY;
+      ListStatusResponse r;
+      do {
+        r = deadline(stub).listStatus(ListStatusRequest.newBuilder().setVolume(volume)
+            .setBucket(bucket).setPageToken(token).build());
+        top.addAll(r.getStatusesList());
+        token = r.getNextPageToken();
+      } while (r.getTruncated());
+      long directories = 0;
+      for (FileStatus entry : top) {
+        deleteEntry(stub, volume, bucket, entry.getPath(), entry.getIsDirectory());
+        directories += entry.getIsDirectory() ? 1 : 0;
+      }
+      out.printf("Deleted %d files and %d directories at the top of %s%s%n",
+          top.size() - directories, directories, where,
+          directories > 0 ? " (their subtrees are purged in the background)" : "");
+      return;
+    }
+    FileStatus status = deadline(stub).getFileStatus(GetFileStatusRequest.newBuilder()
+        .setVolume(volume).setBucket(bucket).setPath(path).build()).getStatus();
+    deleteEntry(stub, volume, bucket, status.getPath(), status.getIsDirectory());
+    if (!status.getIsDirectory()) {
+      out.printf("Deleted file %s%s%n", where, status.getPath());
+    } else if (recursive) {
+      out.printf("Deleted directory %s%s and its subtree (purged in the background)%n", where,
+          status.getPath());
+    } else {
+      out.printf("Deleted empty directory %s%s%n", where, status.getPath());
+    }
+  }
+
+  /** A file, or a directory: with its subtree when -r, else only if empty (the server checks). */
+  private void deleteEntry(OmServiceGrpc.OmServiceBlockingStub stub, String volume, String bucket,
+      String path, boolean directory) {
+    if (directory) {
+      deadline(stub).deleteDirectory(DeleteDirectoryRequest.newBuilder().setVolume(volume)
+          .setBucket(bucket).setPath(path).setRecursive(recursive).build());
+    } else {
+      deadline(stub).deleteFile(DeleteFileRequest.newBuilder().setVolume(volume)
+          .setBucket(bucket).setPath(path).build());
+    }
   }
 
   private OmServiceGrpc.OmServiceBlockingStub deadline(OmServiceGrpc.OmServiceBlockingStub s) {

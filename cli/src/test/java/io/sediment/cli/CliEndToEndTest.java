@@ -131,6 +131,30 @@ class CliEndToEndTest {
       assertEquals(0, run("rm", "load-v000/obs-001", "--target", target).code());
       assertEquals(2, run("ls", "load-v000", "--target", target).out().lines().count());
 
+      // FSO: rm takes a file or directory path; -r moves a directory (or the root's entries)
+      // to the directory purge in one step each.
+      String fso = "load-v001/fso-000";
+      Run rmFile = run("rm", fso + "/file-0", "--target", target);
+      assertEquals(0, rmFile.code(), rmFile.err());
+      assertEquals("Deleted file " + fso + "/file-0", rmFile.out().trim());
+      Run rmDirNotEmpty = run("rm", fso + "/dir-0", "--target", target);
+      assertEquals(1, rmDirNotEmpty.code());
+      assertTrue(rmDirNotEmpty.err().contains("FAILED_PRECONDITION"), rmDirNotEmpty.err());
+      Run rmDir = run("rm", "-r", fso + "/dir-0", "--target", target);
+      assertEquals(0, rmDir.code(), rmDir.err());
+      assertTrue(rmDir.out().contains("Deleted directory " + fso + "/dir-0 and its subtree"),
+          rmDir.out());
+      assertEquals(List.of("dir-1/", "file-1"), run("ls", fso, "--target", target).out().lines()
+          .map(l -> l.substring(l.lastIndexOf(' ') + 1)).toList());
+      Run rmMissing = run("rm", fso + "/dir-0", "--target", target);
+      assertEquals(1, rmMissing.code());
+      assertTrue(rmMissing.err().contains("NOT_FOUND"), rmMissing.err());
+      Run rmRoot = run("rm", "-r", fso + "/", "--target", target);
+      assertEquals(0, rmRoot.code(), rmRoot.err());
+      assertTrue(rmRoot.out().contains("Deleted 1 files and 1 directories at the top of " + fso
+          + "/"), rmRoot.out());
+      assertEquals(0, run("ls", fso, "-r", "--target", target).out().lines().count());
+
       Run tomb = run("tombstones", "--target", target);
       assertEquals(0, tomb.code(), tomb.err());
       assertTrue(tomb.out().contains("keyTable") && tomb.out().contains("MEM_DELETES"),
