@@ -6,7 +6,6 @@ import io.sediment.proto.om.CreateCheckpointRequest;
 import io.sediment.proto.om.CreateCheckpointResponse;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -32,8 +31,7 @@ final class CheckpointCommand implements Callable<Integer> {
   public Integer call() {
     ManagedChannel channel = target.open(spec.commandLine());
     try {
-      CreateCheckpointResponse r = AdminServiceGrpc.newBlockingStub(channel)
-          .withDeadlineAfter(target.timeoutSeconds, TimeUnit.SECONDS)
+      CreateCheckpointResponse r = target.deadline(AdminServiceGrpc.newBlockingStub(channel))
           .createCheckpoint(CreateCheckpointRequest.newBuilder()
               .setDir(dir.toAbsolutePath().normalize().toString()).build());
       spec.commandLine().getOut().printf("Checkpoint written to %s (%d ms)%n", r.getDir(),

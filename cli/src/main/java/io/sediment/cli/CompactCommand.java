@@ -11,7 +11,6 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -51,7 +50,7 @@ final class CompactCommand implements Callable<Integer> {
       if (table != null) {
         tables.add(table);
       } else {
-        for (TableStats t : admin.withDeadlineAfter(target.timeoutSeconds, TimeUnit.SECONDS)
+        for (TableStats t : target.deadline(admin)
             .getTableStats(GetTableStatsRequest.getDefaultInstance()).getTablesList()) {
           tables.add(t.getTable());
         }
@@ -65,7 +64,7 @@ final class CompactCommand implements Callable<Integer> {
         if (end != null) {
           req.setEnd(ByteString.copyFromUtf8(end));
         }
-        CompactTableResponse r = admin.withDeadlineAfter(target.timeoutSeconds, TimeUnit.SECONDS)
+        CompactTableResponse r = target.deadline(admin)
             .compactTable(req.build());
         out.printf("%-22s tombstones %d -> %d (%d ms)%n", r.getTable(),
             r.getTombstonesBefore(), r.getTombstonesAfter(), r.getDurationMillis());

@@ -22,7 +22,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -110,7 +109,7 @@ final class LsCommand implements Callable<Integer> {
         case 1 -> listBuckets(stub, out, parts[0]);
         default -> {
           String keyPrefix = parts.length == 3 && !parts[2].isEmpty() ? parts[2] : nz(prefix);
-          BucketInfo bucket = deadline(stub).getBucket(GetBucketRequest.newBuilder()
+          BucketInfo bucket = target.deadline(stub).getBucket(GetBucketRequest.newBuilder()
               .setVolume(parts[0]).setBucket(parts[1]).build()).getBucket();
           if (bucket.getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED) {
             listStatus(stub, out, parts[0], parts[1], keyPrefix);
@@ -126,14 +125,11 @@ final class LsCommand implements Callable<Integer> {
     return 0;
   }
 
-  private OmServiceGrpc.OmServiceBlockingStub deadline(OmServiceGrpc.OmServiceBlockingStub s) {
-    return s.withDeadlineAfter(target.timeoutSeconds, TimeUnit.SECONDS);
-  }
 
   private void listVolumes(OmServiceGrpc.OmServiceBlockingStub stub, PrintWriter out) {
     String after = nz(startAfter);
     while (true) {
-      ListVolumesResponse r = deadline(stub).listVolumes(ListVolumesRequest.newBuilder()
+      ListVolumesResponse r = target.deadline(stub).listVolumes(ListVolumesRequest.newBuilder()
           .setPrefix(nz(prefix)).setStartAfter(after).setMaxResults(pageSize).build());
       for (VolumeInfo v : r.getVolumesList()) {
         out.println(json ? Json.of(v) : String.format("%s  %-20s %s",
@@ -150,7 +146,7 @@ final class LsCommand implements Callable<Integer> {
       String volume) {
     String after = nz(startAfter);
     while (true) {
-      ListBucketsResponse r = deadline(stub).listBuckets(ListBucketsRequest.newBuilder()
+      ListBucketsResponse r = target.deadline(stub).listBuckets(ListBucketsRequest.newBuilder()
           .setVolume(volume).setPrefix(nz(prefix)).setStartAfter(after).setMaxResults(pageSize)
           .build());
       for (BucketInfo b : r.getBucketsList()) {
@@ -169,7 +165,8 @@ final class LsCommand implements Callable<Integer> {
       String bucket, String keyPrefix) {
     ByteString token = ByteString.EMPTY;
     do {
-      ListObjectsV2Response r = deadline(stub).listObjectsV2(ListObjectsV2Request.newBuilder()
+      ListObjectsV2Response r = target.deadline(stub).listObjectsV2(
+          ListObjectsV2Request.newBuilder()
           .setVolume(volume).setBucket(bucket).setPrefix(keyPrefix)
           .setDelimiter(recursive ? "" : delimiter).setStartAfter(nz(startAfter))
           .setMaxKeys(pageSize).setContinuationToken(token).build());
@@ -199,7 +196,7 @@ final class LsCommand implements Callable<Integer> {
       String bucket, String dir) {
     ByteString token = ByteString.EMPTY;
     do {
-      ListStatusResponse r = deadline(stub).listStatus(ListStatusRequest.newBuilder()
+      ListStatusResponse r = target.deadline(stub).listStatus(ListStatusRequest.newBuilder()
           .setVolume(volume).setBucket(bucket).setPath(dir).setRecursive(recursive)
           .setStartKey(nz(startAfter)).setNumEntries(pageSize).setPageToken(token).build());
       for (FileStatus s : r.getStatusesList()) {

@@ -21,7 +21,6 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -82,7 +81,8 @@ final class RmCommand implements Callable<Integer> {
         List<String> keys = new ArrayList<>();
         ByteString token = ByteString.EMPTY;
         do {
-          ListObjectsV2Response r = deadline(stub).listObjectsV2(ListObjectsV2Request.newBuilder()
+          ListObjectsV2Response r = target.deadline(stub).listObjectsV2(
+              ListObjectsV2Request.newBuilder()
               .setVolume(parts[0]).setBucket(parts[1]).setPrefix(prefix)
               .setContinuationToken(token).build());
           for (KeyInfo k : r.getContentsList()) {
@@ -91,20 +91,21 @@ final class RmCommand implements Callable<Integer> {
           token = r.getNextContinuationToken();
         } while (!token.isEmpty());
         for (String key : keys) {
-          deadline(stub).deleteKey(DeleteKeyRequest.newBuilder().setVolume(parts[0])
+          target.deadline(stub).deleteKey(DeleteKeyRequest.newBuilder().setVolume(parts[0])
               .setBucket(parts[1]).setKey(key).build());
         }
         out.printf("Deleted %d keys under %s/%s/%s%n", keys.size(), parts[0], parts[1], prefix);
       } else if (parts.length == 3 && !parts[2].isEmpty()) {
-        deadline(stub).deleteKey(DeleteKeyRequest.newBuilder().setVolume(parts[0])
+        target.deadline(stub).deleteKey(DeleteKeyRequest.newBuilder().setVolume(parts[0])
             .setBucket(parts[1]).setKey(parts[2]).build());
         out.printf("Deleted key %s%n", p);
       } else if (parts.length >= 2 && !parts[1].isEmpty()) {
-        deadline(stub).deleteBucket(DeleteBucketRequest.newBuilder().setVolume(parts[0])
+        target.deadline(stub).deleteBucket(DeleteBucketRequest.newBuilder().setVolume(parts[0])
             .setBucket(parts[1]).build());
         out.printf("Deleted bucket %s/%s%n", parts[0], parts[1]);
       } else {
-        deadline(stub).deleteVolume(DeleteVolumeRequest.newBuilder().setVolume(parts[0]).build());
+        target.deadline(stub).deleteVolume(
+            DeleteVolumeRequest.newBuilder().setVolume(parts[0]).build());
         out.printf("Deleted volume %s%n", parts[0]);
       }
       out.flush();
@@ -115,7 +116,7 @@ final class RmCommand implements Callable<Integer> {
   }
 
   private boolean isFso(OmServiceGrpc.OmServiceBlockingStub stub, String volume, String bucket) {
-    return deadline(stub).getBucket(GetBucketRequest.newBuilder().setVolume(volume)
+    return target.deadline(stub).getBucket(GetBucketRequest.newBuilder().setVolume(volume)
         .setBucket(bucket).build()).getBucket().getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED;
   }
 
@@ -128,7 +129,7 @@ final class RmCommand implements Callable<Integer> {
       ByteString token = ByteString.EMPTY;
       ListStatusResponse r;
       do {
-        r = deadline(stub).listStatus(ListStatusRequest.newBuilder().setVolume(volume)
+        r = target.deadline(stub).listStatus(ListStatusRequest.newBuilder().setVolume(volume)
             .setBucket(bucket).setPageToken(token).build());
         top.addAll(r.getStatusesList());
         token = r.getNextPageToken();
@@ -143,7 +144,7 @@ final class RmCommand implements Callable<Integer> {
           directories > 0 ? " (their subtrees are purged in the background)" : "");
       return;
     }
-    FileStatus status = deadline(stub).getFileStatus(GetFileStatusRequest.newBuilder()
+    FileStatus status = target.deadline(stub).getFileStatus(GetFileStatusRequest.newBuilder()
         .setVolume(volume).setBucket(bucket).setPath(path).build()).getStatus();
     deleteEntry(stub, volume, bucket, status.getPath(), status.getIsDirectory());
     if (!status.getIsDirectory()) {
@@ -160,15 +161,12 @@ final class RmCommand implements Callable<Integer> {
   private void deleteEntry(OmServiceGrpc.OmServiceBlockingStub stub, String volume, String bucket,
       String path, boolean directory) {
     if (directory) {
-      deadline(stub).deleteDirectory(DeleteDirectoryRequest.newBuilder().setVolume(volume)
+      target.deadline(stub).deleteDirectory(DeleteDirectoryRequest.newBuilder().setVolume(volume)
           .setBucket(bucket).setPath(path).setRecursive(recursive).build());
     } else {
-      deadline(stub).deleteFile(DeleteFileRequest.newBuilder().setVolume(volume)
+      target.deadline(stub).deleteFile(DeleteFileRequest.newBuilder().setVolume(volume)
           .setBucket(bucket).setPath(path).build());
     }
   }
 
-  private OmServiceGrpc.OmServiceBlockingStub deadline(OmServiceGrpc.OmServiceBlockingStub s) {
-    return s.withDeadlineAfter(target.timeoutSeconds, TimeUnit.SECONDS);
-  }
 }

@@ -3,6 +3,7 @@ package io.sediment.cli;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
+import io.grpc.stub.AbstractStub;
 import io.sediment.om.grpc.OmGrpcServer;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
@@ -20,6 +21,11 @@ final class TargetOptions {
   @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60",
       description = "Deadline of each call in seconds (default: ${DEFAULT-VALUE}).")
   long timeoutSeconds = 60;
+
+  /** {@code stub} with this command's deadline ({@code --timeout}) for its next call. */
+  <S extends AbstractStub<S>> S deadline(S stub) {
+    return stub.withDeadlineAfter(timeoutSeconds, TimeUnit.SECONDS);
+  }
 
   /** A plaintext channel to the target; the caller shuts it down. */
   ManagedChannel open(CommandLine cmd) {

@@ -9,7 +9,6 @@ import io.sediment.proto.om.GetTombstoneStatsResponse;
 import io.sediment.proto.om.TableTombstones;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -37,8 +36,7 @@ final class TombstonesCommand implements Callable<Integer> {
   public Integer call() {
     ManagedChannel channel = target.open(spec.commandLine());
     try {
-      GetTombstoneStatsResponse r = AdminServiceGrpc.newBlockingStub(channel)
-          .withDeadlineAfter(target.timeoutSeconds, TimeUnit.SECONDS)
+      GetTombstoneStatsResponse r = target.deadline(AdminServiceGrpc.newBlockingStub(channel))
           .getTombstoneStats(GetTombstoneStatsRequest.newBuilder()
               .setTable(table == null ? "" : table).build());
       PrintWriter out = spec.commandLine().getOut();
