@@ -349,6 +349,7 @@ def positioning(results):
     variants = [
         ("crossLazy", "point tombstones, no bound (lazy seek)"),
         ("crossWatermarkBound", "lower bound at the first live key (watermark)"),
+        ("crossWatermarkBoundRaw", "the same lower bound, plain rocksdbjni (floor of the watermark)"),
         ("crossBandInsideBound", "prefix bound containing the band"),
         ("crossRangeDelete", "band deleted by one deleteRange"),
         ("crossCompacted", "point band after compactRange"),

@@ -303,6 +303,12 @@ public class PositioningBenchmark {
     lazy(s.table.rangeIterator(s.firstLive, null, IteratorType.KEY_AND_VALUE), s.bandStart, bh);
   }
 
+  /** The watermark seek through plain rocksdbjni (own read options and lower-bound slice). */
+  @Benchmark
+  public byte[][] crossWatermarkBoundRaw(PointBand s) {
+    return s.raw.seekAndRead(s.bandStart, s.firstLive);
+  }
+
   /** A prefix iterator whose bounds contain the band: bounds alone do not help. */
   @Benchmark
   public void crossBandInsideBound(PointBand s, Blackhole bh) {

@@ -7,9 +7,11 @@ import io.sediment.db.rdb.RDBStore;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.Slice;
 
 /**
  * Plain rocksdbjni calls on one table of an open Sediment store: the floor a benchmark compares
@@ -56,6 +58,23 @@ public final class RawRocks {
       return db.get(family, key);
     } catch (RocksDBException e) {
       throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * As {@link #seekAndRead(byte[])}, with the iterator's lower bound at {@code lowerInclusive}
+   * (read options and a slice of its own, freed after the iterator, as a plain rocksdbjni user
+   * bounds an iterator).
+   */
+  public byte[][] seekAndRead(byte[] target, byte[] lowerInclusive) {
+    try (Slice lower = new Slice(lowerInclusive);
+        ReadOptions options = new ReadOptions().setIterateLowerBound(lower);
+        RocksIterator it = db.newIterator(family, options)) {
+      it.seek(target);
+      if (!it.isValid()) {
+        return null;
+      }
+      return new byte[][] {it.key(), it.value()};
     }
   }
 

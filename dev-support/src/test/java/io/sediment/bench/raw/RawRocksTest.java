@@ -43,6 +43,7 @@ class RawRocksTest {
       assertArrayEquals(b("k3"), landed[0]);
       assertArrayEquals(b("v3"), landed[1]);
       assertNull(raw.seekAndRead(b("k4")));
+      assertArrayEquals(b("k3"), raw.seekAndRead(b("k0"), b("k2"))[0], "clamped to the bound");
     }
   }
 }
