@@ -47,7 +47,7 @@ import picocli.CommandLine.Parameters;
             + "`PRE PREFIX/`; --json prints one JSON object per line."})
 final class LsCommand implements Callable<Integer> {
 
-  private static final DateTimeFormatter TIME =
+  static final DateTimeFormatter TIME =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
 
   @Parameters(index = "0", arity = "0..1", paramLabel = "PATH",

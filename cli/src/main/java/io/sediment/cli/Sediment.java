@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
     description = "A tombstone-aware metadata store over RocksDB.",
     subcommands = {ServeCommand.class, LoadCommand.class, LsCommand.class, RmCommand.class,
         LdbCommand.class, ReconCommand.class,
-        TombstonesCommand.class, CompactCommand.class, CheckpointCommand.class,
+        SnapshotCommand.class, TombstonesCommand.class, CompactCommand.class,
+        CheckpointCommand.class,
         CommandLine.HelpCommand.class},
     footer = {"", "Exit codes: 0 success, 1 failure, 2 usage error."})
 public final class Sediment implements Runnable {

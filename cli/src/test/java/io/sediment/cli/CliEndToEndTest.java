@@ -155,6 +155,32 @@ class CliEndToEndTest {
           + "/"), rmRoot.out());
       assertEquals(0, run("ls", fso, "-r", "--target", target).out().lines().count());
 
+      // Snapshots of a bucket: create (named and generated), ls, rm, ls --all.
+      String obs = "load-v000/obs-000";
+      Run snap = run("snapshot", "create", obs, "snap-a", "--target", target);
+      assertEquals(0, snap.code(), snap.err());
+      assertTrue(snap.out().startsWith("Created snapshot snap-a of " + obs + " (id "), snap.out());
+      Run generated = run("snapshot", "create", obs, "--target", target);
+      assertEquals(0, generated.code(), generated.err());
+      assertTrue(generated.out().startsWith("Created snapshot s"), generated.out());
+      List<String> snaps = run("snapshot", "ls", obs, "--target", target).out().lines().toList();
+      assertEquals(2, snaps.size(), snaps.toString());
+      assertTrue(snaps.get(1).endsWith(" ACTIVE  snap-a"), snaps.toString());
+      Run snapRm = run("snapshot", "rm", obs, "snap-a", "--target", target);
+      assertEquals(0, snapRm.code(), snapRm.err());
+      assertEquals("Deleted snapshot snap-a of " + obs, snapRm.out().trim());
+      assertEquals(1, run("snapshot", "ls", obs, "--target", target).out().lines().count());
+      List<String> withDeleted = run("snapshot", "ls", obs, "--all", "--json", "--target", target)
+          .out().lines().toList();
+      assertEquals(2, withDeleted.size(), withDeleted.toString());
+      assertTrue(withDeleted.get(1).contains("\"name\":\"snap-a\"")
+          && withDeleted.get(1).contains("SNAPSHOT_DELETED"), withDeleted.get(1));
+      Run snapGone = run("snapshot", "rm", obs, "snap-a", "--target", target);
+      assertEquals(1, snapGone.code());
+      assertTrue(snapGone.err().contains("NOT_FOUND"), snapGone.err());
+      assertEquals(2, run("snapshot", "ls", "load-v000", "--target", target).code(),
+          "a path that is not VOLUME/BUCKET is a usage error");
+
       Run tomb = run("tombstones", "--target", target);
       assertEquals(0, tomb.code(), tomb.err());
       assertTrue(tomb.out().contains("keyTable") && tomb.out().contains("MEM_DELETES"),
