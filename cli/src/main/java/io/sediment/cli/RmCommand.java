@@ -2,6 +2,8 @@ package io.sediment.cli;
 
 import com.google.protobuf.ByteString;
 import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.DeleteBucketRequest;
 import io.sediment.proto.om.DeleteDirectoryRequest;
@@ -49,7 +51,8 @@ final class RmCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "PATH", description = "What to delete.")
   String path;
 
-  @Option(names = {"-r", "--recursive"}, description = "Every key under the prefix PATH.")
+  @Option(names = {"-r", "--recursive"}, description = "Every key under the prefix PATH; in an "
+      + "FSO bucket the directory PATH with its subtree, or with VOLUME/BUCKET/ every entry.")
   boolean recursive;
 
   @Mixin
@@ -66,8 +69,13 @@ final class RmCommand implements Callable<Integer> {
     if (p.isEmpty() || parts[0].isEmpty()) {
       throw new CommandLine.ParameterException(cmd, "PATH must name a volume, bucket or key");
     }
-    if (recursive && parts.length < 2) {
+    if (recursive && (parts.length < 2 || parts[1].isEmpty())) {
       throw new CommandLine.ParameterException(cmd, "-r needs VOLUME/BUCKET/[PREFIX]");
+    }
+    boolean bucketContents = parts.length == 3 && parts[2].chars().allMatch(c -> c == '/');
+    if (bucketContents && !recursive) {
+      throw new CommandLine.ParameterException(cmd, "'" + path + "' names what the bucket holds: "
+          + "delete it with -r, or the bucket itself as VOLUME/BUCKET");
     }
     ManagedChannel channel = target.open(cmd);
     try {
@@ -75,7 +83,8 @@ final class RmCommand implements Callable<Integer> {
       PrintWriter out = cmd.getOut();
       boolean inBucket = parts.length == 3 && !parts[2].isEmpty() || recursive;
       if (inBucket && isFso(stub, parts[0], parts[1])) {
-        deleteFso(stub, out, parts[0], parts[1], parts.length == 3 ? parts[2] : "");
+        deleteFso(stub, out, parts[0], parts[1],
+            parts.length == 3 && !bucketContents ? parts[2] : "");
       } else if (recursive) {
         String prefix = parts.length == 3 ? parts[2] : "";
         List<String> keys = new ArrayList<>();
@@ -120,11 +129,14 @@ final class RmCommand implements Callable<Integer> {
         .setBucket(bucket).build()).getBucket().getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED;
   }
 
-  /** Deletes the file or directory {@code path} of an FSO bucket; the root's entries with -r. */
+  /**
+   * Deletes the file or directory {@code path} of an FSO bucket, or with an empty path (only with
+   * -r) every top-level entry of the bucket.
+   */
   private void deleteFso(OmServiceGrpc.OmServiceBlockingStub stub, PrintWriter out, String volume,
       String bucket, String path) {
     String where = volume + "/" + bucket + "/";
-    if (path.isEmpty() || path.equals("/")) {
+    if (path.isEmpty()) {
       List<FileStatus> top = new ArrayList<>();
       ByteString token = ByteString.EMPTY;
       ListStatusResponse r;
@@ -134,18 +146,34 @@ final class RmCommand implements Callable<Integer> {
         top.addAll(r.getStatusesList());
         token = r.getNextPageToken();
       } while (r.getTruncated());
+      long files = 0;
       long directories = 0;
       for (FileStatus entry : top) {
-        deleteEntry(stub, volume, bucket, entry.getPath(), entry.getIsDirectory());
-        directories += entry.getIsDirectory() ? 1 : 0;
+        try {
+          deleteEntry(stub, volume, bucket, entry.getPath(), entry.getIsDirectory());
+        } catch (StatusRuntimeException e) {
+          if (e.getStatus().getCode() == Status.Code.NOT_FOUND) {
+            continue; // deleted meanwhile by another client
+          }
+          throw new CliFailure("Deleted " + files + " files and " + directories + " directories"
+              + " at the top of " + where + ", then " + entry.getPath() + " failed: "
+              + e.getStatus().getCode() + ": " + e.getStatus().getDescription(), e);
+        }
+        if (entry.getIsDirectory()) {
+          directories++;
+        } else {
+          files++;
+        }
       }
-      out.printf("Deleted %d files and %d directories at the top of %s%s%n",
-          top.size() - directories, directories, where,
-          directories > 0 ? " (their subtrees are purged in the background)" : "");
+      out.printf("Deleted %d files and %d directories at the top of %s%s%n", files, directories,
+          where, directories > 0 ? " (their subtrees are purged in the background)" : "");
       return;
     }
     FileStatus status = target.deadline(stub).getFileStatus(GetFileStatusRequest.newBuilder()
         .setVolume(volume).setBucket(bucket).setPath(path).build()).getStatus();
+    if (path.endsWith("/") && !status.getIsDirectory()) {
+      throw new CliFailure(where + status.getPath() + " is a file, not a directory: nothing deleted");
+    }
     deleteEntry(stub, volume, bucket, status.getPath(), status.getIsDirectory());
     if (!status.getIsDirectory()) {
       out.printf("Deleted file %s%s%n", where, status.getPath());

@@ -41,12 +41,13 @@ final class SnapshotCommand implements Callable<Integer> {
   }
 
   /**
-   * Parses {@code VOLUME/BUCKET} (a leading '/' is ignored), opens a channel to the target, runs
+   * Parses {@code VOLUME/BUCKET} (a leading and a trailing '/' are ignored), opens a channel to the target, runs
    * {@code body} with a stub and the parsed names, and closes the channel.
    */
   static void onBucket(CommandLine cmd, TargetOptions target, String path,
       BiConsumer<OmServiceGrpc.OmServiceBlockingStub, String[]> body) {
     String p = path.startsWith("/") ? path.substring(1) : path;
+    p = p.endsWith("/") ? p.substring(0, p.length() - 1) : p;
     String[] parts = p.split("/", -1);
     if (parts.length != 2 || parts[0].isEmpty() || parts[1].isEmpty()) {
       throw new CommandLine.ParameterException(cmd, "expected VOLUME/BUCKET: '" + path + "'");

@@ -144,8 +144,18 @@ class CliEndToEndTest {
       assertEquals(0, rmDir.code(), rmDir.err());
       assertTrue(rmDir.out().contains("Deleted directory " + fso + "/dir-0 and its subtree"),
           rmDir.out());
-      assertEquals(List.of("dir-1/", "file-1"), run("ls", fso, "--target", target).out().lines()
+      Run afterRm = run("ls", fso, "--target", target);
+      assertEquals(0, afterRm.code(), afterRm.err());
+      assertEquals(List.of("dir-1/", "file-1"), afterRm.out().lines()
           .map(l -> l.substring(l.lastIndexOf(' ') + 1)).toList());
+      Run fileAsDir = run("rm", fso + "/file-1/", "--target", target);
+      assertEquals(1, fileAsDir.code());
+      assertTrue(fileAsDir.err().contains("is a file, not a directory"), fileAsDir.err());
+      for (String contents : List.of(fso + "/", fso + "//")) {
+        Run noR = run("rm", contents, "--target", target);
+        assertEquals(2, noR.code(), contents + " without -r is a usage error: " + noR.out());
+        assertTrue(noR.err().contains("delete it with -r"), noR.err());
+      }
       Run rmMissing = run("rm", fso + "/dir-0", "--target", target);
       assertEquals(1, rmMissing.code());
       assertTrue(rmMissing.err().contains("NOT_FOUND"), rmMissing.err());
@@ -153,7 +163,13 @@ class CliEndToEndTest {
       assertEquals(0, rmRoot.code(), rmRoot.err());
       assertTrue(rmRoot.out().contains("Deleted 1 files and 1 directories at the top of " + fso
           + "/"), rmRoot.out());
-      assertEquals(0, run("ls", fso, "-r", "--target", target).out().lines().count());
+      Run emptied = run("ls", fso, "-r", "--target", target);
+      assertEquals(0, emptied.code(), emptied.err());
+      assertEquals("", emptied.out());
+      Run rmRootNoSlash = run("rm", "-r", "load-v000/fso-000", "--target", target);
+      assertEquals(0, rmRootNoSlash.code(), rmRootNoSlash.err());
+      assertTrue(rmRootNoSlash.out().contains("Deleted 2 files and 2 directories at the top of "
+          + "load-v000/fso-000/"), rmRootNoSlash.out());
 
       // Snapshots of a bucket: create (named and generated), ls, rm, ls --all.
       String obs = "load-v000/obs-000";
@@ -180,6 +196,8 @@ class CliEndToEndTest {
       assertTrue(snapGone.err().contains("NOT_FOUND"), snapGone.err());
       assertEquals(2, run("snapshot", "ls", "load-v000", "--target", target).code(),
           "a path that is not VOLUME/BUCKET is a usage error");
+      assertEquals(1, run("snapshot", "ls", obs + "/", "--target", target).out().lines().count(),
+          "a trailing '/' is ignored");
 
       Run tomb = run("tombstones", "--target", target);
       assertEquals(0, tomb.code(), tomb.err());

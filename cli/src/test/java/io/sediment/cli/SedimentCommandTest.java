@@ -39,8 +39,8 @@ class SedimentCommandTest {
   void helpNamesEveryCommandAndEveryCommandHasHelp() {
     Run top = run("--help");
     assertEquals(0, top.code());
-    List<String> commands = List.of("serve", "load", "ls", "rm", "ldb", "tombstones",
-        "compact", "checkpoint");
+    List<String> commands = List.of("serve", "load", "ls", "rm", "snapshot", "ldb", "recon",
+        "tombstones", "compact", "checkpoint");
     for (String c : commands) {
       assertTrue(top.out().contains(c), c + " in " + top.out());
       Run help = run(c, "--help");
