@@ -113,17 +113,29 @@ class SnapshotCloseTest {
   void readersRacingASnapshotCloseSeeTheSnapshotOrAClosedError() throws Exception {
     ChildJvm.Run run = ChildJvm.run(SnapshotRace.class, dir.resolve("race"), Duration.ofSeconds(120));
     assertEquals(0, run.exitCode(), run.describe());
-    assertTrue(run.output().contains("snapshot race passed"), run.describe());
+    assertTrue(run.output().contains("snapshot race passed: " + ROUNDS), run.describe());
   }
 
-  /** Child JVM of {@link #readersRacingASnapshotCloseSeeTheSnapshotOrAClosedError}. */
+  /** The same, 10,000 snapshots: a soak run of the long suite ({@code dev-support/bin/check --long}). */
+  @Test
+  @org.junit.jupiter.api.Tag("long")
+  void readersRacingTenThousandSnapshotClosesSoak() throws Exception {
+    ChildJvm.Run run = ChildJvm.run(SnapshotRace.class, dir.resolve("soak"), Duration.ofMinutes(20),
+        "10000");
+    assertEquals(0, run.exitCode(), run.describe());
+    assertTrue(run.output().contains("snapshot race passed: 10000"), run.describe());
+  }
+
+  /** Child JVM of the race tests: work directory, then the number of snapshots (default 300). */
   static final class SnapshotRace {
     public static void main(String[] args) {
-      ChildJvm.main(() -> race(Path.of(args[0]).resolve("db")), "snapshot race passed");
+      int rounds = args.length > 1 ? Integer.parseInt(args[1]) : ROUNDS;
+      ChildJvm.main(() -> race(Path.of(args[0]).resolve("db"), rounds),
+          "snapshot race passed: " + rounds);
     }
   }
 
-  private static void race(Path dir) throws Exception {
+  private static void race(Path dir, int rounds) throws Exception {
     try (DBStore store = TestStores.open(dir)) {
       RocksDatabase db = ((RDBStore) store).database();
       ColumnFamily cf = db.columnFamily(TestStores.BYTES.name());
@@ -170,7 +182,7 @@ class SnapshotCloseTest {
       }
       int roundsRead = 0;
       try {
-        for (int round = 1; round <= ROUNDS; round++) {
+        for (int round = 1; round <= rounds; round++) {
           ManagedSnapshot s = db.newSnapshot();
           current.set(new Current(s, "v" + (round - 1)));
           db.put(cf, b("k"), b("v" + round));
@@ -192,8 +204,8 @@ class SnapshotCloseTest {
         }
       }
       assertEquals(List.of(), failures);
-      assertEquals(ROUNDS, roundsRead, "every snapshot was read before its close");
-      System.out.println(reads.get() + " reads through " + ROUNDS + " snapshots closed under them");
+      assertEquals(rounds, roundsRead, "every snapshot was read before its close");
+      System.out.println(reads.get() + " reads through " + rounds + " snapshots closed under them");
       assertEquals(0, db.openSnapshots());
       assertEquals(0, db.openIteratorCount());
     }
