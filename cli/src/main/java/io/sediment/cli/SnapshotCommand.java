@@ -12,7 +12,6 @@ import io.sediment.proto.om.SnapshotStatus;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.concurrent.Callable;
-import java.util.function.BiConsumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -41,50 +40,71 @@ final class SnapshotCommand implements Callable<Integer> {
   }
 
   /**
-   * Parses {@code VOLUME/BUCKET} (a leading and a trailing '/' are ignored), opens a channel to the target, runs
-   * {@code body} with a stub and the parsed names, and closes the channel.
+   * What every snapshot subcommand takes: the bucket ({@code VOLUME/BUCKET}, first parameter; a
+   * leading and a trailing '/' are ignored) and the server options. {@link #run} parses the
+   * bucket, opens a channel, runs the subcommand's calls through {@link #rpc()} and closes it.
    */
-  static void onBucket(CommandLine cmd, TargetOptions target, String path,
-      BiConsumer<OmServiceGrpc.OmServiceBlockingStub, String[]> body) {
-    String p = path.startsWith("/") ? path.substring(1) : path;
-    p = p.endsWith("/") ? p.substring(0, p.length() - 1) : p;
-    String[] parts = p.split("/", -1);
-    if (parts.length != 2 || parts[0].isEmpty() || parts[1].isEmpty()) {
-      throw new CommandLine.ParameterException(cmd, "expected VOLUME/BUCKET: '" + path + "'");
+  static final class BucketOnServer {
+    @Parameters(index = "0", paramLabel = "VOLUME/BUCKET", description = "The bucket.")
+    String path;
+
+    @Mixin
+    TargetOptions target;
+
+    @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
+    CommandLine.Model.CommandSpec spec;
+
+    String volume;
+    String bucket;
+    private OmServiceGrpc.OmServiceBlockingStub stub;
+
+    void run(Runnable calls) {
+      CommandLine cmd = spec.commandLine();
+      String p = path.startsWith("/") ? path.substring(1) : path;
+      p = p.endsWith("/") ? p.substring(0, p.length() - 1) : p;
+      String[] parts = p.split("/", -1);
+      if (parts.length != 2 || parts[0].isEmpty() || parts[1].isEmpty()) {
+        throw new CommandLine.ParameterException(cmd, "expected VOLUME/BUCKET: '" + path + "'");
+      }
+      volume = parts[0];
+      bucket = parts[1];
+      ManagedChannel channel = target.open(cmd);
+      try {
+        stub = OmServiceGrpc.newBlockingStub(channel);
+        calls.run();
+      } finally {
+        TargetOptions.close(channel);
+      }
+      out().flush();
     }
-    ManagedChannel channel = target.open(cmd);
-    try {
-      body.accept(OmServiceGrpc.newBlockingStub(channel), parts);
-    } finally {
-      TargetOptions.close(channel);
+
+    /** The stub, under the command's deadline for its next call; only inside {@link #run}. */
+    OmServiceGrpc.OmServiceBlockingStub rpc() {
+      return target.deadline(stub);
     }
-    cmd.getOut().flush();
+
+    PrintWriter out() {
+      return spec.commandLine().getOut();
+    }
   }
 
   @Command(name = "create", mixinStandardHelpOptions = true,
       description = "Snapshot a bucket; without NAME the server names it s<UTC time>.")
   static final class Create implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "VOLUME/BUCKET", description = "The bucket.")
-    String bucket;
+    @Mixin
+    BucketOnServer on;
 
     @Parameters(index = "1", arity = "0..1", paramLabel = "NAME", description = "Snapshot name.")
     String name;
 
-    @Mixin
-    TargetOptions target;
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
     @Override
     public Integer call() {
-      CommandLine cmd = spec.commandLine();
-      onBucket(cmd, target, bucket, (stub, vb) -> {
-        SnapshotInfo s = target.deadline(stub).createSnapshot(CreateSnapshotRequest.newBuilder()
-            .setVolume(vb[0]).setBucket(vb[1]).setName(name == null ? "" : name).build())
+      on.run(() -> {
+        SnapshotInfo s = on.rpc().createSnapshot(CreateSnapshotRequest.newBuilder()
+            .setVolume(on.volume).setBucket(on.bucket).setName(name == null ? "" : name).build())
             .getSnapshot();
-        cmd.getOut().printf("Created snapshot %s of %s/%s (id %s)%n", s.getName(), vb[0], vb[1],
-            s.getSnapshotId());
+        on.out().printf("Created snapshot %s of %s/%s (id %s)%n", s.getName(), on.volume,
+            on.bucket, s.getSnapshotId());
       });
       return 0;
     }
@@ -94,8 +114,8 @@ final class SnapshotCommand implements Callable<Integer> {
       description = {"List the snapshots of a bucket in name order, paging through to the end.",
           "Prints `DATE TIME STATUS NAME` (creation time, UTC); --json one object per line."})
   static final class Ls implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "VOLUME/BUCKET", description = "The bucket.")
-    String bucket;
+    @Mixin
+    BucketOnServer on;
 
     @Option(names = "--prefix", description = "Only names starting with this.")
     String prefix = "";
@@ -106,22 +126,15 @@ final class SnapshotCommand implements Callable<Integer> {
     @Option(names = "--json", description = "One JSON object per snapshot.")
     boolean json;
 
-    @Mixin
-    TargetOptions target;
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
     @Override
     public Integer call() {
-      CommandLine cmd = spec.commandLine();
-      PrintWriter out = cmd.getOut();
-      onBucket(cmd, target, bucket, (stub, vb) -> {
+      on.run(() -> {
+        PrintWriter out = on.out();
         ByteString token = ByteString.EMPTY;
         ListSnapshotsResponse r;
         do {
-          r = target.deadline(stub).listSnapshots(ListSnapshotsRequest.newBuilder()
-              .setVolume(vb[0]).setBucket(vb[1]).setPrefix(prefix).setIncludeDeleted(all)
+          r = on.rpc().listSnapshots(ListSnapshotsRequest.newBuilder()
+              .setVolume(on.volume).setBucket(on.bucket).setPrefix(prefix).setIncludeDeleted(all)
               .setPageToken(token).build());
           for (SnapshotInfo s : r.getSnapshotsList()) {
             if (json) {
@@ -143,25 +156,18 @@ final class SnapshotCommand implements Callable<Integer> {
   @Command(name = "rm", mixinStandardHelpOptions = true,
       description = "Delete a snapshot of a bucket (its name may then be reused).")
   static final class Rm implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "VOLUME/BUCKET", description = "The bucket.")
-    String bucket;
+    @Mixin
+    BucketOnServer on;
 
     @Parameters(index = "1", paramLabel = "NAME", description = "Snapshot name.")
     String name;
 
-    @Mixin
-    TargetOptions target;
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
     @Override
     public Integer call() {
-      CommandLine cmd = spec.commandLine();
-      onBucket(cmd, target, bucket, (stub, vb) -> {
-        target.deadline(stub).deleteSnapshot(DeleteSnapshotRequest.newBuilder().setVolume(vb[0])
-            .setBucket(vb[1]).setName(name).build());
-        cmd.getOut().printf("Deleted snapshot %s of %s/%s%n", name, vb[0], vb[1]);
+      on.run(() -> {
+        on.rpc().deleteSnapshot(DeleteSnapshotRequest.newBuilder().setVolume(on.volume)
+            .setBucket(on.bucket).setName(name).build());
+        on.out().printf("Deleted snapshot %s of %s/%s%n", name, on.volume, on.bucket);
       });
       return 0;
     }

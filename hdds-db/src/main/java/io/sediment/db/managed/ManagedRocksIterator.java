@@ -152,10 +152,6 @@ public final class ManagedRocksIterator implements AutoCloseable {
     }
   }
 
-  private void exit() {
-    end();
-  }
-
   public void seekToFirst() {
     RocksIterator it = enter();
     try {
@@ -163,7 +159,7 @@ public final class ManagedRocksIterator implements AutoCloseable {
       it.seekToFirst();
     } finally {
       endCount();
-      exit();
+      end();
     }
   }
 
@@ -174,7 +170,7 @@ public final class ManagedRocksIterator implements AutoCloseable {
       it.seekToLast();
     } finally {
       endCount();
-      exit();
+      end();
     }
   }
 
@@ -185,7 +181,7 @@ public final class ManagedRocksIterator implements AutoCloseable {
       it.seek(target);
     } finally {
       endCount();
-      exit();
+      end();
     }
   }
 
@@ -197,7 +193,7 @@ public final class ManagedRocksIterator implements AutoCloseable {
       it.seek(target.duplicate());
     } finally {
       endCount();
-      exit();
+      end();
     }
   }
 
@@ -208,7 +204,7 @@ public final class ManagedRocksIterator implements AutoCloseable {
       it.next();
     } finally {
       endCount();
-      exit();
+      end();
     }
   }
 
@@ -217,7 +213,7 @@ public final class ManagedRocksIterator implements AutoCloseable {
     try {
       return it.isValid();
     } finally {
-      exit();
+      end();
     }
   }
 
@@ -227,7 +223,7 @@ public final class ManagedRocksIterator implements AutoCloseable {
     try {
       return it.key();
     } finally {
-      exit();
+      end();
     }
   }
 
@@ -237,7 +233,7 @@ public final class ManagedRocksIterator implements AutoCloseable {
     try {
       return it.value();
     } finally {
-      exit();
+      end();
     }
   }
 
@@ -250,7 +246,7 @@ public final class ManagedRocksIterator implements AutoCloseable {
     try {
       return it.key(dest);
     } finally {
-      exit();
+      end();
     }
   }
 
@@ -260,7 +256,7 @@ public final class ManagedRocksIterator implements AutoCloseable {
     try {
       return it.value(dest);
     } finally {
-      exit();
+      end();
     }
   }
 
@@ -272,7 +268,7 @@ public final class ManagedRocksIterator implements AutoCloseable {
     } catch (RocksDBException e) {
       throw new RocksDatabaseException("Iterator failed: " + e.getMessage(), e);
     } finally {
-      exit();
+      end();
     }
   }
 
