@@ -1,5 +1,6 @@
 package io.sediment.db.managed;
 
+import static io.sediment.db.testing.TestBytes.b;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,7 +10,6 @@ import io.sediment.db.DBStore;
 import io.sediment.db.rdb.RDBStore;
 import io.sediment.db.testing.TestStores;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -24,10 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
 class CrossStoreUseTest {
 
   @TempDir Path dir;
-
-  private static byte[] b(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
-  }
 
   @Test
   void aColumnFamilyOrBatchOfAnotherStoreIsRefusedEvenAfterThatStoreClosed() {

@@ -1,5 +1,6 @@
 package io.sediment.db.managed;
 
+import static io.sediment.db.testing.TestBytes.b;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,7 +13,6 @@ import io.sediment.db.DBStoreBuilder;
 import io.sediment.db.rdb.RDBStore;
 import io.sediment.db.testing.ChildJvm;
 import io.sediment.db.testing.TestStores;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,10 +38,6 @@ class SnapshotCloseTest {
   private static final int ROUNDS = 300;
 
   @TempDir Path dir;
-
-  private static byte[] b(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
-  }
 
   @Test
   void closeWaitsForAnAdmittedReadThenLaterReadsThrow() throws Exception {

@@ -1,5 +1,6 @@
 package io.sediment.db.rdb;
 
+import static io.sediment.db.testing.TestBytes.b;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -78,10 +79,6 @@ class BadInputTest {
   @AfterEach
   void close() {
     store.close();
-  }
-
-  private static byte[] b(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
   }
 
   /** Every entry of every table, by the raw bytes. */

@@ -1,5 +1,6 @@
 package io.sediment.db.rdb;
 
+import static io.sediment.db.testing.TestBytes.b;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -34,10 +35,6 @@ import org.junit.jupiter.api.io.TempDir;
 class CheckpointTest {
 
   @TempDir Path dir;
-
-  private static byte[] b(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
-  }
 
   /** Every entry of every table, as text. */
   private static Map<String, String> scanAll(DBStore store) {

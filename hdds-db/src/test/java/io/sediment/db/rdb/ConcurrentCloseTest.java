@@ -1,5 +1,6 @@
 package io.sediment.db.rdb;
 
+import static io.sediment.db.testing.TestBytes.b;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -56,10 +57,6 @@ class ConcurrentCloseTest {
   private static DBStore open(Path path, Duration closeTimeout) {
     return DBStoreBuilder.newBuilder(TestStores.DEFINITION).setPath(path)
         .setProfile(TestStores.smallProfile()).setCloseTimeout(closeTimeout).build();
-  }
-
-  private static byte[] b(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
   }
 
   /** What a worker saw: the exception that ended it, and whether close had begun by then. */

@@ -1,5 +1,6 @@
 package io.sediment.db.rdb;
 
+import static io.sediment.db.testing.TestBytes.b;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,7 +17,6 @@ import io.sediment.db.codec.LongCodec;
 import io.sediment.db.codec.ProtoCodec;
 import io.sediment.db.codec.StringCodec;
 import io.sediment.db.testing.TestStores;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -44,10 +44,6 @@ class CorruptValueTest {
       DBDefinition.of("protos", TestStores.BYTES, TestStores.STRINGS, TIMES, EVENTS);
 
   @TempDir Path dir;
-
-  private static byte[] b(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
-  }
 
   private static void assertNames(CodecException e, String... parts) {
     for (String part : parts) {

@@ -1,5 +1,7 @@
 package io.sediment.db.rdb;
 
+import static io.sediment.db.testing.TestBytes.b;
+import static io.sediment.db.testing.TestBytes.s;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,7 +11,6 @@ import io.sediment.db.KeyFilter;
 import io.sediment.db.KeyValue;
 import io.sediment.db.Table;
 import io.sediment.db.testing.TestStores;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,14 +52,6 @@ class GetRangeKVsTest {
   @AfterEach
   void close() {
     store.close();
-  }
-
-  private static byte[] b(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static String s(byte[] b) {
-    return new String(b, StandardCharsets.UTF_8);
   }
 
   /** Keys of the result, checking that each value is the one written for its key. */

@@ -1,5 +1,7 @@
 package io.sediment.db.rdb;
 
+import static io.sediment.db.testing.TestBytes.b;
+import static io.sediment.db.testing.TestBytes.s;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -25,7 +27,6 @@ import io.sediment.db.KeyValue;
 import io.sediment.db.codec.CodecBuffer;
 import io.sediment.db.managed.ManagedRocksIterator;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -53,14 +54,6 @@ import org.rocksdb.RocksIterator;
  * throws {@link IllegalStateException} without touching native code.
  */
 class IteratorPositioningMockTest {
-
-  private static byte[] b(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static String s(byte[] b) {
-    return new String(b, StandardCharsets.UTF_8);
-  }
 
   /**
    * A mocked {@code RocksIterator} that behaves like a real one over {@code keys}/{@code values}

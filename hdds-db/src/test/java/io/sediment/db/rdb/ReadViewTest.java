@@ -1,5 +1,6 @@
 package io.sediment.db.rdb;
 
+import static io.sediment.db.testing.TestBytes.b;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -30,10 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
 class ReadViewTest {
 
   @TempDir Path dir;
-
-  private static byte[] b(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
-  }
 
   @Test
   void everyReadPathOfEveryTableSeesTheMomentTheViewOpened() {

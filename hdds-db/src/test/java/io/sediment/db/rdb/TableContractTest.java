@@ -13,8 +13,8 @@ import io.sediment.db.KeyValue;
 import io.sediment.db.Table;
 import io.sediment.db.TableIterator;
 import io.sediment.db.managed.DBProfile;
+import io.sediment.db.testing.TestBytes;
 import io.sediment.db.testing.TestStores;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -113,20 +113,12 @@ class TableContractTest {
   }
 
   static Ops<byte[], byte[]> raw(DBStore store) {
-    return new Ops<>(store.getTable("bytes"), TableContractTest::utf8, TableContractTest::text,
-        TableContractTest::utf8, TableContractTest::text);
+    return new Ops<>(store.getTable("bytes"), TestBytes::b, TestBytes::s,
+        TestBytes::b, TestBytes::s);
   }
 
   static Ops<String, String> typed(DBStore store) {
     return new Ops<>(store.getTable(TestStores.STRINGS), s -> s, s -> s, s -> s, s -> s);
-  }
-
-  static byte[] utf8(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
-  }
-
-  static String text(byte[] b) {
-    return new String(b, StandardCharsets.UTF_8);
   }
 
   static Stream<Named<Function<DBStore, Ops<?, ?>>>> kinds() {

@@ -1,5 +1,6 @@
 package io.sediment.db.tombstone;
 
+import static io.sediment.db.testing.TestBytes.b;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,10 +19,6 @@ class TombstoneTrackerTest {
   private final List<HotRange> requested = new ArrayList<>();
   /** What the fake requester answers: true means an end will be reported. */
   private boolean accept = true;
-
-  private static byte[] b(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
-  }
 
   private TombstoneTracker tracker(TombstonePolicy policy) {
     return new TombstoneTracker("t", policy, (table, range) -> {
