@@ -80,7 +80,7 @@ final class FsoNamespace {
    */
   FileStatus createDirectory(String volume, String bucket, String rawPath) {
     checkNames(volume, bucket);
-    FsoPath path = FsoPath.parse("Path", rawPath);
+    FsoPath path = FsoPath.parseNew("Path", rawPath);
     requireNotRoot(path, "create a directory at");
     return ctx.write(txn -> {
       BucketInfo b = requireFsoBucket(null, volume, bucket);
@@ -219,7 +219,7 @@ final class FsoNamespace {
   OpenKeySession createFile(String volume, String bucket, String rawPath, String owner) {
     checkNames(volume, bucket);
     OmValidation.checkOwner(owner);
-    FsoPath path = FsoPath.parse("Path", rawPath);
+    FsoPath path = FsoPath.parseNew("Path", rawPath);
     requireNotRoot(path, "create a file at");
     return ctx.write(txn -> {
       BucketInfo b = requireFsoBucket(null, volume, bucket);
@@ -379,7 +379,7 @@ final class FsoNamespace {
   FileStatus rename(String volume, String bucket, String rawFrom, String rawTo) {
     checkNames(volume, bucket);
     FsoPath from = FsoPath.parse("Source path", rawFrom);
-    FsoPath to = FsoPath.parse("Destination path", rawTo);
+    FsoPath to = FsoPath.parseNew("Destination path", rawTo);
     requireNotRoot(from, "rename");
     requireNotRoot(to, "rename onto");
     if (from.isAncestorOf(to)) {

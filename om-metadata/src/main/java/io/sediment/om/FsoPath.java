@@ -9,10 +9,15 @@ import java.util.List;
  * A validated path inside a FILE_SYSTEM_OPTIMIZED bucket, relative to the bucket root, e.g.
  * {@code a/b/c}. Immutable.
  *
- * <p>Rules ({@link #parse}); every violation is {@link OmException.Code#INVALID_ARGUMENT}:
+ * <p>Rules ({@link #parse}, {@link #parseNew}); every violation is
+ * {@link OmException.Code#INVALID_ARGUMENT}:
  * <ul>
- *   <li>Well-formed Unicode (no unpaired surrogate, so the UTF-8 form is valid) of at most
- *       {@value OmValidation#MAX_KEY_BYTES} UTF-8 bytes, as given (before normalization).
+ *   <li>Well-formed Unicode (no unpaired surrogate, so the UTF-8 form is valid), as given (before
+ *       normalization) of at most {@value OmValidation#MAX_KEY_BYTES} UTF-8 bytes for a path that
+ *       is created ({@link #parseNew}: a new directory or file, a rename's destination) and of at
+ *       most {@value OmValidation#MAX_STORED_KEY_BYTES} for a path that is looked up, listed,
+ *       committed or deleted ({@link #parse}): renaming an ancestor can make an existing path
+ *       longer than any path a caller may create, and it must stay reachable.
  *   <li>{@code ""} and {@code "/"} are the bucket root.
  *   <li>Otherwise one leading {@code /} and one trailing {@code /} are ignored ({@code /a/b/},
  *       {@code a/b/} and {@code a/b} are the same path); what remains is split at {@code /}
@@ -47,13 +52,25 @@ final class FsoPath {
   }
 
   /**
-   * Parses and validates a path given by a caller.
+   * Parses and validates a path a caller gives to address what may already exist (lookup,
+   * listing, start key, commit, delete, a rename's source).
    *
    * @param what the argument's name for messages, e.g. {@code "Path"} or {@code "Start key"}
    * @throws OmException INVALID_ARGUMENT if it breaks a rule of the class comment
    */
   static FsoPath parse(String what, String raw) {
-    OmValidation.checkPathText(what, raw);
+    OmValidation.checkPathText(what, raw, OmValidation.MAX_STORED_KEY_BYTES);
+    return split(what, raw);
+  }
+
+  /**
+   * Parses and validates a path a caller wants created (a directory, a file, a rename's
+   * destination): as {@link #parse}, but at most {@value OmValidation#MAX_KEY_BYTES} UTF-8 bytes.
+   *
+   * @throws OmException INVALID_ARGUMENT if it breaks a rule of the class comment
+   */
+  static FsoPath parseNew(String what, String raw) {
+    OmValidation.checkPathText(what, raw, OmValidation.MAX_KEY_BYTES);
     return split(what, raw);
   }
 

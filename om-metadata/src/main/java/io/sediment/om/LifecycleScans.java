@@ -11,8 +11,10 @@ import io.sediment.db.codec.Codec;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Predicate;
@@ -67,9 +69,8 @@ final class LifecycleScans {
             + "(its files are keyed by parent id, not path): no prefix");
       }
       metaKey = "lifecycle/" + scanName + "/" + OmKeys.id(info.getObjectId());
-      byte[] saved = view.getTable(META_TABLE).get(metaKey);
-      cursor = saved == null
-          ? null : new ListTokens.Cursor(new String(saved, StandardCharsets.UTF_8), false);
+      String last = savedCursor(view.getTable(META_TABLE).get(metaKey), OmContext.nz(prefix));
+      cursor = last == null ? null : new ListTokens.Cursor(last, false);
       String base = fso ? OmKeys.fsoBucketPrefix(info.getVolumeId(), info.getObjectId())
           : OmKeys.bucketPrefix(volume, bucket);
       scan = PageScan.read(view.getTable((fso ? FILE_TABLE : KEY_TABLE).name()), base,
@@ -92,10 +93,37 @@ final class LifecycleScans {
       if (next == null) {
         meta.deleteWithBatch(txn.batch(), metaKey);
       } else {
-        meta.putWithBatch(txn.batch(), metaKey, utf8(next));
+        meta.putWithBatch(txn.batch(), metaKey, cursorValue(OmContext.nz(prefix), next));
       }
       return null;
     });
     return new LifecycleStep(matched, scan.entries().size(), next == null);
+  }
+
+  /** A saved cursor: the prefix's UTF-8 length (4 bytes, big-endian), the prefix, the last key. */
+  static byte[] cursorValue(String prefix, String lastKey) {
+    byte[] p = utf8(prefix);
+    byte[] k = utf8(lastKey);
+    return ByteBuffer.allocate(Integer.BYTES + p.length + k.length)
+        .putInt(p.length).put(p).put(k).array();
+  }
+
+  /**
+   * The last key of a saved cursor if it was saved with {@code prefix}; {@code null} if there is
+   * none, it belongs to another prefix, or it is not in {@link #cursorValue}'s format.
+   */
+  static String savedCursor(byte[] saved, String prefix) {
+    if (saved == null || saved.length < Integer.BYTES) {
+      return null;
+    }
+    ByteBuffer in = ByteBuffer.wrap(saved);
+    int prefixLength = in.getInt();
+    byte[] p = utf8(prefix);
+    if (prefixLength != p.length || in.remaining() < prefixLength
+        || !Arrays.equals(saved, Integer.BYTES, Integer.BYTES + prefixLength, p, 0, p.length)) {
+      return null;
+    }
+    return new String(saved, Integer.BYTES + prefixLength, in.remaining() - prefixLength,
+        StandardCharsets.UTF_8);
   }
 }

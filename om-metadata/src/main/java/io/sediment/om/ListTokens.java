@@ -28,8 +28,12 @@ final class ListTokens {
   static final int VERSION = 1;
   private static final String MAC = "HmacSHA256";
   private static final int MAC_BYTES = 32;
-  /** Longest token accepted, in characters (a token holds one key of at most 1 KiB). */
-  static final int MAX_TOKEN_CHARS = 4096;
+  /**
+   * Longest token accepted, in characters. A token holds one last key or path, and an FSO path
+   * has no length limit once ancestors have been renamed, so this only bounds the work a forged
+   * token costs (one MAC over at most this much): about 760 KiB of path.
+   */
+  static final int MAX_TOKEN_CHARS = 1 << 20;
 
   /** A verified cursor: resume after {@code lastKey} (and, for a prefix, after all under it). */
   record Cursor(String lastKey, boolean lastIsPrefix) {

@@ -96,7 +96,8 @@ final class OmContext {
   /**
    * Runs one write: {@code body} validates (throwing {@link OmException} to reject, which applies
    * nothing) and fills the transaction's batch; then the batch, the advanced id sequence and the
-   * counter changes commit atomically, and this returns once the write is durable under the
+   * counter changes commit atomically (a counter that would overflow rejects the write with
+   * RESOURCE_EXHAUSTED, applying nothing), and this returns once the write is durable under the
    * store's {@link SyncPolicy}. Writes are serialized; the durability wait happens after the lock
    * is released, so concurrent writers share one WAL sync.
    */
@@ -114,14 +115,15 @@ final class OmContext {
       long[] updated = counters.clone();
       for (Map.Entry<OmCounter, Long> d : txn.deltas().entrySet()) {
         int i = d.getKey().ordinal();
-        updated[i] += d.getValue();
+        updated[i] = WriteTxn.add(d.getKey(), updated[i], d.getValue());
         meta.putWithBatch(batch, d.getKey().metaKey(), encodeLong(updated[i]));
       }
       Map<Long, long[]> bucketUpdates = new HashMap<>();
       for (Map.Entry<Long, Map<OmCounter, Long>> b : txn.bucketDeltas().entrySet()) {
         long[] values = bucketCounters(b.getKey()).clone();
         for (Map.Entry<OmCounter, Long> d : b.getValue().entrySet()) {
-          values[d.getKey().ordinal()] += d.getValue();
+          values[d.getKey().ordinal()] =
+              WriteTxn.add(d.getKey(), values[d.getKey().ordinal()], d.getValue());
           meta.putWithBatch(batch, d.getKey().bucketMetaKey(b.getKey()),
               encodeLong(values[d.getKey().ordinal()]));
         }

@@ -235,7 +235,7 @@ public final class OmInsight {
     if (prevKey == null || prevKey.isEmpty()) {
       return null;
     }
-    OmValidation.checkOptionalText("prevKey", prevKey);
+    OmValidation.checkOptionalStoredKey("prevKey", prevKey);
     if (tableGiven) {
       return new SegmentScan.Cursor(
           prevKeyTable.equals(OPEN_KEY_TABLE.name()) ? FIRST : SECOND, prevKey);
@@ -576,7 +576,7 @@ public final class OmInsight {
     if (prevKey == null || prevKey.isEmpty()) {
       return null;
     }
-    OmValidation.checkOptionalText("prevKey", prevKey);
+    OmValidation.checkOptionalStoredKey("prevKey", prevKey);
     return new SegmentScan.Cursor(FIRST, prevKey);
   }
 
@@ -592,7 +592,7 @@ public final class OmInsight {
     if (path.charAt(0) != OmKeys.SEPARATOR) {
       throw OmException.invalid(what + " must start with '/': '" + path + "'");
     }
-    OmValidation.checkOptionalText(what, path);
+    OmValidation.checkOptionalStoredKey(what, path);
     List<String> out = new ArrayList<>();
     for (String p : path.split("/")) {
       if (!p.isEmpty()) {
@@ -627,9 +627,16 @@ public final class OmInsight {
       }
     }
     String bucketPrefix = OmKeys.bucketPrefix(parts.get(0), parts.get(1));
-    String prefix = startPrefix.length() > bucketPrefix.length() && startPrefix.startsWith(bucketPrefix)
-        ? startPrefix : bucketPrefix;
-    return List.of(new SegmentScan.Segment(order, table, prefix));
+    if (startPrefix.startsWith(bucketPrefix)) {
+      return List.of(new SegmentScan.Segment(order, table, startPrefix));
+    }
+    if ((startPrefix + ROOT).equals(bucketPrefix)) {
+      return List.of(new SegmentScan.Segment(order, table, bucketPrefix));
+    }
+    // Key names may hold empty components ("a//b"), so the part after the bucket is taken as
+    // given and the bucket part must be exactly "/volume/bucket/".
+    throw OmException.invalid("startPrefix must be /volume/bucket or start with /volume/bucket/"
+        + " (one '/' between volume and bucket), not '" + startPrefix + "'");
   }
 
   /**

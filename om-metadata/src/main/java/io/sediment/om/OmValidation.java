@@ -16,6 +16,14 @@ public final class OmValidation {
   /** Longest key name, prefix, start-after or delimiter, in UTF-8 bytes (the S3 limit). */
   public static final int MAX_KEY_BYTES = 1024;
 
+  /**
+   * Longest database key or absolute path a caller may hand back (a {@code prevKey} or a
+   * {@code startPrefix}). Stored keys add volume, bucket and ids to a name, and FSO paths grow
+   * past {@link #MAX_KEY_BYTES} through renames, so this bounds input size, not any key the store
+   * writes.
+   */
+  public static final int MAX_STORED_KEY_BYTES = 64 << 10;
+
   private static final Pattern IPV4 = Pattern.compile("\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
 
   private OmValidation() {
@@ -91,12 +99,27 @@ public final class OmValidation {
     }
   }
 
+  /**
+   * An optional database key or absolute path handed back by a caller ({@code prevKey},
+   * {@code startPrefix}): {@code null} or empty is allowed, else well-formed Unicode of at most
+   * {@link #MAX_STORED_KEY_BYTES} UTF-8 bytes.
+   */
+  public static void checkOptionalStoredKey(String what, String text) {
+    if (text != null && !text.isEmpty()) {
+      checkText(what, text, MAX_STORED_KEY_BYTES);
+    }
+  }
+
   /** An optional owner: well-formed Unicode, at most 1024 UTF-8 bytes. */
   static void checkOwner(String owner) {
     checkOptionalText("Owner", owner);
   }
 
   private static void checkText(String what, String text) {
+    checkText(what, text, MAX_KEY_BYTES);
+  }
+
+  private static void checkText(String what, String text, int maxBytes) {
     ByteBuffer encoded;
     try {
       encoded = StandardCharsets.UTF_8.newEncoder()
@@ -107,9 +130,9 @@ public final class OmValidation {
       throw OmException.invalid(what + " '" + abbreviate(text)
           + "' is not valid UTF-8 (it contains an unpaired surrogate)");
     }
-    if (encoded.remaining() > MAX_KEY_BYTES) {
+    if (encoded.remaining() > maxBytes) {
       throw OmException.invalid(what + " is " + encoded.remaining() + " UTF-8 bytes; at most "
-          + MAX_KEY_BYTES + " are allowed");
+          + maxBytes + " are allowed");
     }
   }
 
@@ -148,13 +171,13 @@ public final class OmValidation {
 
   /**
    * The text of an FSO path or start key: present, well-formed Unicode (no unpaired surrogate,
-   * so its UTF-8 form is valid) and at most {@value #MAX_KEY_BYTES} UTF-8 bytes.
+   * so its UTF-8 form is valid) and at most {@code maxBytes} UTF-8 bytes.
    */
-  static void checkPathText(String what, String text) {
+  static void checkPathText(String what, String text, int maxBytes) {
     if (text == null) {
       throw OmException.invalid(what + " is missing");
     }
-    checkText(what, text);
+    checkText(what, text, maxBytes);
   }
 
   /**

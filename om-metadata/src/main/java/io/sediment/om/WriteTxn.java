@@ -44,10 +44,28 @@ public final class WriteTxn {
     return now;
   }
 
-  /** Adds {@code delta} (may be negative) to a namespace counter when the write commits. */
+  /**
+   * Adds {@code delta} (may be negative) to a namespace counter when the write commits.
+   *
+   * @throws OmException RESOURCE_EXHAUSTED if the counter would leave the range of a long
+   */
   public void count(OmCounter counter, long delta) {
     if (delta != 0) {
-      deltas.merge(counter, delta, Long::sum);
+      deltas.merge(counter, delta, (a, b) -> add(counter, a, b));
+    }
+  }
+
+  /**
+   * {@code a + b} for counter {@code counter}.
+   *
+   * @throws OmException RESOURCE_EXHAUSTED on overflow: the write is rejected and applies nothing
+   */
+  static long add(OmCounter counter, long a, long b) {
+    try {
+      return Math.addExact(a, b);
+    } catch (ArithmeticException e) {
+      throw new OmException(OmException.Code.RESOURCE_EXHAUSTED, "Counter " + counter
+          + " would overflow (" + a + " + " + b + "); the write is rejected");
     }
   }
 
@@ -59,7 +77,7 @@ public final class WriteTxn {
     count(counter, delta);
     if (delta != 0) {
       bucketDeltas.computeIfAbsent(bucketId, id -> new EnumMap<>(OmCounter.class))
-          .merge(counter, delta, Long::sum);
+          .merge(counter, delta, (a, b) -> add(counter, a, b));
     }
   }
 

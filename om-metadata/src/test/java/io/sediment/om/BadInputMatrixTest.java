@@ -376,7 +376,8 @@ class BadInputMatrixTest {
       new BadPath("double slash", "a//b", "has an empty component ('//')"),
       new BadPath("only slashes", "//", "has an empty component"),
       new BadPath("trailing double slash", "a/b//", "has an empty component ('//')"),
-      new BadPath("over 1024 bytes", "d/" + "x".repeat(1023), "is 1025 UTF-8 bytes"),
+      new BadPath("over 64 KiB", "d/" + "x".repeat(OmValidation.MAX_STORED_KEY_BYTES - 1),
+          "is " + (OmValidation.MAX_STORED_KEY_BYTES + 1) + " UTF-8 bytes"),
       new BadPath("unpaired surrogate", "d/\uD800", "is not valid UTF-8"));
 
   private void fsoPaths() {
@@ -405,6 +406,18 @@ class BadInputMatrixTest {
       row("listStatus start key" + l, Code.INVALID_ARGUMENT,
           () -> om.listStatus(V, FSO, "", true, path, 5, null), "Start key", w);
     }
+    // A path that is created is limited to 1024 bytes; one that may exist (grown by renames of
+    // its ancestors) only to 64 KiB, so those calls reach the store and answer NOT_FOUND.
+    String newPath = "d/" + "x".repeat(1023);
+    String words = "is 1025 UTF-8 bytes; at most 1024 are allowed";
+    row("createDirectory (new path over 1024 bytes)", Code.INVALID_ARGUMENT,
+        () -> om.createDirectory(V, FSO, newPath), "Path", words);
+    row("createFile (new path over 1024 bytes)", Code.INVALID_ARGUMENT,
+        () -> om.createFile(V, FSO, newPath, null), "Path", words);
+    row("rename destination (new path over 1024 bytes)", Code.INVALID_ARGUMENT,
+        () -> om.rename(V, FSO, "top", newPath), "Destination path", words);
+    row("getFileStatus (existing path over 1024 bytes)", Code.NOT_FOUND,
+        () -> om.getFileStatus(V, FSO, newPath), "does not exist");
     row("listStatus start key outside the path", Code.INVALID_ARGUMENT,
         () -> om.listStatus(V, FSO, "d", true, "top", 5, null),
         "Start key 'top' is not inside the listed path 'd'");
@@ -558,8 +571,9 @@ class BadInputMatrixTest {
           () -> l.call().apply(token.substring(0, token.length() - 1)), invalid);
       row(n + "that is not base64url", Code.INVALID_ARGUMENT, () -> l.call().apply("!!!~"),
           invalid + "it is not base64url");
-      row(n + "of 5000 characters", Code.INVALID_ARGUMENT,
-          () -> l.call().apply("A".repeat(5000)), invalid + "it is too long");
+      row(n + "longer than the cap", Code.INVALID_ARGUMENT,
+          () -> l.call().apply("A".repeat(ListTokens.MAX_TOKEN_CHARS + 1)),
+          invalid + "it is too long");
       row(n + "issued by another store", Code.INVALID_ARGUMENT,
           () -> l.call().apply(foreignToken), altered);
       row(n + "older than the token lifetime", Code.INVALID_ARGUMENT, () -> {

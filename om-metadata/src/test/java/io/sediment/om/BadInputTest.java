@@ -105,6 +105,24 @@ class BadInputTest {
   }
 
   @Test
+  void aSizeThatWouldOverflowAByteCounterIsRejectedAndChangesNothing() {
+    long before = om.insight().counters().get(OmCounter.KEY_BYTES);
+    long huge = Long.MAX_VALUE - before;
+    OpenKeySession first = om.openKey(V, B, "huge", null);
+    om.commitKey(V, B, "huge", first.clientId(), huge);
+    assertEquals(Long.MAX_VALUE, om.insight().counters().get(OmCounter.KEY_BYTES));
+    OpenKeySession second = om.openKey(V, B, "one-more", null);
+    OmException e = assertRejected(om, Code.RESOURCE_EXHAUSTED,
+        () -> om.commitKey(V, B, "one-more", second.clientId(), 1));
+    assertTrue(e.getMessage().contains("KEY_BYTES"), e.getMessage());
+    assertEquals(Long.MAX_VALUE, om.insight().counters().get(OmCounter.KEY_BYTES));
+    // Freeing room makes the same commit succeed.
+    om.deleteKey(V, B, "huge");
+    om.commitKey(V, B, "one-more", second.clientId(), 1);
+    assertEquals(before + 1, om.insight().counters().get(OmCounter.KEY_BYTES));
+  }
+
+  @Test
   void keyNamesMustBeNonEmptyValidUtf8AndAtMost1024Bytes() {
     String max = "\u00e9".repeat(512);
     assertEquals(1024, max.getBytes(StandardCharsets.UTF_8).length);

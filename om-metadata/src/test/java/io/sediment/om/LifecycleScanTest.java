@@ -91,6 +91,35 @@ class LifecycleScanTest {
   }
 
   @Test
+  void aStepWithAnotherPrefixStartsANewPassInsteadOfResumingOutsideItsRange() {
+    OmTestSupport.put(om, V, B, "a/1", 1);
+    OmTestSupport.put(om, V, B, "a/2", 1);
+    OmTestSupport.put(om, V, B, "a/3", 1);
+    assertFalse(om.lifecycleScanStep("expire", V, B, "logs/", k -> true, 1).passComplete());
+    // The rule's prefix changed: the cursor "logs/00" lies past "a/", which must not end the pass.
+    LifecycleStep other = om.lifecycleScanStep("expire", V, B, "a/", k -> true, 2);
+    assertEquals(List.of("a/1", "a/2"), names(other.matched()));
+    assertFalse(other.passComplete());
+    assertEquals(List.of("a/3"),
+        names(om.lifecycleScanStep("expire", V, B, "a/", k -> true, 2).matched()));
+    // Back to the first prefix: a new pass from its head, not from a cursor of the other prefix.
+    assertEquals(List.of("logs/00"),
+        names(om.lifecycleScanStep("expire", V, B, "logs/", k -> true, 1).matched()));
+  }
+
+  @Test
+  void aSavedCursorIsReadOnlyForThePrefixItWasSavedWith() {
+    byte[] saved = LifecycleScans.cursorValue("a\u0000b/", "a\u0000b/x");
+    assertEquals("a\u0000b/x", LifecycleScans.savedCursor(saved, "a\u0000b/"));
+    assertEquals(null, LifecycleScans.savedCursor(saved, "a\u0000b"));
+    assertEquals(null, LifecycleScans.savedCursor(saved, ""));
+    assertEquals("k", LifecycleScans.savedCursor(LifecycleScans.cursorValue("", "k"), ""));
+    for (byte[] junk : new byte[][] {{}, {1}, {0, 0, 0, 9, 'a'}, {(byte) 0xff, 0, 0, 0}}) {
+      assertEquals(null, LifecycleScans.savedCursor(junk, "a"));
+    }
+  }
+
+  @Test
   void aPassDoneInOneStepFromTheStartWritesNothing() {
     long writes = om.context().committer().writeCount();
     LifecycleStep whole = om.lifecycleScanStep("once", V, B, null, k -> true, 100);

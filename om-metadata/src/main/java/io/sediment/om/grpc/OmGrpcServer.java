@@ -104,8 +104,10 @@ public final class OmGrpcServer implements AutoCloseable {
     NettyServerBuilder nb = NettyServerBuilder.forAddress(new InetSocketAddress(host, requestedPort))
         .executor(executor)
         .maxInboundMessageSize(maxInboundMessageBytes)
-        .addService(ServerInterceptors.intercept(new OmServiceImpl(store), chain))
-        .addService(ServerInterceptors.intercept(new AdminServiceImpl(store, services), chain))
+        .addService(ServerInterceptors.intercept(
+            MalformedRequests.strict(new OmServiceImpl(store).bindService()), chain))
+        .addService(ServerInterceptors.intercept(
+            MalformedRequests.strict(new AdminServiceImpl(store, services).bindService()), chain))
         .addService(health.getHealthService())
         .addService(ProtoReflectionServiceV1.newInstance())
         .addService(legacyReflection())

@@ -331,6 +331,62 @@ class OmGrpcServerTest {
     assertEquals(38, seen.size());
   }
 
+  /**
+   * A request that is not a valid message of its method (here a key that is not UTF-8, which
+   * proto3 refuses to parse) is INVALID_ARGUMENT with a reason, on every service, and reaches
+   * nothing; the same bytes made valid are served.
+   */
+  @Test
+  void aRequestThatDoesNotParseIsInvalidArgumentNotUnknown() {
+    volumeAndBucket("vol", "bkt", BucketLayout.OBJECT_STORE);
+    MethodDescriptor<byte[], byte[]> lookupKey = raw(OmServiceGrpc.getLookupKeyMethod());
+    byte[] valid = LookupKeyRequest.newBuilder().setVolume("vol").setBucket("bkt").setKey("k")
+        .build().toByteArray();
+    assertStatus(Status.Code.NOT_FOUND, () -> rawCall(lookupKey, valid));
+    byte[] head = LookupKeyRequest.newBuilder().setVolume("vol").setBucket("bkt").build()
+        .toByteArray();
+    byte[] badKey = java.util.Arrays.copyOf(head, head.length + 4);
+    System.arraycopy(new byte[] {(3 << 3) | 2, 2, (byte) 0xC0, (byte) 0x80}, 0, badKey,
+        head.length, 4);
+    StatusRuntimeException e = assertStatus(Status.Code.INVALID_ARGUMENT,
+        () -> rawCall(lookupKey, badKey));
+    assertTrue(e.getStatus().getDescription().contains("LookupKey"), e.getMessage());
+    assertStatus(Status.Code.INVALID_ARGUMENT,
+        () -> rawCall(lookupKey, new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF}));
+    assertStatus(Status.Code.INVALID_ARGUMENT, () -> rawCall(
+        raw(io.sediment.proto.om.AdminServiceGrpc.getCompactTableMethod()),
+        new byte[] {(1 << 3) | 2, 1, (byte) 0xFF}));
+    // The server keeps serving the channel.
+    assertEquals("bkt", f.om.getBucket(GetBucketRequest.newBuilder().setVolume("vol")
+        .setBucket("bkt").build()).getBucket().getBucketName());
+  }
+
+  private static final MethodDescriptor.Marshaller<byte[]> BYTES =
+      new MethodDescriptor.Marshaller<>() {
+        @Override
+        public java.io.InputStream stream(byte[] value) {
+          return new java.io.ByteArrayInputStream(value);
+        }
+
+        @Override
+        public byte[] parse(java.io.InputStream stream) {
+          try {
+            return stream.readAllBytes();
+          } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        }
+      };
+
+  private static MethodDescriptor<byte[], byte[]> raw(MethodDescriptor<?, ?> md) {
+    return md.toBuilder(BYTES, BYTES).build();
+  }
+
+  private byte[] rawCall(MethodDescriptor<byte[], byte[]> md, byte[] request) {
+    return ClientCalls.blockingUnaryCall(f.channel, md,
+        CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), request);
+  }
+
   // ---- admin ------------------------------------------------------------------------------------
 
   @Test

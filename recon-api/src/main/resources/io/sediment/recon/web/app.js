@@ -29,9 +29,11 @@ function when(millis) {
   return millis ? new Date(Number(millis)).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '';
 }
 
-// A table paged with prevKey: a stack of the cursors of the pages seen, to go back.
+// A table paged with prevKey: a stack of the cursors of the pages seen, to go back. A cursor is
+// whatever load returned as next (null for the first page); it is never joined into a string,
+// since keys may hold any character.
 function pagedTable(name, load, row) {
-  const state = { cursors: [''], page: 0 };
+  const state = { cursors: [null], page: 0 };
   const tbody = document.querySelector('#' + name + ' tbody');
   const prev = document.getElementById(name + '-prev');
   const next = document.getElementById(name + '-next');
@@ -54,14 +56,14 @@ function pagedTable(name, load, row) {
 }
 
 const showOpenKeys = pagedTable('open-keys', async (cursor) => {
-  const [prevKey, prevKeyTable] = cursor ? cursor.split('\u0000') : ['', ''];
-  const b = await get('/keys/open?limit=' + PAGE + '&prevKey=' + encodeURIComponent(prevKey)
-      + '&prevKeyTable=' + encodeURIComponent(prevKeyTable));
-  return { rows: b.nonFSO.concat(b.fso), hasMore: b.hasMore, next: b.lastKey + '\u0000' + b.lastKeyTable };
+  const c = cursor || { key: '', table: '' };
+  const b = await get('/keys/open?limit=' + PAGE + '&prevKey=' + encodeURIComponent(c.key)
+      + '&prevKeyTable=' + encodeURIComponent(c.table));
+  return { rows: b.nonFSO.concat(b.fso), hasMore: b.hasMore, next: { key: b.lastKey, table: b.lastKeyTable } };
 }, (tr, r) => { cell(tr, r.path, r.key); cell(tr, r.table); cell(tr, when(r.inStateSince)); });
 
 const showPendingDeletes = pagedTable('pending-deletes', async (cursor) => {
-  const b = await get('/keys/deletePending?limit=' + PAGE + '&prevKey=' + encodeURIComponent(cursor));
+  const b = await get('/keys/deletePending?limit=' + PAGE + '&prevKey=' + encodeURIComponent(cursor || ''));
   return { rows: b.deletedKeyInfo, hasMore: b.hasMore, next: b.lastKey };
 }, (tr, r) => { cell(tr, r.path, r.key); cell(tr, r.size); cell(tr, when(r.inStateSince)); });
 
