@@ -42,43 +42,55 @@ final class GroupCommitter {
     return ++written;
   }
 
-  /** Blocks until {@code ticket}'s write is durable (at once under {@link SyncPolicy#PROCESS_CRASH_SAFE}). */
+  /**
+   * Blocks until {@code ticket}'s write is durable (at once under {@link SyncPolicy#PROCESS_CRASH_SAFE}).
+   * Not interruptible: the write is already applied, and its caller must not be told otherwise
+   * before it is durable; an interrupt that arrives meanwhile is kept (the thread's flag is set
+   * again on return).
+   *
+   * @throws RuntimeException if this thread led a WAL sync and it failed
+   */
   void awaitDurable(long ticket) {
     if (policy != SyncPolicy.DURABLE || ticket <= 0) {
       return;
     }
-    long upTo;
-    synchronized (this) {
-      while (true) {
-        if (durable >= ticket) {
-          return;
-        }
-        if (!syncing) {
-          syncing = true;
-          upTo = written;
-          break;
-        }
-        try {
-          wait();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new OmException(OmException.Code.UNAVAILABLE,
-              "Interrupted while waiting for the WAL sync; the write is applied but may not be durable");
+    boolean interrupted = false;
+    try {
+      long upTo;
+      synchronized (this) {
+        while (true) {
+          if (durable >= ticket) {
+            return;
+          }
+          if (!syncing) {
+            syncing = true;
+            upTo = written;
+            break;
+          }
+          try {
+            wait();
+          } catch (InterruptedException e) {
+            interrupted = true;
+          }
         }
       }
-    }
-    boolean ok = false;
-    try {
-      store.syncWal();
-      syncs.incrementAndGet();
-      ok = true;
-    } finally {
-      synchronized (this) {
-        syncing = false;
-        if (ok) {
-          durable = Math.max(durable, upTo);
+      boolean ok = false;
+      try {
+        store.syncWal();
+        syncs.incrementAndGet();
+        ok = true;
+      } finally {
+        synchronized (this) {
+          syncing = false;
+          if (ok) {
+            durable = Math.max(durable, upTo);
+          }
+          notifyAll();
         }
-        notifyAll();
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
     }
   }

@@ -23,8 +23,9 @@ import java.util.regex.Pattern;
 /**
  * Resumable lifecycle scans: a named scan walks the committed keys of one bucket (keyTable for
  * OBJECT_STORE and LEGACY, fileTable for FSO) in bounded steps and reports the keys a rule
- * matches, keeping its position in metaTable ({@code lifecycle/<name>/<bucketId>}) so the next
- * step, in this process or after a restart, continues where the last one stopped.
+ * matches, keeping its position in metaTable ({@code lifecycle/<bucketId>/<name>}) so the next
+ * step, in this process or after a restart, continues where the last one stopped. Deleting the
+ * bucket removes its cursors ({@link #forgetBucket}).
  *
  * <p>A step reads one {@link ReadView} with one iterator bounded to the bucket (and prefix),
  * positioned once at the saved cursor (a key deleted meanwhile resumes at the next live one;
@@ -59,6 +60,7 @@ final class LifecycleScans {
     Objects.requireNonNull(rule, "rule");
     int max = ctx.checkPageSize("maxExamined", maxExamined);
     PageScan scan;
+    long bucketId;
     String metaKey;
     ListTokens.Cursor cursor;
     try (ReadView view = ctx.store().openReadView()) {
@@ -68,7 +70,8 @@ final class LifecycleScans {
         throw OmException.invalid("A lifecycle scan of an FSO bucket covers the whole bucket "
             + "(its files are keyed by parent id, not path): no prefix");
       }
-      metaKey = "lifecycle/" + scanName + "/" + OmKeys.id(info.getObjectId());
+      bucketId = info.getObjectId();
+      metaKey = cursorPrefix(bucketId) + scanName;
       String last = savedCursor(view.getTable(META_TABLE).get(metaKey), OmContext.nz(prefix));
       cursor = last == null ? null : new ListTokens.Cursor(last, false);
       String base = fso ? OmKeys.fsoBucketPrefix(info.getVolumeId(), info.getObjectId())
@@ -89,6 +92,12 @@ final class LifecycleScans {
       return new LifecycleStep(matched, scan.entries().size(), true);
     }
     ctx.write(txn -> {
+      BucketInfo now = ctx.table(OmDBDefinition.BUCKET_TABLE)
+          .get(OmKeys.bucketKey(volume, bucket));
+      if (now == null || now.getObjectId() != bucketId) {
+        // The bucket was deleted (or re-created) since the step read it: no cursor to keep.
+        return null;
+      }
       Table<String, byte[]> meta = ctx.table(META_TABLE);
       if (next == null) {
         meta.deleteWithBatch(txn.batch(), metaKey);
@@ -125,5 +134,15 @@ final class LifecycleScans {
     }
     return new String(saved, Integer.BYTES + prefixLength, in.remaining() - prefixLength,
         StandardCharsets.UTF_8);
+  }
+
+  /** The metaTable prefix of every lifecycle cursor of bucket {@code bucketId}. */
+  static String cursorPrefix(long bucketId) {
+    return "lifecycle/" + OmKeys.id(bucketId) + "/";
+  }
+
+  /** Adds to {@code txn} the removal of every lifecycle cursor of a bucket being deleted. */
+  static void forgetBucket(WriteTxn txn, Table<String, byte[]> meta, long bucketId) {
+    meta.deletePrefixWithBatch(txn.batch(), cursorPrefix(bucketId));
   }
 }

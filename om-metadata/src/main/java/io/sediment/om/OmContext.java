@@ -135,6 +135,10 @@ final class OmContext {
       if (batch.size() > 0) {
         batch.commit();
         ticket = committer.applied();
+      } else {
+        // Nothing written, but the result may report what another writer applied and has not
+        // synced yet (an idempotent createDirectory): wait for everything applied so far.
+        ticket = committer.writeCount();
       }
       nextObjectId = txn.nextObjectId();
       synchronized (counters) {
@@ -228,7 +232,8 @@ final class OmContext {
       }
       batch.commit();
     }
-    committer.awaitDurable(committer.applied());
+    long ticket = committer.applied();
+    // The batch is applied: memory follows before anything can fail, as in write().
     synchronized (counters) {
       for (OmCounter c : OmCounter.values()) {
         counters[c.ordinal()] = values.getOrDefault(c, 0L);
@@ -237,6 +242,7 @@ final class OmContext {
         bucketCounters.clear();
       }
     }
+    committer.awaitDurable(ticket);
   }
 
   // ---- shared checks ----

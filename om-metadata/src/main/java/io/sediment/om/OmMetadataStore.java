@@ -413,6 +413,8 @@ public final class OmMetadataStore implements AutoCloseable {
         txn.count(fso ? OmCounter.OPEN_FILES : OmCounter.OPEN_KEYS, -discarded);
       }
       snapshots.forgetBucket(txn, volume, bucket, info.getObjectId());
+      LifecycleScans.forgetBucket(txn, store.getTable(OmDBDefinition.META_TABLE),
+          info.getObjectId());
       txn.dropBucketCounters(info.getObjectId());
       return null;
     });

@@ -120,6 +120,22 @@ class LifecycleScanTest {
   }
 
   @Test
+  void deletingTheBucketRemovesItsCursors() {
+    om.createBucket(V, "other", BucketLayout.OBJECT_STORE, null, 0);
+    OmTestSupport.put(om, V, "other", "a", 1);
+    OmTestSupport.put(om, V, "other", "b", 1);
+    long id = om.getBucketInfo(V, "other").getObjectId();
+    assertFalse(om.lifecycleScanStep("expire", V, "other", null, k -> true, 1).passComplete());
+    assertFalse(om.lifecycleScanStep("archive", V, "other", null, k -> true, 1).passComplete());
+    String prefix = LifecycleScans.cursorPrefix(id);
+    assertEquals(2, FsoTestSupport.keys(om, OmDBDefinition.META_TABLE, prefix).size());
+    om.deleteKey(V, "other", "a");
+    om.deleteKey(V, "other", "b");
+    om.deleteBucket(V, "other");
+    assertEquals(List.of(), FsoTestSupport.keys(om, OmDBDefinition.META_TABLE, prefix));
+  }
+
+  @Test
   void aPassDoneInOneStepFromTheStartWritesNothing() {
     long writes = om.context().committer().writeCount();
     LifecycleStep whole = om.lifecycleScanStep("once", V, B, null, k -> true, 100);

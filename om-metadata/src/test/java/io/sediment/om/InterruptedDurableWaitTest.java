@@ -1,0 +1,121 @@
+package io.sediment.om;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sediment.proto.om.BucketLayout;
+import io.sediment.proto.om.KeyInfo;
+import io.sediment.proto.om.SnapshotInfo;
+import io.sediment.proto.om.SnapshotStatus;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Under {@link SyncPolicy#DURABLE}, a writer interrupted while it waits for the WAL sync covering
+ * its write (another writer keeps syncs in flight) still completes the call: the write is applied,
+ * so the caller is answered once it is durable, never told it failed, and the interrupt is kept for
+ * the caller. Work done after the commit (closing a deleted snapshot's store, updating the
+ * in-memory counters of a recount) is never skipped.
+ */
+class InterruptedDurableWaitTest {
+
+  @TempDir
+  Path dir;
+  OmMetadataStore om;
+  Thread hammer;
+  final AtomicBoolean stop = new AtomicBoolean();
+
+  @BeforeEach
+  void open() {
+    om = OmMetadataStore.open(dir); // DURABLE
+    om.createVolume("vol", "alice");
+    om.createBucket("vol", "bkt", BucketLayout.OBJECT_STORE, null, 0);
+    om.createBucket("vol", "hot", BucketLayout.OBJECT_STORE, null, 0);
+    OmTestSupport.put(om, "vol", "bkt", "k", 1);
+    // Another writer keeps a WAL sync in flight most of the time.
+    hammer = new Thread(() -> {
+      AtomicInteger i = new AtomicInteger();
+      while (!stop.get()) {
+        try {
+          OmTestSupport.put(om, "vol", "hot", "h" + (i.incrementAndGet() % 50), 1);
+        } catch (RuntimeException e) {
+          // store closing
+        }
+      }
+    });
+  }
+
+  @AfterEach
+  void close() throws InterruptedException {
+    stop.set(true);
+    hammer.join(10_000);
+    om.close();
+  }
+
+  /** Runs {@code call} with the interrupt flag set; asserts it completed and kept the flag. */
+  static void interrupted(Runnable call) {
+    try {
+      Thread.currentThread().interrupt();
+      call.run();
+      assertTrue(Thread.currentThread().isInterrupted(), "the interrupt was swallowed");
+    } finally {
+      Thread.interrupted();
+    }
+  }
+
+  @Test
+  void anInterruptedWriterIsAnsweredNormallyAndKeepsItsInterrupt() {
+    hammer.start();
+    for (int i = 0; i < 300; i++) {
+      String key = "w" + i;
+      interrupted(() -> OmTestSupport.put(om, "vol", "bkt", key, 1));
+      assertEquals(1, om.lookupKey("vol", "bkt", key).getDataSize());
+    }
+  }
+
+  @Test
+  void anInterruptedSnapshotDeleteStillClosesTheStoreAndRemovesTheCheckpoint() throws Exception {
+    hammer.start();
+    for (int i = 0; i < 40; i++) {
+      String name = "snap" + i;
+      SnapshotInfo s = om.createSnapshot("vol", "bkt", name);
+      om.lookupKeyInSnapshot("vol", "bkt", name, "k"); // caches the snapshot's store
+      Path checkpoint = om.snapshots().root().resolve(s.getCheckpointDir());
+      interrupted(() -> om.deleteSnapshot("vol", "bkt", name));
+      assertEquals(SnapshotStatus.SNAPSHOT_DELETED,
+          om.getSnapshotInfo("vol", "bkt", name).getStatus(), "the delete was applied");
+      assertEquals(0, om.snapshots().openStores(),
+          "the DELETED snapshot's store is still open (and stays open until the store closes)");
+      assertTrue(Files.notExists(checkpoint),
+          "the DELETED snapshot's checkpoint is still on disk (until the next open)");
+    }
+  }
+
+  @Test
+  void anInterruptedRecountKeepsTheInMemoryCountersWithThePersistedOnes() throws Exception {
+    hammer.start();
+    for (int i = 0; i < 40; i++) {
+      // An external change recount is meant to repair: a keyTable row written around the API.
+      String key = "ext" + i;
+      om.dbStore().getTable(OmDBDefinition.KEY_TABLE).put(OmKeys.objectKey("vol", "bkt", key),
+          KeyInfo.newBuilder().setVolumeName("vol").setBucketName("bkt").setKeyName(key)
+              .setObjectId(1_000_000 + i).setDataSize(5).build());
+      interrupted(om::recount);
+    }
+    stop.set(true);
+    hammer.join(10_000);
+    // One more ordinary write persists in-memory value + delta: a stale memory would undo repairs.
+    OmTestSupport.put(om, "vol", "bkt", "after", 1);
+    OmInsight.Counters maintained = om.insight().maintainedCounters();
+    OmInsight.Counters scanned = om.insight().scannedCounters();
+    assertEquals(scanned.totals(), maintained.totals(), "persisted store-wide counters");
+    assertEquals(scanned.buckets(), maintained.buckets(), "persisted per-bucket counters");
+    assertEquals(om.countFromScan(), om.counters(), "in-memory counters");
+  }
+}
