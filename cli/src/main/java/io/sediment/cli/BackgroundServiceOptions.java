@@ -65,8 +65,8 @@ final class BackgroundServiceOptions {
   Duration directoryDeletingInterval;
 
   @Option(names = "--directory-deleting-batch-size", paramLabel = "N", defaultValue = "1000",
-      description = "Rows (directories and files below deleted directories, and queue rows) "
-          + "purged per run (default: ${DEFAULT-VALUE}).")
+      description = "Rows (directories, files and open files below deleted directories, and "
+          + "queue rows) purged per run (default: ${DEFAULT-VALUE}).")
   int directoryDeletingBatchSize;
 
   /** Usage errors for out-of-range values. */

@@ -120,7 +120,7 @@ final class OmContext {
       }
       Map<Long, long[]> bucketUpdates = new HashMap<>();
       for (Map.Entry<Long, Map<OmCounter, Long>> b : txn.bucketDeltas().entrySet()) {
-        long[] values = bucketCounters(b.getKey()).clone();
+        long[] values = bucketCounters(b.getKey(), true).clone();
         for (Map.Entry<OmCounter, Long> d : b.getValue().entrySet()) {
           values[d.getKey().ordinal()] =
               WriteTxn.add(d.getKey(), values[d.getKey().ordinal()], d.getValue());
@@ -176,9 +176,12 @@ final class OmContext {
     return out;
   }
 
-  /** The counters of one bucket (by object id; zeros for none), loaded from the meta table once. */
+  /**
+   * The counters of one bucket (by object id; zeros for none). A read does not fill the cache,
+   * which only writes do (under the write lock), so a bucket deleted meanwhile leaves no entry.
+   */
   Map<OmCounter, Long> bucketCountersOf(long bucketId) {
-    long[] values = bucketCounters(bucketId);
+    long[] values = bucketCounters(bucketId, false);
     Map<OmCounter, Long> out = new EnumMap<>(OmCounter.class);
     for (OmCounter c : OmCounter.values()) {
       out.put(c, values[c.ordinal()]);
@@ -186,7 +189,7 @@ final class OmContext {
     return out;
   }
 
-  private long[] bucketCounters(long bucketId) {
+  private long[] bucketCounters(long bucketId, boolean cache) {
     synchronized (counters) {
       long[] cached = bucketCounters.get(bucketId);
       if (cached != null) {
@@ -198,7 +201,9 @@ final class OmContext {
         byte[] v = meta.get(c.bucketMetaKey(bucketId));
         values[c.ordinal()] = v == null ? 0 : decodeLong(v);
       }
-      bucketCounters.put(bucketId, values);
+      if (cache) {
+        bucketCounters.put(bucketId, values);
+      }
       return values;
     }
   }
