@@ -696,6 +696,7 @@ public final class OmInsight {
     List<Row> rows = new ArrayList<>(scan.rows().size());
     long size = 0;
     Map<Long, String> bucketNames = null;
+    OpenFilePaths openFilePaths = null;
     for (SegmentScan.Row r : scan.rows()) {
       String table = r.segment().table();
       boolean fso = !table.equals(KEY_TABLE.name()) && !table.equals(OPEN_KEY_TABLE.name())
@@ -713,7 +714,14 @@ public final class OmInsight {
         KeyInfo k = r.info();
         if (!k.getVolumeName().isEmpty() && !k.getBucketName().isEmpty()
             && !k.getKeyName().isEmpty()) {
-          path = ROOT + k.getVolumeName() + ROOT + k.getBucketName() + ROOT + k.getKeyName();
+          String inBucket = k.getKeyName();
+          if (table.equals(OPEN_FILE_TABLE.name())) {
+            if (openFilePaths == null) {
+              openFilePaths = new OpenFilePaths(view, walkBudget);
+            }
+            inBucket = openFilePaths.current(r.key(), k);
+          }
+          path = ROOT + k.getVolumeName() + ROOT + k.getBucketName() + ROOT + inBucket;
         } else {
           if (bucketNames == null) {
             bucketNames = bucketNames(view);

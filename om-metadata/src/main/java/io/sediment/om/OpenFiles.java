@@ -22,7 +22,9 @@ import java.util.List;
  * iterator bounded to the bucket's prefix, positioned once after the token's last key (a key
  * deleted meanwhile resumes at the next live one) and read lazily; one {@code hasNext()} after a
  * full page makes {@code truncated} exact. The total is the bucket's maintained OPEN_KEYS or
- * OPEN_FILES counter, not a count of the prefix per page as in Ozone. Thread-safe.
+ * OPEN_FILES counter, not a count of the prefix per page as in Ozone. An FSO entry's path is its
+ * current one ({@link OpenFilePaths}): a rename of an ancestor since the open moves it, as it
+ * moves the file the commit will create. Thread-safe.
  */
 final class OpenFiles {
 
@@ -52,9 +54,10 @@ final class OpenFiles {
           view.getTable((fso ? OPEN_FILE_TABLE : OPEN_KEY_TABLE).name()), base, "", null, cursor,
           max);
       List<OpenFileEntry> entries = new ArrayList<>(scan.entries().size());
+      OpenFilePaths fsoPaths = fso ? new OpenFilePaths(view, OmInsight.DEFAULT_WALK_BUDGET) : null;
       for (PageScan.Entry e : scan.entries()) {
         KeyInfo k = KEY_INFO.fromPersistedFormat(e.value());
-        String path = k.getKeyName().isEmpty() ? k.getFileName() : k.getKeyName();
+        String path = fso ? fsoPaths.current(base + e.name(), k) : k.getKeyName();
         entries.add(new OpenFileEntry(path, OmKeys.suffixId(e.name()), k.getCreationTime(),
             k.getDataSize(), k));
       }

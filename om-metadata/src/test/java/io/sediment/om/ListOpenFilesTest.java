@@ -57,13 +57,18 @@ class ListOpenFilesTest {
   }
 
   /** Opens {@code path} in {@code bucket} the way its layout does; returns the table key. */
-  private String openFile(String bucket, String path, long size) {
+  private String openFile(String bucket, String path) {
     BucketInfo b = om.getBucketInfo(V, bucket);
     if (b.getLayout() != BucketLayout.FILE_SYSTEM_OPTIMIZED) {
       OpenKeySession s = om.openKey(V, bucket, path, null);
       return OmKeys.openKey(V, bucket, path, s.clientId());
     }
-    return writeOpenFile(om, b, b.getObjectId(), path, size, om.options().clock().millis());
+    OpenKeySession s = om.createFile(V, bucket, path, null);
+    int slash = path.lastIndexOf('/');
+    long parent = slash < 0 ? b.getObjectId()
+        : om.getFileStatus(V, bucket, path.substring(0, slash)).objectId();
+    return OmKeys.openFileKey(b.getVolumeId(), b.getObjectId(), parent,
+        path.substring(slash + 1), s.clientId());
   }
 
   /**
@@ -145,10 +150,10 @@ class ListOpenFilesTest {
     om.createBucket(V, "buck1-x", layout, null, 0);
     TreeMap<String, Open> model = new TreeMap<>(OmTestSupport.UTF8_ORDER);
     for (String path : new String[] {"b", "a", "c", "a", "dir/x", "z z"}) {
-      String key = openFile("buck1", path, 7);
+      String key = openFile("buck1", path);
       model.put(key, new Open(path, OmKeys.suffixId(key)));
     }
-    openFile("buck1-x", "a", 1);
+    openFile("buck1-x", "a");
     BucketInfo b = om.getBucketInfo(V, "buck1");
 
     OpenFilesPage all = om.listOpenFiles(V, "buck1", 100, null);
@@ -189,6 +194,41 @@ class ListOpenFilesTest {
         "the token resumes after a key committed meanwhile");
     assertEquals(1, next.totalOpenKeyCount());
     assertEquals(scanCount(om.getBucketInfo(V, "obs")), next.totalOpenKeyCount());
+  }
+
+  /**
+   * An FSO open file belongs to its parent directory by object id: after an ancestor is renamed
+   * the listing (and Recon's) shows the path the commit now takes; a file whose directory was
+   * deleted shows the path it was opened at until the purge discards it.
+   */
+  @Test
+  void fsoOpenFilesAreListedAtTheirCurrentPathAfterAnAncestorIsRenamed() {
+    om.createBucket(V, "fso", BucketLayout.FILE_SYSTEM_OPTIMIZED, null, 0);
+    OpenKeySession deep = om.createFile(V, "fso", "a/b/f", null);
+    OpenKeySession top = om.createFile(V, "fso", "g", null);
+    om.createFile(V, "fso", "gone/h", null);
+    FsoTestSupport.putFile(om, V, "fso", "gone/kept", 1);
+    om.rename(V, "fso", "a/b", "a/c");
+    om.rename(V, "fso", "a", "x");
+    om.deleteDirectory(V, "fso", "gone", true);
+    assertEquals(List.of("g", "gone/h", "x/c/f"), om.listOpenFiles(V, "fso", 10, null).entries()
+        .stream().map(OpenFileEntry::path).sorted().toList());
+    for (int page = 1; page <= 3; page++) {
+      List<String> paged = new java.util.ArrayList<>();
+      String token = null;
+      do {
+        OpenFilesPage p = om.listOpenFiles(V, "fso", page, token);
+        p.entries().forEach(e -> paged.add(e.path()));
+        token = p.nextToken();
+      } while (token != null);
+      assertEquals(List.of("g", "gone/h", "x/c/f"), paged.stream().sorted().toList());
+    }
+    assertEquals(List.of("/vol1/fso/g", "/vol1/fso/gone/h", "/vol1/fso/x/c/f"),
+        om.insight().openKeys("/vol1/fso", null, null, 10, true, false).rows().stream()
+            .map(OmInsight.Row::path).sorted().toList());
+    // The listed path is the one a commit takes.
+    assertEquals("x/c/f", om.commitFile(V, "fso", "x/c/f", deep.clientId(), 1).getKeyName());
+    assertEquals("g", om.commitFile(V, "fso", "g", top.clientId(), 1).getKeyName());
   }
 
   @Test

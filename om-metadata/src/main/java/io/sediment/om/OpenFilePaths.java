@@ -1,0 +1,92 @@
+package io.sediment.om;
+
+import io.sediment.db.ReadView;
+import io.sediment.proto.om.KeyInfo;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The current full path of an FSO open file. An openFileTable row keeps the path the file was
+ * opened at, but the file belongs to its parent directory by object id, so renaming an ancestor
+ * moves it (and commit then takes the new path). A path is checked by resolving the recorded
+ * parent path by name, once per distinct parent path; only when that no longer leads to the
+ * row's parent id is the bucket's directory tree walked, once, to find where the parent is now.
+ *
+ * <p>Rows of one {@link ReadView}, any number of buckets; not thread-safe (one per page).
+ */
+final class OpenFilePaths {
+
+  private static final int ID = OmKeys.ID_WIDTH;
+  private static final long UNRESOLVED = 0;
+
+  private final ReadView view;
+  private final long walkBudget;
+  private final Map<Long, Bucket> buckets = new HashMap<>();
+
+  /**
+   * @param walkBudget the most directory rows one bucket's walk may read; a bucket whose walk
+   *     would read more keeps the recorded paths of its moved files
+   */
+  OpenFilePaths(ReadView view, long walkBudget) {
+    this.view = view;
+    this.walkBudget = walkBudget;
+  }
+
+  /**
+   * The current path (relative to the bucket, no leading {@code /}) of the open file stored under
+   * {@code dbKey} ({@code /volumeId/bucketId/parentId/name/clientId}) with value {@code open}.
+   * The recorded path when the parent directory is gone (deleted, its rows awaiting the purge) or
+   * the bucket is too big to walk.
+   */
+  String current(String dbKey, KeyInfo open) {
+    long volumeId = OmKeys.parseId(dbKey.substring(1, 1 + ID));
+    long bucketId = OmKeys.parseId(dbKey.substring(ID + 2, 2 * ID + 2));
+    long parentId = OmKeys.parseId(dbKey.substring(2 * ID + 3, 3 * ID + 3));
+    String leaf = dbKey.substring(3 * ID + 4, dbKey.length() - ID - 1);
+    String recorded = open.getKeyName();
+    Bucket b = buckets.computeIfAbsent(bucketId,
+        id -> new Bucket(new FsoTree(view, volumeId, id, walkBudget)));
+    int slash = recorded.lastIndexOf('/');
+    String recordedParent = slash < 0 ? "" : recorded.substring(0, slash);
+    if (b.idOf(recordedParent) == parentId) {
+      return recorded;
+    }
+    String parent = b.pathOf(parentId);
+    return parent == null ? recorded : FsoTree.join(parent, leaf);
+  }
+
+  /** What one bucket's rows have needed so far. */
+  private static final class Bucket {
+    private final FsoTree tree;
+    private final Map<String, Long> idByPath = new HashMap<>();
+    private Map<Long, String> pathById;
+
+    Bucket(FsoTree tree) {
+      this.tree = tree;
+    }
+
+    long idOf(String path) {
+      return idByPath.computeIfAbsent(path, p -> {
+        List<String> components = p.isEmpty() ? List.of() : Arrays.asList(p.split("/"));
+        Long id = tree.directoryId(components);
+        return id == null ? UNRESOLVED : id;
+      });
+    }
+
+    String pathOf(long dirId) {
+      if (pathById == null) {
+        try {
+          pathById = tree.directories(tree.bucketId(), "", "");
+        } catch (OmException e) {
+          if (e.code() != OmException.Code.RESOURCE_EXHAUSTED) {
+            throw e;
+          }
+          pathById = Map.of();
+        }
+      }
+      return pathById.get(dirId);
+    }
+  }
+}
