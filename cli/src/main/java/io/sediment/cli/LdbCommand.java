@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
     description = {"Scan a table of a STOPPED store and print its rows as JSON lines, values "
         + "decoded.", "Tables: volumeTable, bucketTable, keyTable, directoryTable, fileTable, "
         + "openKeyTable, openFileTable, deletedTable, deletedDirectoryTable, multipartInfoTable, "
-        + "snapshotInfoTable, metaTable."})
+        + "multipartPartsTable, snapshotInfoTable, metaTable."})
 final class LdbCommand implements Callable<Integer> {
 
   @Option(names = "--data", paramLabel = "DIR", defaultValue = "./data",

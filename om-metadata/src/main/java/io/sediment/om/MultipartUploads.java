@@ -2,6 +2,7 @@ package io.sediment.om;
 
 import static io.sediment.om.OmDBDefinition.KEY_TABLE;
 import static io.sediment.om.OmDBDefinition.MULTIPART_INFO_TABLE;
+import static io.sediment.om.OmDBDefinition.MULTIPART_PARTS_TABLE;
 
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
@@ -24,10 +25,12 @@ import java.util.List;
  * S3 multipart uploads of OBJECT_STORE and LEGACY buckets (FSO buckets: UNIMPLEMENTED).
  *
  * <p><b>Rows.</b> An upload is one multipartInfoTable row, key {@link OmKeys#multipartKey}, value a
- * {@link MultipartUploadInfo} that holds its parts inline, ordered by part number. A part commit
- * rewrites the row, so it costs O(parts already uploaded); with at most
- * {@value #MAX_PART_NUMBER} parts of about 60 bytes a row stays under 1 MiB. (Ozone later moved
- * parts to a table of their own for the same reason; that would be the next step here.)
+ * {@link MultipartUploadInfo}, plus one multipartPartsTable row per part, key
+ * {@link OmKeys#multipartPartKey} ({@code <uploadId>/<partNumber>}), value a {@link PartInfo}. A
+ * part commit writes its row and the small upload row (the update id), whatever the number of
+ * parts before it (Ozone's split parts table; inline parts cost O(parts) per commit). Completion
+ * and abort read the upload's parts with one bounded iterator and delete them with point deletes,
+ * or one range delete from {@value #RANGE_DELETE_PARTS} parts on.
  *
  * <p><b>Upload ids</b> are a fresh store object id as {@value OmKeys#ID_WIDTH} lowercase hex
  * digits ({@link OmKeys#id}): unique in the store, never reused, and increasing with initiation
@@ -59,14 +62,18 @@ final class MultipartUploads {
   static final String META_PART_NUMBER = "partNumber";
   /** keyTable metadata of a completed upload: the S3 multipart ETag. */
   static final String META_ETAG = "ETag";
+  /** An upload with at least this many parts loses them to one range delete, not point deletes. */
+  static final int RANGE_DELETE_PARTS = 16;
 
   private final OmContext ctx;
   private final Table<String, MultipartUploadInfo> uploads;
+  private final Table<String, PartInfo> partsTable;
   private final Table<String, KeyInfo> keyTable;
 
   MultipartUploads(OmContext ctx) {
     this.ctx = ctx;
     this.uploads = ctx.table(MULTIPART_INFO_TABLE);
+    this.partsTable = ctx.table(MULTIPART_PARTS_TABLE);
     this.keyTable = ctx.table(KEY_TABLE);
   }
 
@@ -116,15 +123,13 @@ final class MultipartUploads {
           .setModificationTime(txn.now())
           .setObjectId(partId)
           .build();
-      List<PartInfo> parts = new ArrayList<>(upload.getPartsList());
-      int at = find(parts, partNumber);
-      if (at >= 0) {
-        ctx.moveToDeleted(txn, bucketId, asDeletedVersion(upload, parts.set(at, part)));
-      } else {
-        parts.add(-at - 1, part);
+      String partKey = OmKeys.multipartPartKey(uploadId, partNumber);
+      PartInfo replaced = partsTable.get(partKey);
+      if (replaced != null) {
+        ctx.moveToDeleted(txn, bucketId, asDeletedVersion(upload, replaced));
       }
-      uploads.putWithBatch(txn.batch(), dbKey,
-          upload.toBuilder().clearParts().addAllParts(parts).setUpdateId(partId).build());
+      partsTable.putWithBatch(txn.batch(), partKey, part);
+      uploads.putWithBatch(txn.batch(), dbKey, upload.toBuilder().setUpdateId(partId).build());
       return part;
     });
   }
@@ -142,22 +147,28 @@ final class MultipartUploads {
       throw OmException.invalid("max-parts must be at least 1: " + maxParts);
     }
     int max = Math.min(maxParts, ctx.options().maxListSize());
-    MultipartUploadInfo upload;
+    List<PartInfo> page = new ArrayList<>(Math.min(max, 64));
+    boolean truncated;
     try (ReadView view = ctx.store().openReadView()) {
       ctx.requireObjectStoreBucket(view, volume, bucket);
-      upload = view.getTable(MULTIPART_INFO_TABLE)
-          .get(OmKeys.multipartKey(volume, bucket, key, uploadId));
+      if (view.getTable(MULTIPART_INFO_TABLE)
+          .get(OmKeys.multipartKey(volume, bucket, key, uploadId)) == null) {
+        throw noSuchUpload(volume, bucket, key, uploadId);
+      }
+      try (TableIterator<String, KeyValue<String, PartInfo>> it = view
+          .getTable(MULTIPART_PARTS_TABLE)
+          .iterator(OmKeys.multipartPartsPrefix(uploadId), IteratorType.KEY_AND_VALUE)) {
+        if (partNumberMarker >= MIN_PART_NUMBER) {
+          it.seek(OmKeys.multipartPartKey(uploadId, partNumberMarker + 1));
+        }
+        while (page.size() < max && it.hasNext()) {
+          page.add(it.next().getValue());
+        }
+        truncated = it.hasNext();
+      }
     }
-    if (upload == null) {
-      throw noSuchUpload(volume, bucket, key, uploadId);
-    }
-    List<PartInfo> parts = upload.getPartsList();
-    int from = find(parts, partNumberMarker);
-    from = from >= 0 ? from + 1 : -from - 1;
-    int to = Math.min(parts.size(), from + max);
-    boolean truncated = to < parts.size();
-    return new PartListing(parts.subList(from, to), truncated,
-        truncated ? parts.get(to - 1).getPartNumber() : 0);
+    return new PartListing(page, truncated,
+        truncated ? page.get(page.size() - 1).getPartNumber() : 0);
   }
 
   /** See {@link OmMetadataStore#completeMultipartUpload}. */
@@ -170,7 +181,7 @@ final class MultipartUploads {
       long bucketId = ctx.requireObjectStoreBucket(null, volume, bucket).getObjectId();
       String dbKey = OmKeys.multipartKey(volume, bucket, key, uploadId);
       MultipartUploadInfo upload = requireUpload(dbKey, volume, bucket, key, uploadId);
-      List<PartInfo> parts = upload.getPartsList();
+      List<PartInfo> parts = parts(uploadId);
       boolean[] used = new boolean[parts.size()];
       long total = 0;
       List<String> etags = new ArrayList<>(requested.size());
@@ -225,6 +236,7 @@ final class MultipartUploads {
           ctx.moveToDeleted(txn, bucketId, asDeletedVersion(upload, parts.get(i)));
         }
       }
+      deleteParts(txn, uploadId, parts);
       uploads.deleteWithBatch(txn.batch(), dbKey);
       txn.count(bucketId, OmCounter.MULTIPART_UPLOADS, -1);
       return committed;
@@ -245,18 +257,48 @@ final class MultipartUploads {
   }
 
   /**
-   * The bookkeeping of aborting {@code upload} inside a write: its parts go to deletedTable and
-   * MULTIPART_UPLOADS is counted down. The caller deletes the upload's row (alone, or as part of
-   * a range). Returns the bytes of the parts.
+   * The bookkeeping of aborting {@code upload} inside a write: its parts go to deletedTable (their
+   * rows are deleted) and MULTIPART_UPLOADS is counted down, against {@code bucketId} or, if null
+   * (the bucket is gone), store-wide. The caller deletes the upload's row (alone, or as part of a
+   * range). Returns the bytes of the parts.
    */
-  long discardParts(WriteTxn txn, long bucketId, MultipartUploadInfo upload) {
+  long discardParts(WriteTxn txn, Long bucketId, MultipartUploadInfo upload) {
     long bytes = 0;
-    for (PartInfo p : upload.getPartsList()) {
+    List<PartInfo> parts = parts(upload.getUploadId());
+    for (PartInfo p : parts) {
       ctx.moveToDeleted(txn, bucketId, asDeletedVersion(upload, p));
       bytes += p.getSize();
     }
-    txn.count(bucketId, OmCounter.MULTIPART_UPLOADS, -1);
+    deleteParts(txn, upload.getUploadId(), parts);
+    if (bucketId == null) {
+      txn.count(OmCounter.MULTIPART_UPLOADS, -1);
+    } else {
+      txn.count(bucketId, OmCounter.MULTIPART_UPLOADS, -1);
+    }
     return bytes;
+  }
+
+  /** The parts of an upload in part-number order, as the store holds them now (in a write). */
+  private List<PartInfo> parts(String uploadId) {
+    List<PartInfo> out = new ArrayList<>();
+    try (TableIterator<String, KeyValue<String, PartInfo>> it = partsTable.iterator(
+        OmKeys.multipartPartsPrefix(uploadId), IteratorType.KEY_AND_VALUE)) {
+      while (it.hasNext()) {
+        out.add(it.next().getValue());
+      }
+    }
+    return out;
+  }
+
+  /** Adds the deletion of an upload's part rows to {@code txn}: a range from 16 parts on. */
+  private void deleteParts(WriteTxn txn, String uploadId, List<PartInfo> parts) {
+    if (parts.size() >= RANGE_DELETE_PARTS) {
+      partsTable.deletePrefixWithBatch(txn.batch(), OmKeys.multipartPartsPrefix(uploadId));
+      return;
+    }
+    for (PartInfo p : parts) {
+      partsTable.deleteWithBatch(txn.batch(), OmKeys.multipartPartKey(uploadId, p.getPartNumber()));
+    }
   }
 
   /** See {@link OmMetadataStore#listMultipartUploads}. */
@@ -294,7 +336,7 @@ final class MultipartUploads {
           it.seek(OmKeys.multipartKeyAfterUploadsOf(volume, bucket, keyMarker));
         }
         while (out.size() < max && it.hasNext()) {
-          out.add(it.next().getValue().toBuilder().clearParts().build());
+          out.add(it.next().getValue());
         }
         truncated = it.hasNext();
       }

@@ -333,14 +333,22 @@ final class OmContext {
     moveToDeleted(txn, bucketId, version);
   }
 
-  /** Moves a committed version to deletedTable under its object id, counting it. */
-  void moveToDeleted(WriteTxn txn, long bucketId, KeyInfo version) {
+  /**
+   * Moves a version to deletedTable under its object id, counting it against {@code bucketId}, or
+   * store-wide only when null (a version whose bucket is gone).
+   */
+  void moveToDeleted(WriteTxn txn, Long bucketId, KeyInfo version) {
     store.getTable(DELETED_TABLE).putWithBatch(txn.batch(),
         OmKeys.deletedKey(version.getVolumeName(), version.getBucketName(), version.getKeyName(),
             version.getObjectId()),
         version.toBuilder().setDeletionTime(txn.now()).build());
-    txn.count(bucketId, OmCounter.DELETED_KEYS, 1);
-    txn.count(bucketId, OmCounter.DELETED_KEY_BYTES, version.getDataSize());
+    if (bucketId == null) {
+      txn.count(OmCounter.DELETED_KEYS, 1);
+      txn.count(OmCounter.DELETED_KEY_BYTES, version.getDataSize());
+    } else {
+      txn.count(bucketId, OmCounter.DELETED_KEYS, 1);
+      txn.count(bucketId, OmCounter.DELETED_KEY_BYTES, version.getDataSize());
+    }
   }
 
   static long decodeLong(byte[] b) {

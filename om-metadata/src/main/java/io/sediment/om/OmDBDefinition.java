@@ -9,6 +9,7 @@ import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.DirectoryInfo;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.MultipartUploadInfo;
+import io.sediment.proto.om.PartInfo;
 import io.sediment.proto.om.SnapshotInfo;
 import io.sediment.proto.om.VolumeInfo;
 
@@ -67,6 +68,14 @@ public final class OmDBDefinition {
       TableDefinition.of("multipartInfoTable", StringCodec.get(),
           ProtoCodec.of(MultipartUploadInfo.class, MultipartUploadInfo.parser()));
 
+  /**
+   * The parts of the multipart uploads in progress: {@code <uploadId>/<partNumber>} (five digits,
+   * so the parts of an upload sort by number and are one range).
+   */
+  public static final TableDefinition<String, PartInfo> MULTIPART_PARTS_TABLE =
+      TableDefinition.of("multipartPartsTable", StringCodec.get(),
+          ProtoCodec.of(PartInfo.class, PartInfo.parser()));
+
   /** Snapshots: {@code /volume/bucket/snapshotName}. */
   public static final TableDefinition<String, SnapshotInfo> SNAPSHOT_INFO_TABLE =
       TableDefinition.of("snapshotInfoTable", StringCodec.get(),
@@ -86,6 +95,7 @@ public final class OmDBDefinition {
   public static final DBDefinition DEFINITION = DBDefinition.of(STORE_NAME,
       VOLUME_TABLE, BUCKET_TABLE, KEY_TABLE, DIRECTORY_TABLE, FILE_TABLE, OPEN_KEY_TABLE,
       OPEN_FILE_TABLE, DELETED_TABLE, DELETED_DIRECTORY_TABLE, MULTIPART_INFO_TABLE,
+      MULTIPART_PARTS_TABLE,
       SNAPSHOT_INFO_TABLE, META_TABLE);
 
   private static ProtoCodec<KeyInfo> keyInfoCodec() {

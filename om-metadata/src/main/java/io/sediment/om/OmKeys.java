@@ -130,6 +130,19 @@ public final class OmKeys {
     return bucketPrefix(volume, bucket) + multipartKeyName(key) + UPLOAD_SEPARATOR + uploadId;
   }
 
+  /**
+   * multipartPartsTable key: upload id, {@code /}, part number as five digits ({@code 00001} to
+   * {@code 10000}), so an upload's parts are one range in part-number order.
+   */
+  public static String multipartPartKey(String uploadId, int partNumber) {
+    return multipartPartsPrefix(uploadId) + String.format("%05d", partNumber);
+  }
+
+  /** The prefix of every multipartPartsTable row of an upload: {@code <uploadId>/}. */
+  public static String multipartPartsPrefix(String uploadId) {
+    return uploadId + SEPARATOR;
+  }
+
   /** snapshotInfoTable key: {@code /volume/bucket/snapshotName}. */
   public static String snapshotKey(String volume, String bucket, String snapshot) {
     return bucketPrefix(volume, bucket) + snapshot;

@@ -12,7 +12,6 @@ import io.sediment.db.Table;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.MultipartUploadInfo;
-import io.sediment.proto.om.PartInfo;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -187,9 +186,9 @@ public final class OmPurges {
           u -> u.getCreationTime() <= expiredAtOrBefore,
           row -> {
             Long bucketId = owners.of(row.getKey(), row.getValue().getObjectId());
-            bytes[0] += bucketId == null
-                ? discardOrphanUpload(txn, row.getValue())
-                : uploads.discardParts(txn, bucketId, row.getValue());
+            // A null bucket id (its bucket is gone; cannot happen while deleteBucket refuses
+            // buckets with uploads, kept total) counts the upload and its parts store-wide.
+            bytes[0] += uploads.discardParts(txn, bucketId, row.getValue());
           });
       writeCursor(txn, MULTIPART_UPLOAD_CLEANUP, cursor, sweep.nextCursor());
       return new PurgeResult(MULTIPART_UPLOAD_CLEANUP, sweep.size(), outcome.purged, bytes[0],
@@ -221,7 +220,7 @@ public final class OmPurges {
                 : owners.of(row.getKey(), open.getObjectId());
             count(txn, bucketId, counter, -1);
             if (open.getDataSize() > 0) {
-              toDeleted(txn, bucketId, open.toBuilder().setClientId(0).build());
+              ctx.moveToDeleted(txn, bucketId, open.toBuilder().setClientId(0).build());
               bytes[0] += open.getDataSize();
             }
           });
@@ -259,34 +258,6 @@ public final class OmPurges {
       }
     }
     return new Outcome(purged, ranges);
-  }
-
-  /**
-   * An upload whose bucket is gone (cannot happen while deleteBucket refuses buckets with uploads;
-   * kept total): parts to deletedTable and the upload counted store-wide only.
-   */
-  private long discardOrphanUpload(WriteTxn txn, MultipartUploadInfo upload) {
-    long bytes = 0;
-    for (PartInfo part : upload.getPartsList()) {
-      toDeleted(txn, null, MultipartUploads.asDeletedVersion(upload, part));
-      bytes += part.getSize();
-    }
-    txn.count(OmCounter.MULTIPART_UPLOADS, -1);
-    return bytes;
-  }
-
-  /** Moves a version to deletedTable, counted against {@code bucketId} or store-wide if null. */
-  private void toDeleted(WriteTxn txn, Long bucketId, KeyInfo version) {
-    if (bucketId != null) {
-      ctx.moveToDeleted(txn, bucketId, version);
-      return;
-    }
-    deletedTable.putWithBatch(txn.batch(),
-        OmKeys.deletedKey(version.getVolumeName(), version.getBucketName(), version.getKeyName(),
-            version.getObjectId()),
-        version.toBuilder().setDeletionTime(txn.now()).build());
-    txn.count(OmCounter.DELETED_KEYS, 1);
-    txn.count(OmCounter.DELETED_KEY_BYTES, version.getDataSize());
   }
 
   private static void count(WriteTxn txn, Long bucketId, OmCounter counter, long delta) {

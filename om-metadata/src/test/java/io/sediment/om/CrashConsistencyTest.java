@@ -360,9 +360,10 @@ class CrashConsistencyTest {
         OmDBDefinition.DELETED_TABLE, OmDBDefinition.DELETED_DIRECTORY_TABLE)) {
       max = Math.max(max, maxOver(db, t, keyIds));
     }
-    return Math.max(max, maxOver(db, OmDBDefinition.MULTIPART_INFO_TABLE, u -> Math.max(
-        Math.max(u.getObjectId(), u.getUpdateId()),
-        u.getPartsList().stream().mapToLong(PartInfo::getObjectId).max().orElse(0))));
+    max = Math.max(max, maxOver(db, OmDBDefinition.MULTIPART_PARTS_TABLE,
+        PartInfo::getObjectId));
+    return Math.max(max, maxOver(db, OmDBDefinition.MULTIPART_INFO_TABLE,
+        u -> Math.max(u.getObjectId(), u.getUpdateId())));
   }
 
   private static <V> long maxOver(DBStore db, TableDefinition<String, V> table,
@@ -404,8 +405,9 @@ class CrashConsistencyTest {
           if (u == null || kind.equals("mpu")) {
             yield u == null ? null : Long.toString(u.getObjectId());
           }
-          yield u.getPartsList().stream().filter(x -> x.getPartNumber() == Integer.parseInt(p[4]))
-              .map(x -> Long.toString(x.getObjectId())).findFirst().orElse(null);
+          PartInfo part = db.getTable(OmDBDefinition.MULTIPART_PARTS_TABLE)
+              .get(OmKeys.multipartPartKey(p[3], Integer.parseInt(p[4])));
+          yield part == null ? null : Long.toString(part.getObjectId());
         }
         default -> throw new IllegalArgumentException("unknown fact " + fact);
       };

@@ -80,7 +80,6 @@ class ListMultipartUploadsTest {
   private static List<Upload> uploads(MultipartUploadListing page) {
     List<Upload> out = new ArrayList<>();
     for (MultipartUploadInfo u : page.uploads()) {
-      assertEquals(0, u.getPartsCount(), "listed without parts");
       out.add(new Upload(u.getKeyName(), u.getUploadId()));
     }
     return out;

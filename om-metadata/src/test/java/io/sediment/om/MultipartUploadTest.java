@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.db.KeyValue;
+import io.sediment.db.Table;
 import io.sediment.db.TableIterator;
 import io.sediment.om.OmException.Code;
 import io.sediment.proto.om.BucketLayout;
@@ -71,6 +72,45 @@ class MultipartUploadTest {
 
   private void assertCountersMatchScan() {
     assertEquals(om.countFromScan(), om.counters());
+  }
+
+  /**
+   * Parts are rows of their own: a part commit rewrites no earlier part (the upload row keeps its
+   * size however many parts follow), and completion or abort leaves no part row behind, with a
+   * range delete for a big upload and point deletes for a small one.
+   */
+  @Test
+  void aPartCommitWritesOnePartRowAndCompletionOrAbortRemovesThemAll() {
+    String big = om.initiateMultipartUpload(V, B, "big", null);
+    String small = om.initiateMultipartUpload(V, B, "small", null);
+    byte[] uploadKey = OmKeys.utf8(OmKeys.multipartKey(V, B, "big", big));
+    Table<byte[], byte[]> rawUploads =
+        om.dbStore().getTable(OmDBDefinition.MULTIPART_INFO_TABLE.name());
+    om.commitPart(V, B, "big", big, 1, MIN, "e1");
+    int rowAfterOne = rawUploads.get(uploadKey).length;
+    for (int n = 2; n <= 40; n++) {
+      om.commitPart(V, B, "big", big, n, MIN, "e" + n);
+    }
+    om.commitPart(V, B, "small", small, 1, MIN, "s1");
+    om.commitPart(V, B, "small", small, 2, MIN, "s2");
+    assertEquals(rowAfterOne, rawUploads.get(uploadKey).length,
+        "the upload row does not grow with its parts");
+    assertEquals(40, FsoTestSupport.keys(om, OmDBDefinition.MULTIPART_PARTS_TABLE,
+        OmKeys.multipartPartsPrefix(big)).size());
+    PartListing page = om.listParts(V, B, "big", big, 17, 5);
+    assertEquals(List.of(18, 19, 20, 21, 22),
+        page.parts().stream().map(PartInfo::getPartNumber).toList());
+    assertEquals(22, page.nextPartNumberMarker());
+
+    List<CompletedPart> all = new ArrayList<>();
+    for (int n = 1; n <= 40; n++) {
+      all.add(new CompletedPart(n, "e" + n));
+    }
+    om.completeMultipartUpload(V, B, "big", big, all);
+    om.abortMultipartUpload(V, B, "small", small);
+    assertEquals(List.of(), FsoTestSupport.keys(om, OmDBDefinition.MULTIPART_PARTS_TABLE));
+    assertEquals(2, deletedRows().size(), "the aborted upload's two parts await the purge");
+    assertCountersMatchScan();
   }
 
   @Test

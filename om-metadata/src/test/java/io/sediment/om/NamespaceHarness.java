@@ -274,7 +274,8 @@ final class NamespaceHarness {
     }
     for (TableDefinition<String, ?> t : List.of(OmDBDefinition.OPEN_KEY_TABLE,
         OmDBDefinition.OPEN_FILE_TABLE, OmDBDefinition.DELETED_TABLE,
-        OmDBDefinition.DELETED_DIRECTORY_TABLE, OmDBDefinition.MULTIPART_INFO_TABLE)) {
+        OmDBDefinition.DELETED_DIRECTORY_TABLE, OmDBDefinition.MULTIPART_INFO_TABLE,
+        OmDBDefinition.MULTIPART_PARTS_TABLE)) {
       assertEquals(List.of(), FsoTestSupport.keys(om, t), t.name() + " after draining");
     }
   }
@@ -992,7 +993,7 @@ final class NamespaceHarness {
         scan(om, OmDBDefinition.DELETED_DIRECTORY_TABLE, null,
             k -> k.getObjectId() + "@" + k.getKeyName()), "deletedDirectoryTable");
     assertEquals(rows(model.multipartTable, null, e -> upload(e.getValue())),
-        scan(om, OmDBDefinition.MULTIPART_INFO_TABLE, null, NamespaceHarness::upload),
+        scan(om, OmDBDefinition.MULTIPART_INFO_TABLE, null, u -> upload(om, u)),
         "multipartInfoTable");
     assertEquals(rows(model.dirTable, null, e -> e.getValue().objectId() + "<"
             + e.getValue().parentId() + ":" + e.getValue().name()),
@@ -1028,10 +1029,18 @@ final class NamespaceHarness {
     return s.toString();
   }
 
-  private static String upload(MultipartUploadInfo u) {
+  private static String upload(OmMetadataStore om, MultipartUploadInfo u) {
     StringBuilder s = new StringBuilder(u.getObjectId() + "@" + u.getCreationTime() + ":"
         + u.getKeyName());
-    for (PartInfo p : u.getPartsList()) {
+    Table<String, PartInfo> parts = om.dbStore().getTable(OmDBDefinition.MULTIPART_PARTS_TABLE);
+    List<PartInfo> list = new ArrayList<>();
+    try (TableIterator<String, KeyValue<String, PartInfo>> it = parts.iterator(
+        OmKeys.multipartPartsPrefix(u.getUploadId()), IteratorType.KEY_AND_VALUE)) {
+      while (it.hasNext()) {
+        list.add(it.next().getValue());
+      }
+    }
+    for (PartInfo p : list) {
       s.append(" ").append(p.getPartNumber()).append("=").append(p.getObjectId()).append("/")
           .append(p.getSize()).append("/").append(p.getEtag());
     }
