@@ -282,9 +282,7 @@ final class FsoNamespace {
     checkNames(volume, bucket);
     FsoPath path = FsoPath.parse("Path", rawPath);
     requireNotRoot(path, "commit a file at");
-    if (size < 0) {
-      throw OmException.invalid("Data size must not be negative: " + size);
-    }
+    OmValidation.checkDataSize("Data size", size, OmValidation.MAX_OBJECT_BYTES);
     return ctx.write(txn -> {
       BucketInfo b = requireFsoBucket(null, volume, bucket);
       long bid = b.getObjectId();

@@ -107,9 +107,7 @@ final class MultipartUploads {
     checkKeyArgs(volume, bucket, key);
     checkUploadId(uploadId);
     checkPartNumber(partNumber);
-    if (size < 0) {
-      throw OmException.invalid("Part size must not be negative: " + size);
-    }
+    OmValidation.checkDataSize("Part size", size, OmValidation.MAX_PART_BYTES);
     checkEtag(etag);
     return ctx.write(txn -> {
       long bucketId = ctx.requireObjectStoreBucket(null, volume, bucket).getObjectId();
@@ -203,11 +201,11 @@ final class MultipartUploads {
               + MIN_PART_SIZE + " bytes (S3 EntityTooSmall)");
         }
         used[at] = true;
-        if (have.getSize() > Long.MAX_VALUE - total) {
-          throw OmException.invalid("The parts of upload '" + uploadId
-              + "' add up to more than " + Long.MAX_VALUE + " bytes");
-        }
         total += have.getSize();
+        if (total > OmValidation.MAX_OBJECT_BYTES) {
+          throw OmException.invalid("The parts of upload '" + uploadId + "' add up to more than "
+              + OmValidation.MAX_OBJECT_BYTES + " bytes, the largest object (S3 EntityTooLarge)");
+        }
         etags.add(unquote(have.getEtag()));
       }
       long now = txn.now();

@@ -296,7 +296,7 @@ public final class OmInsight {
   public Page listKeys(String startPrefix, String prevKey, int limit, long minSize,
       long createdSince) {
     int max = checkLimit(limit);
-    List<String> parts = pathComponents("startPrefix", startPrefix);
+    List<String> parts = startPrefixComponents(startPrefix);
     if (parts.size() < 2) {
       throw OmException.invalid("startPrefix must name a bucket or a path inside one"
           + " (/volume/bucket[/prefix]), not '" + startPrefix + "'");
@@ -581,7 +581,8 @@ public final class OmInsight {
   }
 
   /**
-   * The components of an absolute path, empty ones dropped.
+   * The components of an absolute path (a summary's), empty ones dropped: {@code //vol//b} is
+   * {@code /vol/b}, one place named two ways.
    *
    * @throws OmException INVALID_ARGUMENT if missing, empty or not starting with {@code /}
    */
@@ -602,6 +603,25 @@ public final class OmInsight {
     return out;
   }
 
+  /**
+   * The components of a listing's {@code startPrefix}, as {@link #pathComponents}, but its
+   * volume and bucket must be written exactly ({@code /volume/bucket}, one {@code /} before
+   * each): a prefix is not normalized, so {@code //vol/b/x} must not quietly list all of
+   * {@code /vol/b}.
+   *
+   * @throws OmException INVALID_ARGUMENT as {@link #pathComponents}, or for an empty component
+   *     before the bucket's end ({@code //volume}, {@code /volume//bucket})
+   */
+  static List<String> startPrefixComponents(String startPrefix) {
+    List<String> out = pathComponents("startPrefix", startPrefix);
+    String head = ROOT + String.join(ROOT, out.subList(0, Math.min(2, out.size())));
+    if (!out.isEmpty() && !(startPrefix.equals(head) || startPrefix.startsWith(head + ROOT))) {
+      throw OmException.invalid("startPrefix must name its volume and bucket as /volume/bucket"
+          + " (one '/' before each), not '" + startPrefix + "'");
+    }
+    return out;
+  }
+
   private static String normalized(List<String> parts) {
     return ROOT + String.join(ROOT, parts);
   }
@@ -615,7 +635,7 @@ public final class OmInsight {
     if (startPrefix == null || startPrefix.isEmpty() || startPrefix.equals(ROOT)) {
       return List.of(new SegmentScan.Segment(order, table, ""));
     }
-    List<String> parts = pathComponents("startPrefix", startPrefix);
+    List<String> parts = startPrefixComponents(startPrefix);
     if (parts.size() < 2) {
       throw OmException.invalid("startPrefix must be at bucket level or deeper"
           + " (/volume/bucket[/prefix]), not '" + startPrefix + "'");
@@ -654,7 +674,7 @@ public final class OmInsight {
       }
       return List.of(new SegmentScan.Segment(order, table, ""));
     }
-    List<String> parts = pathComponents("startPrefix", startPrefix);
+    List<String> parts = startPrefixComponents(startPrefix);
     if (parts.size() < 2) {
       throw OmException.invalid("startPrefix must be at bucket level or deeper"
           + " (/volume/bucket[/prefix]), not '" + startPrefix + "'");

@@ -485,9 +485,7 @@ public final class OmMetadataStore implements AutoCloseable {
   public KeyInfo commitKey(String volume, String bucket, String key, long clientId,
       long dataSize) {
     checkKeyArgs(volume, bucket, key);
-    if (dataSize < 0) {
-      throw OmException.invalid("Data size must not be negative: " + dataSize);
-    }
+    OmValidation.checkDataSize("Data size", dataSize, OmValidation.MAX_OBJECT_BYTES);
     return ctx.write(txn -> {
       long bucketId = requireObjectStoreBucket(volume, bucket).getObjectId();
       String openKey = OmKeys.openKey(volume, bucket, key, clientId);

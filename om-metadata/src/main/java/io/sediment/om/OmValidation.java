@@ -24,6 +24,16 @@ public final class OmValidation {
    */
   public static final int MAX_STORED_KEY_BYTES = 64 << 10;
 
+  /**
+   * The largest object (an OBS key, an FSO file, a completed multipart upload), as S3: 50 TiB.
+   * With it, no realistic namespace can take a byte counter past the range of a long, and no
+   * purge or abort of what was accepted can be refused for overflowing one.
+   */
+  public static final long MAX_OBJECT_BYTES = 50L << 40;
+
+  /** The largest part of a multipart upload, as S3: 5 GiB. */
+  public static final long MAX_PART_BYTES = 5L << 30;
+
   private static final Pattern IPV4 = Pattern.compile("\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
 
   private OmValidation() {
@@ -107,6 +117,21 @@ public final class OmValidation {
   public static void checkOptionalStoredKey(String what, String text) {
     if (text != null && !text.isEmpty()) {
       checkText(what, text, MAX_STORED_KEY_BYTES);
+    }
+  }
+
+  /**
+   * A data size: 0 to {@code max}.
+   *
+   * @throws OmException INVALID_ARGUMENT otherwise
+   */
+  static void checkDataSize(String what, long size, long max) {
+    if (size < 0) {
+      throw OmException.invalid(what + " must not be negative: " + size);
+    }
+    if (size > max) {
+      throw OmException.invalid(what + " " + size + " exceeds the largest allowed, " + max
+          + " bytes (S3 EntityTooLarge)");
     }
   }
 

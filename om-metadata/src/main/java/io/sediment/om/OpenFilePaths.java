@@ -45,7 +45,7 @@ final class OpenFilePaths {
     long bucketId = OmKeys.parseId(dbKey.substring(ID + 2, 2 * ID + 2));
     long parentId = OmKeys.parseId(dbKey.substring(2 * ID + 3, 3 * ID + 3));
     String leaf = dbKey.substring(3 * ID + 4, dbKey.length() - ID - 1);
-    String recorded = open.getKeyName();
+    String recorded = open.getKeyName().isEmpty() ? leaf : open.getKeyName();
     Bucket b = buckets.computeIfAbsent(bucketId,
         id -> new Bucket(new FsoTree(view, volumeId, id, walkBudget)));
     int slash = recorded.lastIndexOf('/');

@@ -105,21 +105,35 @@ class BadInputTest {
   }
 
   @Test
-  void aSizeThatWouldOverflowAByteCounterIsRejectedAndChangesNothing() {
+  void sizesAboveS3sLimitsAreRejectedAndChangeNothing() {
+    OpenKeySession s = om.openKey(V, B, "huge", null);
+    OmException e = assertRejected(om, Code.INVALID_ARGUMENT,
+        () -> om.commitKey(V, B, "huge", s.clientId(), OmValidation.MAX_OBJECT_BYTES + 1));
+    assertTrue(e.getMessage().contains("EntityTooLarge"), e.getMessage());
+    assertEquals(OmValidation.MAX_OBJECT_BYTES,
+        om.commitKey(V, B, "huge", s.clientId(), OmValidation.MAX_OBJECT_BYTES).getDataSize());
+    String upload = om.initiateMultipartUpload(V, B, "mpu", null);
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.commitPart(V, B, "mpu", upload, 1,
+        OmValidation.MAX_PART_BYTES + 1, "e1"));
+    om.commitPart(V, B, "mpu", upload, 1, OmValidation.MAX_PART_BYTES, "e1");
+  }
+
+  /** The overflow guard behind the size limits: a write taking a counter past a long. */
+  @Test
+  void aWriteThatWouldOverflowACounterIsRejectedAndChangesNothing() {
+    long bucketId = om.getBucketInfo(V, B).getObjectId();
     long before = om.insight().counters().get(OmCounter.KEY_BYTES);
-    long huge = Long.MAX_VALUE - before;
-    OpenKeySession first = om.openKey(V, B, "huge", null);
-    om.commitKey(V, B, "huge", first.clientId(), huge);
-    assertEquals(Long.MAX_VALUE, om.insight().counters().get(OmCounter.KEY_BYTES));
-    OpenKeySession second = om.openKey(V, B, "one-more", null);
-    OmException e = assertRejected(om, Code.RESOURCE_EXHAUSTED,
-        () -> om.commitKey(V, B, "one-more", second.clientId(), 1));
+    OmException e = assertRejected(om, Code.RESOURCE_EXHAUSTED, () -> om.context().write(txn -> {
+      txn.count(bucketId, OmCounter.KEY_BYTES, Long.MAX_VALUE);
+      return null;
+    }));
     assertTrue(e.getMessage().contains("KEY_BYTES"), e.getMessage());
-    assertEquals(Long.MAX_VALUE, om.insight().counters().get(OmCounter.KEY_BYTES));
-    // Freeing room makes the same commit succeed.
-    om.deleteKey(V, B, "huge");
-    om.commitKey(V, B, "one-more", second.clientId(), 1);
-    assertEquals(before + 1, om.insight().counters().get(OmCounter.KEY_BYTES));
+    assertRejected(om, Code.RESOURCE_EXHAUSTED, () -> om.context().write(txn -> {
+      txn.count(OmCounter.DELETED_KEYS, Long.MAX_VALUE);
+      txn.count(OmCounter.DELETED_KEYS, 1);
+      return null;
+    }));
+    assertEquals(before, om.insight().counters().get(OmCounter.KEY_BYTES));
   }
 
   @Test

@@ -85,12 +85,15 @@ class ConcurrencyStressTest {
       threads.add(t);
       t.start();
     }
+    long opsBefore = ops.get();
     Thread.sleep(millis);
     stop.set(true);
     for (Thread t : threads) {
       t.join(60_000);
+      assertTrue(!t.isAlive(), "a stress thread did not stop within 60 s");
     }
     report();
+    assertTrue(ops.get() > opsBefore, "no call succeeded: nothing was stressed");
   }
 
   static boolean allowed(Code c) {

@@ -135,9 +135,12 @@ class LongNamesTest {
     put(om, V, OBS, "dir1/k", 1);
     put(om, V, OBS, "a//b", 1);
     OmInsight in = om.insight();
-    for (String bad : new String[] {"//vol/obs/dir0", "/vol//obs/dir0", "//vol/obs"}) {
+    for (String bad : new String[] {"//vol/obs/dir0", "/vol//obs/dir0", "//vol/obs",
+        "//vol/fso", "/vol//fso/x", "//vol/missing"}) {
       assertRejected(om, Code.INVALID_ARGUMENT, () -> in.listKeys(bad, null, 10, 0, 0));
       assertRejected(om, Code.INVALID_ARGUMENT, () -> in.deletedKeys(bad, null, 10));
+      assertRejected(om, Code.INVALID_ARGUMENT, () -> in.deletedDirectories(bad, null, 10));
+      assertRejected(om, Code.INVALID_ARGUMENT, () -> in.openKeys(bad, null, null, 10, true, true));
     }
     assertEquals(3, in.listKeys("/vol/obs", null, 10, 0, 0).rows().size());
     assertEquals(3, in.listKeys("/vol/obs/", null, 10, 0, 0).rows().size());

@@ -532,13 +532,42 @@ final class NamespaceListings {
     String base = b.fso() ? OmKeys.fsoBucketPrefix(b.volumeId(), b.objectId())
         : OmKeys.bucketPrefix(v, b.name());
     List<Item> out = new ArrayList<>();
+    Map<Long, NamespaceModel.DirM> dirs = new java.util.HashMap<>();
+    if (b.fso()) {
+      for (NamespaceModel.DirM d : model.dirTable.values()) {
+        dirs.put(d.objectId(), d);
+      }
+    }
     for (Map.Entry<String, OpenM> e : NamespaceModel.under(table, base)) {
       if (cursorKey == null || UTF8_ORDER.compare(e.getKey(), cursorKey) > 0) {
-        out.add(new Item("O:" + e.getKey(), e.getValue().name() + "#" + e.getValue().clientId()
+        String path = b.fso() ? currentPath(b, dirs, e.getKey(), e.getValue().name())
+            : e.getValue().name();
+        out.add(new Item("O:" + e.getKey(), path + "#" + e.getValue().clientId()
             + "@" + e.getValue().created()));
       }
     }
     return out;
+  }
+
+  /**
+   * Where an FSO open file is now: its parent directory's current path (up the model's
+   * directories by object id) and its name; the path recorded at open if a directory on the way
+   * is gone (deleted, awaiting the purge).
+   */
+  private static String currentPath(BucketM b, Map<Long, NamespaceModel.DirM> dirs, String key,
+      String recorded) {
+    int id = OmKeys.ID_WIDTH;
+    long parent = OmKeys.parseId(key.substring(2 * id + 3, 3 * id + 3));
+    String path = key.substring(3 * id + 4, key.length() - id - 1);
+    while (parent != b.objectId()) {
+      NamespaceModel.DirM d = dirs.get(parent);
+      if (d == null) {
+        return recorded;
+      }
+      path = d.name() + "/" + path;
+      parent = d.parentId();
+    }
+    return path;
   }
 
   /** listOpenFiles paged with tokens; totalOpenKeyCount must be the model's count. */

@@ -104,10 +104,11 @@ public final class OmGrpcServer implements AutoCloseable {
     NettyServerBuilder nb = NettyServerBuilder.forAddress(new InetSocketAddress(host, requestedPort))
         .executor(executor)
         .maxInboundMessageSize(maxInboundMessageBytes)
-        .addService(ServerInterceptors.intercept(
-            MalformedRequests.strict(new OmServiceImpl(store).bindService()), chain))
-        .addService(ServerInterceptors.intercept(
-            MalformedRequests.strict(new AdminServiceImpl(store, services).bindService()), chain))
+        // The caller's interceptors run inside MalformedRequests, on parsed messages.
+        .addService(MalformedRequests.strict(
+            ServerInterceptors.intercept(new OmServiceImpl(store), chain)))
+        .addService(MalformedRequests.strict(
+            ServerInterceptors.intercept(new AdminServiceImpl(store, services), chain)))
         .addService(health.getHealthService())
         .addService(ProtoReflectionServiceV1.newInstance())
         .addService(legacyReflection())
