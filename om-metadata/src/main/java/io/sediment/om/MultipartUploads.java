@@ -77,6 +77,42 @@ final class MultipartUploads {
     this.keyTable = ctx.table(KEY_TABLE);
   }
 
+  /**
+   * Moves the parts that stores written before multipartPartsTable kept inline
+   * ({@code MultipartUploadInfo.legacy_parts}) to their own rows, in one write; a store without
+   * any writes nothing. Called once when the store opens.
+   *
+   * @return the number of uploads whose parts moved
+   */
+  @SuppressWarnings("deprecation")
+  int moveInlineParts() {
+    List<KeyValue<String, MultipartUploadInfo>> legacy = new ArrayList<>();
+    try (TableIterator<String, KeyValue<String, MultipartUploadInfo>> it =
+             uploads.iterator(null, IteratorType.KEY_AND_VALUE)) {
+      while (it.hasNext()) {
+        KeyValue<String, MultipartUploadInfo> kv = it.next();
+        if (kv.getValue().getLegacyPartsCount() > 0) {
+          legacy.add(kv);
+        }
+      }
+    }
+    if (legacy.isEmpty()) {
+      return 0;
+    }
+    return ctx.write(txn -> {
+      for (KeyValue<String, MultipartUploadInfo> kv : legacy) {
+        MultipartUploadInfo upload = kv.getValue();
+        for (PartInfo p : upload.getLegacyPartsList()) {
+          partsTable.putWithBatch(txn.batch(),
+              OmKeys.multipartPartKey(upload.getUploadId(), p.getPartNumber()), p);
+        }
+        uploads.putWithBatch(txn.batch(), kv.getKey(),
+            upload.toBuilder().clearLegacyParts().build());
+      }
+      return legacy.size();
+    });
+  }
+
   /** See {@link OmMetadataStore#initiateMultipartUpload}. */
   String initiate(String volume, String bucket, String key, String owner) {
     checkKeyArgs(volume, bucket, key);

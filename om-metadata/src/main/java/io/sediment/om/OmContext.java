@@ -195,17 +195,24 @@ final class OmContext {
       if (cached != null) {
         return cached;
       }
-      long[] values = new long[OmCounter.values().length];
-      Table<String, byte[]> meta = store.getTable(META_TABLE);
-      for (OmCounter c : OmCounter.values()) {
-        byte[] v = meta.get(c.bucketMetaKey(bucketId));
-        values[c.ordinal()] = v == null ? 0 : decodeLong(v);
-      }
       if (cache) {
+        // Writers (under the write lock) load and keep; readers never wait on these reads.
+        long[] values = readBucketCounters(bucketId);
         bucketCounters.put(bucketId, values);
+        return values;
       }
-      return values;
     }
+    return readBucketCounters(bucketId);
+  }
+
+  private long[] readBucketCounters(long bucketId) {
+    long[] values = new long[OmCounter.values().length];
+    Table<String, byte[]> meta = store.getTable(META_TABLE);
+    for (OmCounter c : OmCounter.values()) {
+      byte[] v = meta.get(c.bucketMetaKey(bucketId));
+      values[c.ordinal()] = v == null ? 0 : decodeLong(v);
+    }
+    return values;
   }
 
   /** Replaces every counter (after a recount); caller holds the write lock. */

@@ -96,6 +96,7 @@ public final class OmMetadataStore implements AutoCloseable {
     this.snapshots = new Snapshots(ctx);
     this.lifecycleScans = new LifecycleScans(ctx);
     this.multipartUploads = new MultipartUploads(ctx);
+    multipartUploads.moveInlineParts();
     this.openFiles = new OpenFiles(ctx);
     this.purges = new OmPurges(ctx, multipartUploads);
   }

@@ -13,6 +13,7 @@ import io.sediment.db.TableIterator;
 import io.sediment.om.OmException.Code;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
+import io.sediment.proto.om.MultipartUploadInfo;
 import io.sediment.proto.om.PartInfo;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -110,6 +111,33 @@ class MultipartUploadTest {
     om.abortMultipartUpload(V, B, "small", small);
     assertEquals(List.of(), FsoTestSupport.keys(om, OmDBDefinition.MULTIPART_PARTS_TABLE));
     assertEquals(2, deletedRows().size(), "the aborted upload's two parts await the purge");
+    assertCountersMatchScan();
+  }
+
+  /** A store written before multipartPartsTable kept parts inline: opening it moves them. */
+  @Test
+  @SuppressWarnings("deprecation")
+  void inlinePartsOfAnOlderStoreAreMovedToTheirOwnRowsWhenItOpens() {
+    String uploadId = om.initiateMultipartUpload(V, B, "old", null);
+    String key = OmKeys.multipartKey(V, B, "old", uploadId);
+    Table<String, MultipartUploadInfo> uploads =
+        om.dbStore().getTable(OmDBDefinition.MULTIPART_INFO_TABLE);
+    MultipartUploadInfo.Builder inline = uploads.get(key).toBuilder();
+    for (int n = 1; n <= 3; n++) {
+      inline.addLegacyParts(PartInfo.newBuilder().setPartNumber(n).setSize(MIN)
+          .setEtag("e" + n).setObjectId(1000 + n));
+    }
+    uploads.put(key, inline.build());
+    om.close();
+    om = OmMetadataStore.open(dir);
+    assertEquals(0, om.dbStore().getTable(OmDBDefinition.MULTIPART_INFO_TABLE).get(key)
+        .getLegacyPartsCount());
+    assertEquals(List.of(1, 2, 3), om.listParts(V, B, "old", uploadId, 0, 10).parts().stream()
+        .map(PartInfo::getPartNumber).toList());
+    KeyInfo done = om.completeMultipartUpload(V, B, "old", uploadId, List.of(
+        new CompletedPart(1, "e1"), new CompletedPart(2, "e2"), new CompletedPart(3, "e3")));
+    assertEquals(3 * MIN, done.getDataSize());
+    assertEquals(0, new MultipartUploads(om.context()).moveInlineParts(), "nothing left to move");
     assertCountersMatchScan();
   }
 
