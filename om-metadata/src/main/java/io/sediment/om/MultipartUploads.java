@@ -304,11 +304,7 @@ final class MultipartUploads {
       bytes += p.getSize();
     }
     deleteParts(txn, upload.getUploadId(), parts);
-    if (bucketId == null) {
-      txn.count(OmCounter.MULTIPART_UPLOADS, -1);
-    } else {
-      txn.count(bucketId, OmCounter.MULTIPART_UPLOADS, -1);
-    }
+    txn.countIn(bucketId, OmCounter.MULTIPART_UPLOADS, -1);
     return bytes;
   }
 

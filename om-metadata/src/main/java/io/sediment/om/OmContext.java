@@ -349,13 +349,8 @@ final class OmContext {
         OmKeys.deletedKey(version.getVolumeName(), version.getBucketName(), version.getKeyName(),
             version.getObjectId()),
         version.toBuilder().setDeletionTime(txn.now()).build());
-    if (bucketId == null) {
-      txn.count(OmCounter.DELETED_KEYS, 1);
-      txn.count(OmCounter.DELETED_KEY_BYTES, version.getDataSize());
-    } else {
-      txn.count(bucketId, OmCounter.DELETED_KEYS, 1);
-      txn.count(bucketId, OmCounter.DELETED_KEY_BYTES, version.getDataSize());
-    }
+    txn.countIn(bucketId, OmCounter.DELETED_KEYS, 1);
+    txn.countIn(bucketId, OmCounter.DELETED_KEY_BYTES, version.getDataSize());
   }
 
   static long decodeLong(byte[] b) {

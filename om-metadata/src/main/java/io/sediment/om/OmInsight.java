@@ -725,8 +725,7 @@ public final class OmInsight {
       if (!fso) {
         path = table.equals(KEY_TABLE.name()) ? r.key() : stripSuffix(r.key());
       } else if (dirPaths != null) {
-        String parent = dirPaths.get(OmKeys.parseId(r.key().substring(2 * OmKeys.ID_WIDTH + 3,
-            3 * OmKeys.ID_WIDTH + 3)));
+        String parent = dirPaths.get(OmKeys.fsoParentIdOf(r.key()));
         String name = r.info().getFileName().isEmpty()
             ? r.key().substring(r.key().lastIndexOf(OmKeys.SEPARATOR) + 1) : r.info().getFileName();
         path = (parent == null ? "?" : parent) + ROOT + name;

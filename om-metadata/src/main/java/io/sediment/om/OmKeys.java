@@ -242,6 +242,32 @@ public final class OmKeys {
     return parseId(fsoKey.substring(2 + ID_WIDTH, 2 + 2 * ID_WIDTH));
   }
 
+  /**
+   * The parent id of an FSO entry key ({@code /volumeId/bucketId/parentId/name...}).
+   *
+   * @throws IllegalArgumentException if {@code fsoKey} does not start with three ids
+   */
+  public static long fsoParentIdOf(String fsoKey) {
+    checkFsoKey(fsoKey);
+    int from = 3 + 2 * ID_WIDTH;
+    if (fsoKey.length() <= from + ID_WIDTH || fsoKey.charAt(from + ID_WIDTH) != SEPARATOR) {
+      throw new IllegalArgumentException("Not an FSO entry key: '" + fsoKey + "'");
+    }
+    return parseId(fsoKey.substring(from, from + ID_WIDTH));
+  }
+
+  /**
+   * The name of an FSO entry whose key carries an id suffix
+   * ({@code /volumeId/bucketId/parentId/name/<id>}: openFileTable, deletedDirectoryTable).
+   *
+   * @throws IllegalArgumentException if {@code key} is not of that shape
+   */
+  public static String fsoNameOfSuffixed(String key) {
+    fsoParentIdOf(key);
+    suffixId(key);
+    return key.substring(4 + 3 * ID_WIDTH, key.length() - ID_WIDTH - 1);
+  }
+
   private static void checkFsoKey(String key) {
     int bucketEnd = 2 + 2 * ID_WIDTH;
     if (key.length() <= bucketEnd || key.charAt(0) != SEPARATOR

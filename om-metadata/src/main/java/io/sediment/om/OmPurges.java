@@ -134,8 +134,8 @@ public final class OmPurges {
         for (KeyValue<String, KeyInfo> row : segment) {
           long size = row.getValue().getDataSize();
           Long bucketId = owners.of(row.getKey(), row.getValue().getObjectId());
-          count(txn, bucketId, OmCounter.DELETED_KEYS, -1);
-          count(txn, bucketId, OmCounter.DELETED_KEY_BYTES, -size);
+          txn.countIn(bucketId, OmCounter.DELETED_KEYS, -1);
+          txn.countIn(bucketId, OmCounter.DELETED_KEY_BYTES, -size);
           bytes += size;
         }
         ranges += CursorSweep.delete(deletedTable, txn.batch(), segment);
@@ -218,7 +218,7 @@ public final class OmPurges {
             KeyInfo open = row.getValue();
             Long bucketId = fso ? Long.valueOf(OmKeys.fsoBucketIdOf(row.getKey()))
                 : owners.of(row.getKey(), open.getObjectId());
-            count(txn, bucketId, counter, -1);
+            txn.countIn(bucketId, counter, -1);
             if (open.getDataSize() > 0) {
               ctx.moveToDeleted(txn, bucketId, open.toBuilder().setClientId(0).build());
               bytes[0] += open.getDataSize();
@@ -258,14 +258,6 @@ public final class OmPurges {
       }
     }
     return new Outcome(purged, ranges);
-  }
-
-  private static void count(WriteTxn txn, Long bucketId, OmCounter counter, long delta) {
-    if (bucketId == null) {
-      txn.count(counter, delta);
-    } else {
-      txn.count(bucketId, counter, delta);
-    }
   }
 
   private long counter(OmCounter c) {

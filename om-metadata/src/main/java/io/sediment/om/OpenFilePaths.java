@@ -18,7 +18,6 @@ import java.util.Map;
  */
 final class OpenFilePaths {
 
-  private static final int ID = OmKeys.ID_WIDTH;
   private static final long UNRESOLVED = 0;
 
   private final ReadView view;
@@ -41,10 +40,10 @@ final class OpenFilePaths {
    * the bucket is too big to walk.
    */
   String current(String dbKey, KeyInfo open) {
-    long volumeId = OmKeys.parseId(dbKey.substring(1, 1 + ID));
-    long bucketId = OmKeys.parseId(dbKey.substring(ID + 2, 2 * ID + 2));
-    long parentId = OmKeys.parseId(dbKey.substring(2 * ID + 3, 3 * ID + 3));
-    String leaf = dbKey.substring(3 * ID + 4, dbKey.length() - ID - 1);
+    long volumeId = OmKeys.fsoVolumeIdOf(dbKey);
+    long bucketId = OmKeys.fsoBucketIdOf(dbKey);
+    long parentId = OmKeys.fsoParentIdOf(dbKey);
+    String leaf = OmKeys.fsoNameOfSuffixed(dbKey);
     String recorded = open.getKeyName().isEmpty() ? leaf : open.getKeyName();
     Bucket b = buckets.computeIfAbsent(bucketId,
         id -> new Bucket(new FsoTree(view, volumeId, id, walkBudget)));

@@ -81,6 +81,18 @@ public final class WriteTxn {
     }
   }
 
+  /**
+   * As {@link #count(long, OmCounter, long)}, or store-wide only when {@code bucketId} is null
+   * (the row belongs to a bucket that no longer exists).
+   */
+  public void countIn(Long bucketId, OmCounter counter, long delta) {
+    if (bucketId == null) {
+      count(counter, delta);
+    } else {
+      count(bucketId, counter, delta);
+    }
+  }
+
   /** Drops every counter of bucket {@code bucketId} when the write commits (the bucket is deleted). */
   public void dropBucketCounters(long bucketId) {
     droppedBuckets.add(bucketId);

@@ -73,6 +73,20 @@ class OmKeysTest {
   }
 
   @Test
+  void fsoKeysYieldTheirIdsAndName() {
+    String open = OmKeys.openFileKey(3, 0x40, 0x400, "a b/c", 0x4000);
+    assertEquals(3, OmKeys.fsoVolumeIdOf(open));
+    assertEquals(0x40, OmKeys.fsoBucketIdOf(open));
+    assertEquals(0x400, OmKeys.fsoParentIdOf(open));
+    assertEquals("a b/c", OmKeys.fsoNameOfSuffixed(open));
+    assertEquals(0x400, OmKeys.fsoParentIdOf(OmKeys.pathKey(3, 0x40, 0x400, "x")));
+    for (String bad : new String[] {"/vol/bucket/key/0000000000004000",
+        OmKeys.fsoBucketPrefix(3, 0x40), OmKeys.fsoBucketPrefix(3, 0x40) + "0400/x/1"}) {
+      assertThrows(IllegalArgumentException.class, () -> OmKeys.fsoNameOfSuffixed(bad));
+    }
+  }
+
+  @Test
   void bucketPrefixCoversExactlyOneBucket() {
     String prefix = OmKeys.bucketPrefix("vol", "buck");
     assertTrue(OmKeys.objectKey("vol", "buck", "k").startsWith(prefix));
