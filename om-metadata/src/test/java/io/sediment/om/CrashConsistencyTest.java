@@ -27,8 +27,6 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,7 +45,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -158,11 +155,11 @@ class CrashConsistencyTest {
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try (DBStore real = DBStoreBuilder.newBuilder(OmDBDefinition.DEFINITION).setPath(store).build()) {
       FsoNamespace fso = new FsoNamespace(
-          new OmContext(syncWaitsFor(real, syncing, release), OmStoreOptions.defaults()));
+          new OmContext(GatedSync.holding(real, syncing, release), OmStoreOptions.defaults()));
       Future<FileStatus> creator = pool.submit(() -> fso.createDirectory("vol", "fso", "d"));
       assertTrue(syncing.await(30, TimeUnit.SECONDS), "the creating write never reached its fsync");
       Future<FileStatus> again = pool.submit(() -> fso.createDirectory("vol", "fso", "d"));
-      boolean acknowledgedBeforeSync = finishesWithin(again, 500);
+      boolean acknowledgedBeforeSync = GatedSync.finishesWithin(again, 500);
       release.countDown();
       assertEquals(creator.get().objectId(), again.get().objectId());
       assertFalse(acknowledgedBeforeSync, "createDirectory acknowledged directory 'd' (object id "
@@ -958,34 +955,6 @@ class CrashConsistencyTest {
 
     private static String set(String fact, Object value) {
       return "SET " + fact + " " + value;
-    }
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // Gated WAL sync
-
-  /** {@code store}, whose {@code syncWal} announces itself on {@code syncing} and waits for {@code release}. */
-  private static DBStore syncWaitsFor(DBStore store, CountDownLatch syncing, CountDownLatch release) {
-    return (DBStore) Proxy.newProxyInstance(DBStore.class.getClassLoader(),
-        new Class<?>[] {DBStore.class}, (proxy, method, args) -> {
-          if (method.getName().equals("syncWal")) {
-            syncing.countDown();
-            release.await();
-          }
-          try {
-            return method.invoke(store, args);
-          } catch (InvocationTargetException e) {
-            throw e.getCause();
-          }
-        });
-  }
-
-  private static boolean finishesWithin(Future<?> f, long millis) throws Exception {
-    try {
-      f.get(millis, TimeUnit.MILLISECONDS);
-      return true;
-    } catch (TimeoutException e) {
-      return false;
     }
   }
 }

@@ -1,14 +1,22 @@
 package io.sediment.om;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sediment.db.DBStore;
+import io.sediment.db.DBStoreBuilder;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.SnapshotInfo;
 import io.sediment.proto.om.SnapshotStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -76,6 +84,46 @@ class InterruptedDurableWaitTest {
       String key = "w" + i;
       interrupted(() -> OmTestSupport.put(om, "vol", "bkt", key, 1));
       assertEquals(1, om.lookupKey("vol", "bkt", key).getDataSize());
+    }
+  }
+
+  /**
+   * Deterministic: while another writer's WAL sync is held open, an interrupted writer neither
+   * returns nor fails; once the sync completes it returns normally, its interrupt kept.
+   */
+  @Test
+  void anInterruptedWriterWaitsForTheSyncInFlightAndKeepsItsInterrupt() throws Exception {
+    Path gated = dir.resolve("gated");
+    OmMetadataStore.open(gated).close();
+    CountDownLatch syncing = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try (DBStore real = DBStoreBuilder.newBuilder(OmDBDefinition.DEFINITION).setPath(gated)
+        .build()) {
+      OmContext ctx = new OmContext(GatedSync.holding(real, syncing, release),
+          OmStoreOptions.defaults());
+      Future<?> first = pool.submit(() -> ctx.write(txn -> {
+        ctx.table(OmDBDefinition.META_TABLE).putWithBatch(txn.batch(), "test/first", new byte[1]);
+        return null;
+      }));
+      assertTrue(syncing.await(30, TimeUnit.SECONDS), "the first write never reached its sync");
+      Future<Boolean> second = pool.submit(() -> {
+        Thread.currentThread().interrupt();
+        ctx.write(txn -> {
+          ctx.table(OmDBDefinition.META_TABLE).putWithBatch(txn.batch(), "test/second",
+              new byte[1]);
+          return null;
+        });
+        return Thread.interrupted();
+      });
+      assertFalse(GatedSync.finishesWithin(second, 300),
+          "the interrupted writer returned (or failed) while the sync it waits for was held");
+      release.countDown();
+      first.get(30, TimeUnit.SECONDS);
+      assertTrue(second.get(30, TimeUnit.SECONDS), "the interrupt was not kept");
+    } finally {
+      release.countDown();
+      pool.shutdownNow();
     }
   }
 
