@@ -39,6 +39,11 @@ final class FsoTree {
     return bucketId;
   }
 
+  /** Rows the walks of this tree have read so far (what counts against the budget). */
+  long visited() {
+    return visited;
+  }
+
   /** The prefix of {@code dirId}'s children in directoryTable, fileTable, openFileTable... */
   String childPrefix(long dirId) {
     return OmKeys.childPrefix(volumeId, bucketId, dirId);

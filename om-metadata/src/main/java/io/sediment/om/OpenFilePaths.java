@@ -14,19 +14,20 @@ import java.util.Map;
  * parent path by name, once per distinct parent path; only when that no longer leads to the
  * row's parent id is the bucket's directory tree walked, once, to find where the parent is now.
  *
- * <p>Rows of one {@link ReadView}, any number of buckets; not thread-safe (one per page).
+ * <p>Rows of one {@link ReadView}, any number of buckets; the walks of all of them share one
+ * budget. Not thread-safe (one per page).
  */
 final class OpenFilePaths {
 
   private static final long UNRESOLVED = 0;
 
   private final ReadView view;
-  private final long walkBudget;
   private final Map<Long, Bucket> buckets = new HashMap<>();
+  private long walkBudget;
 
   /**
-   * @param walkBudget the most directory rows one bucket's walk may read; a bucket whose walk
-   *     would read more keeps the recorded paths of its moved files
+   * @param walkBudget the most directory rows the walks of one page may read together; a bucket
+   *     whose walk would exceed what is left keeps the recorded paths of its moved files
    */
   OpenFilePaths(ReadView view, long walkBudget) {
     this.view = view;
@@ -37,7 +38,7 @@ final class OpenFilePaths {
    * The current path (relative to the bucket, no leading {@code /}) of the open file stored under
    * {@code dbKey} ({@code /volumeId/bucketId/parentId/name/clientId}) with value {@code open}.
    * The recorded path when the parent directory is gone (deleted, its rows awaiting the purge) or
-   * the bucket is too big to walk.
+   * the walk budget is spent.
    */
   String current(String dbKey, KeyInfo open) {
     long volumeId = OmKeys.fsoVolumeIdOf(dbKey);
@@ -45,8 +46,7 @@ final class OpenFilePaths {
     long parentId = OmKeys.fsoParentIdOf(dbKey);
     String leaf = OmKeys.fsoNameOfSuffixed(dbKey);
     String recorded = open.getKeyName().isEmpty() ? leaf : open.getKeyName();
-    Bucket b = buckets.computeIfAbsent(bucketId,
-        id -> new Bucket(new FsoTree(view, volumeId, id, walkBudget)));
+    Bucket b = buckets.computeIfAbsent(bucketId, id -> new Bucket(volumeId, id));
     int slash = recorded.lastIndexOf('/');
     String recordedParent = slash < 0 ? "" : recorded.substring(0, slash);
     if (b.idOf(recordedParent) == parentId) {
@@ -57,33 +57,40 @@ final class OpenFilePaths {
   }
 
   /** What one bucket's rows have needed so far. */
-  private static final class Bucket {
-    private final FsoTree tree;
+  private final class Bucket {
+    private final long volumeId;
+    private final long bucketId;
+    /** Point lookups by name only: no walk, so no budget. */
+    private final FsoTree lookups;
     private final Map<String, Long> idByPath = new HashMap<>();
     private Map<Long, String> pathById;
 
-    Bucket(FsoTree tree) {
-      this.tree = tree;
+    Bucket(long volumeId, long bucketId) {
+      this.volumeId = volumeId;
+      this.bucketId = bucketId;
+      this.lookups = new FsoTree(view, volumeId, bucketId, 0);
     }
 
     long idOf(String path) {
       return idByPath.computeIfAbsent(path, p -> {
         List<String> components = p.isEmpty() ? List.of() : Arrays.asList(p.split("/"));
-        Long id = tree.directoryId(components);
+        Long id = lookups.directoryId(components);
         return id == null ? UNRESOLVED : id;
       });
     }
 
     String pathOf(long dirId) {
       if (pathById == null) {
+        FsoTree tree = new FsoTree(view, volumeId, bucketId, walkBudget);
         try {
-          pathById = tree.directories(tree.bucketId(), "", "");
+          pathById = tree.directories(bucketId, "", "");
         } catch (OmException e) {
           if (e.code() != OmException.Code.RESOURCE_EXHAUSTED) {
             throw e;
           }
           pathById = Map.of();
         }
+        walkBudget = Math.max(0, walkBudget - tree.visited());
       }
       return pathById.get(dirId);
     }
