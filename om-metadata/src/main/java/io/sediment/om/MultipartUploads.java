@@ -30,7 +30,8 @@ import java.util.List;
  * part commit writes its row and the small upload row (the update id), whatever the number of
  * parts before it (Ozone's split parts table; inline parts cost O(parts) per commit). Completion
  * and abort read the upload's parts with one bounded iterator and delete them with point deletes,
- * or one range delete from {@value #RANGE_DELETE_PARTS} parts on.
+ * or one range delete from {@value CursorSweep#RANGE_DELETE_MIN_ROWS} parts on, as the purges
+ * ({@link CursorSweep#delete}).
  *
  * <p><b>Upload ids</b> are a fresh store object id as {@value OmKeys#ID_WIDTH} lowercase hex
  * digits ({@link OmKeys#id}): unique in the store, never reused, and increasing with initiation
@@ -62,8 +63,6 @@ final class MultipartUploads {
   static final String META_PART_NUMBER = "partNumber";
   /** keyTable metadata of a completed upload: the S3 multipart ETag. */
   static final String META_ETAG = "ETag";
-  /** An upload with at least this many parts loses them to one range delete, not point deletes. */
-  static final int RANGE_DELETE_PARTS = 16;
 
   private final OmContext ctx;
   private final Table<String, MultipartUploadInfo> uploads;
@@ -86,6 +85,9 @@ final class MultipartUploads {
    */
   @SuppressWarnings("deprecation")
   int moveInlineParts() {
+    if (ctx.counters().get(OmCounter.MULTIPART_UPLOADS) == 0) {
+      return 0;
+    }
     List<KeyValue<String, MultipartUploadInfo>> legacy = new ArrayList<>();
     try (TableIterator<String, KeyValue<String, MultipartUploadInfo>> it =
              uploads.iterator(null, IteratorType.KEY_AND_VALUE)) {
@@ -215,7 +217,8 @@ final class MultipartUploads {
       long bucketId = ctx.requireObjectStoreBucket(null, volume, bucket).getObjectId();
       String dbKey = OmKeys.multipartKey(volume, bucket, key, uploadId);
       MultipartUploadInfo upload = requireUpload(dbKey, volume, bucket, key, uploadId);
-      List<PartInfo> parts = parts(uploadId);
+      List<KeyValue<String, PartInfo>> rows = partRows(uploadId);
+      List<PartInfo> parts = rows.stream().map(KeyValue::getValue).toList();
       boolean[] used = new boolean[parts.size()];
       long total = 0;
       List<String> etags = new ArrayList<>(requested.size());
@@ -270,7 +273,7 @@ final class MultipartUploads {
           ctx.moveToDeleted(txn, bucketId, asDeletedVersion(upload, parts.get(i)));
         }
       }
-      deleteParts(txn, uploadId, parts);
+      CursorSweep.delete(partsTable, txn.batch(), rows);
       uploads.deleteWithBatch(txn.batch(), dbKey);
       txn.count(bucketId, OmCounter.MULTIPART_UPLOADS, -1);
       return committed;
@@ -298,37 +301,26 @@ final class MultipartUploads {
    */
   long discardParts(WriteTxn txn, Long bucketId, MultipartUploadInfo upload) {
     long bytes = 0;
-    List<PartInfo> parts = parts(upload.getUploadId());
-    for (PartInfo p : parts) {
-      ctx.moveToDeleted(txn, bucketId, asDeletedVersion(upload, p));
-      bytes += p.getSize();
+    List<KeyValue<String, PartInfo>> rows = partRows(upload.getUploadId());
+    for (KeyValue<String, PartInfo> row : rows) {
+      ctx.moveToDeleted(txn, bucketId, asDeletedVersion(upload, row.getValue()));
+      bytes += row.getValue().getSize();
     }
-    deleteParts(txn, upload.getUploadId(), parts);
+    CursorSweep.delete(partsTable, txn.batch(), rows);
     txn.countIn(bucketId, OmCounter.MULTIPART_UPLOADS, -1);
     return bytes;
   }
 
-  /** The parts of an upload in part-number order, as the store holds them now (in a write). */
-  private List<PartInfo> parts(String uploadId) {
-    List<PartInfo> out = new ArrayList<>();
+  /** The part rows of an upload in part-number order, as the store holds them now (in a write). */
+  private List<KeyValue<String, PartInfo>> partRows(String uploadId) {
+    List<KeyValue<String, PartInfo>> out = new ArrayList<>();
     try (TableIterator<String, KeyValue<String, PartInfo>> it = partsTable.iterator(
         OmKeys.multipartPartsPrefix(uploadId), IteratorType.KEY_AND_VALUE)) {
       while (it.hasNext()) {
-        out.add(it.next().getValue());
+        out.add(it.next());
       }
     }
     return out;
-  }
-
-  /** Adds the deletion of an upload's part rows to {@code txn}: a range from 16 parts on. */
-  private void deleteParts(WriteTxn txn, String uploadId, List<PartInfo> parts) {
-    if (parts.size() >= RANGE_DELETE_PARTS) {
-      partsTable.deletePrefixWithBatch(txn.batch(), OmKeys.multipartPartsPrefix(uploadId));
-      return;
-    }
-    for (PartInfo p : parts) {
-      partsTable.deleteWithBatch(txn.batch(), OmKeys.multipartPartKey(uploadId, p.getPartNumber()));
-    }
   }
 
   /** See {@link OmMetadataStore#listMultipartUploads}. */

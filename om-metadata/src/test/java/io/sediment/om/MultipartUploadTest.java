@@ -77,8 +77,8 @@ class MultipartUploadTest {
 
   /**
    * Parts are rows of their own: a part commit rewrites no earlier part (the upload row keeps its
-   * size however many parts follow), and completion or abort leaves no part row behind, with a
-   * range delete for a big upload and point deletes for a small one.
+   * size however many parts follow), and completion (of 40 parts, past the range-delete
+   * threshold) or abort (of 2) leaves no part row behind.
    */
   @Test
   void aPartCommitWritesOnePartRowAndCompletionOrAbortRemovesThemAll() {
