@@ -266,6 +266,8 @@ def pointget(results):
             f, fe = fig("fullFilter", c)
             p, pe = fig("partitioned", c)
             q, qe = fig("partitionedPinned", c)
+            d, de = fig("sedimentDefault", c)
+            pinned_by_auto = m("sedimentDefault", c, "autoPinned")
             shard = m("fullFilter", c, "shardBytes")
             shards = m("fullFilter", c, "shards")
             big = m("fullFilter", c, "maxFilterBytes")
@@ -274,8 +276,12 @@ def pointget(results):
                 verdict[exceeds].append((c, "partitioned", p / f))
             if f and q:
                 verdict[exceeds].append((c, "partitions pinned", q / f))
+            if f and d:
+                verdict[exceeds].append((c, "Sediment's default (AUTO)", d / f))
+            auto = "—" if pinned_by_auto is None else ("pinned" if pinned_by_auto else "not pinned")
             rows.append([f"{c:,} MiB", f"{count(shards)} × {mib(shard)}", exceeds,
                          count(f), count(p), ratio(p, f), count(q), ratio(q, f),
+                         count(d), ratio(d, f), auto,
                          count(m("fullFilter", c, "BLOCK_CACHE_FILTER_BYTES_INSERT/get")),
                          count(m("partitioned", c, "BLOCK_CACHE_FILTER_BYTES_INSERT/get")),
                          count(m("fullFilter", c, "BLOCK_CACHE_FILTER_MISS/get")),
@@ -284,9 +290,10 @@ def pointget(results):
         out.append(table(["block cache", "shards", "full filter > shard", "full filter gets/s",
                           "partitioned gets/s", "partitioned / full",
                           "partitions pinned gets/s", "pinned / full",
+                          "Sediment default gets/s", "default / full", "AUTO decided",
                           "filter bytes read per get (full)", "(partitioned)",
                           "filter misses per get (full)", "(partitioned)",
-                          "published, 50M keys"], rows, "lrlrrrrrrrrrl"))
+                          "published, 50M keys"], rows, "lrlrrrrrrrrlrrrrl"))
         floor = []
         for c in caches:
             f, _ = fig("fullFilter", c)
@@ -312,7 +319,11 @@ def pointget(results):
                              f"{'met' if ok(r) else 'NOT met'}")
         if lines:
             out.append("\n" + "\n".join(lines))
-        out.append("\nTargets (for the issue's layout, partitioned with the top level pinned): partitioned / full ≥ ×20 where a full filter block exceeds a shard;"
+        out.append("\nSides: partitioned = the issue's layout (top level pinned, partitions cached"
+                   " like data blocks, `PartitionPinning.NONE`); partitions pinned = `ALL`;"
+                   " Sediment default = `AUTO` (pins when the index and filters on disk take at"
+                   " most an eighth of the cache). All three open the same files.\n")
+        out.append("\nTargets: partitioned / full ≥ ×20 where a full filter block exceeds a shard;"
                    " ≥ ×0.85 (no more than 15 % slower) where everything fits. Filter bytes read"
                    " per get: `BLOCK_CACHE_FILTER_BYTES_INSERT` (what the cache took in after"
                    " reading filter blocks from the files) over `NUMBER_KEYS_READ`, measurement"

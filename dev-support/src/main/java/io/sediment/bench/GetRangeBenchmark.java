@@ -6,6 +6,7 @@ import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
 import io.sediment.db.Table;
 import io.sediment.db.TableIterator;
+import io.sediment.db.managed.DBProfile;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -57,11 +58,13 @@ public class GetRangeBenchmark {
 
     /** Number of live keys in the table. */
     /**
-     * The table profile: DESIGN §2's partitioned index and filters ({@code partitioned}), the
-     * same with every partition pinned ({@code pinned}, {@code DBProfile.pinIndexAndFilterPartitions}),
-     * or one full filter per SST ({@code full}).
+     * The table profile: Sediment's default ({@code default}: partitioned index and filters, the
+     * partitions pinned by {@code PartitionPinning.AUTO}, which pins them here since the store
+     * opens empty), DESIGN §2's partitioned index and filters with only the top level pinned
+     * ({@code partitioned}, {@code PartitionPinning.NONE}), the same with every partition pinned
+     * ({@code pinned}, {@code PartitionPinning.ALL}), or one full filter per SST ({@code full}).
      */
-    @Param({"partitioned"})
+    @Param({"default"})
     public String filters;
 
     @Param({"1000000"})
@@ -74,12 +77,16 @@ public class GetRangeBenchmark {
 
     @Setup(Level.Trial)
     public void build() {
-      if (!List.of("partitioned", "pinned", "full").contains(filters)) {
-        throw new IllegalArgumentException("filters: partitioned, pinned or full, not " + filters);
-      }
-      io.sediment.db.managed.DBProfile profile = BenchStores.profile().toBuilder()
+      DBProfile.PartitionPinning pinning = switch (filters) {
+        case "default", "full" -> DBProfile.PartitionPinning.AUTO;
+        case "partitioned" -> DBProfile.PartitionPinning.NONE;
+        case "pinned" -> DBProfile.PartitionPinning.ALL;
+        default -> throw new IllegalArgumentException(
+            "filters: default, partitioned, pinned or full, not " + filters);
+      };
+      DBProfile profile = BenchStores.profile().toBuilder()
           .partitionedIndexAndFilters(!"full".equals(filters))
-          .pinIndexAndFilterPartitions("pinned".equals(filters)).build();
+          .partitionPinning(pinning).build();
       store = BenchStores.open("getrange", profile,
           io.sediment.db.tombstone.TombstonePolicy.disabled());
       table = store.getTable(BenchStores.TABLE);

@@ -35,7 +35,14 @@ import org.openjdk.jmh.runner.IterationType;
  *   <li>{@link #fullFilter}: one full Bloom filter block and one binary-search index block per
  *       SST, the layout before PR 4909 ({@code DBProfile.partitionedIndexAndFilters(false)});
  *   <li>{@link #partitioned}: partitioned index and filters of {@code metadata_block_size} 4 KiB
- *       with the top level pinned, Sediment's default profile.
+ *       with the top level pinned and the partitions cached like data blocks, the issue's layout
+ *       ({@code PartitionPinning.NONE});
+ *   <li>{@link #partitionedPinned}: the same files with every partition pinned
+ *       ({@code PartitionPinning.ALL});
+ *   <li>{@link #sedimentDefault}: the same files opened with Sediment's default profile
+ *       ({@code PartitionPinning.AUTO}: pinned when the index and filters on disk take at most an
+ *       eighth of the cache, so at 50M keys, about 70 MiB of them, from a 1 GiB cache on); the
+ *       decision is the trial's {@code autoPinned} metric.
  * </ul>
  * {@link #rawFullFilter} and {@link #rawPartitioned} make the same gets through plain rocksdbjni on
  * the same open stores ({@link RawRocks}): the ratio RocksDB itself shows between the layouts.
@@ -92,9 +99,9 @@ public class PointGetBenchmark {
 
     abstract boolean partitioned();
 
-    /** Whether every index and filter partition is pinned ({@link PartitionedPinned}). */
-    boolean pinned() {
-      return false;
+    /** How the store pins its index and filter partitions. */
+    DBProfile.PartitionPinning pinning() {
+      return DBProfile.PartitionPinning.NONE;
     }
 
     @Setup(Level.Trial)
@@ -102,8 +109,11 @@ public class PointGetBenchmark {
       Path dir = PointGetData.ensure(keys, partitioned(), targetFileMiB, metadataKiB);
       DBProfile profile = PointGetData.profile(partitioned(), targetFileMiB, metadataKiB,
               (long) cacheMiB << 20)
-          .toBuilder().pinIndexAndFilterPartitions(pinned()).build();
+          .toBuilder().partitionPinning(pinning()).build();
       store = BenchStores.openAt(dir, "pointget", profile, TombstonePolicy.disabled());
+      var decision = ((io.sediment.db.rdb.RDBStore) store).database().pinning();
+      BenchStores.metric(params, "autoPinned", decision.pinned() ? 1 : 0);
+      BenchStores.metric(params, "metadataEstimate", decision.estimatedMetadataBytes());
       table = store.getTable(BenchStores.TABLE);
       raw = RawRocks.of(store, BenchStores.TABLE);
       int bits = profile.blockCacheShardBits();
@@ -181,9 +191,9 @@ public class PointGetBenchmark {
   }
 
   /**
-   * The partitioned layout opened with {@code DBProfile.pinIndexAndFilterPartitions}: every index
-   * and filter partition is pinned while its file is open, so a get looks up only its data block
-   * in the cache; the partitions stay in memory whatever the cache's capacity.
+   * The partitioned layout opened with {@code PartitionPinning.ALL}: every index and filter
+   * partition is pinned while its file is open, so a get looks up only its data block in the
+   * cache; the partitions stay in memory whatever the cache's capacity.
    */
   public static class PartitionedPinned extends Store {
     @Override
@@ -192,8 +202,21 @@ public class PointGetBenchmark {
     }
 
     @Override
-    boolean pinned() {
+    DBProfile.PartitionPinning pinning() {
+      return DBProfile.PartitionPinning.ALL;
+    }
+  }
+
+  /** The partitioned layout opened with Sediment's default, {@code PartitionPinning.AUTO}. */
+  public static class SedimentDefault extends Store {
+    @Override
+    boolean partitioned() {
       return true;
+    }
+
+    @Override
+    DBProfile.PartitionPinning pinning() {
+      return DBProfile.PartitionPinning.AUTO;
     }
   }
 
@@ -226,6 +249,11 @@ public class PointGetBenchmark {
 
   @Benchmark
   public byte[] partitionedPinned(PartitionedPinned s, Reader r) {
+    return s.table.get(r.next(s));
+  }
+
+  @Benchmark
+  public byte[] sedimentDefault(SedimentDefault s, Reader r) {
     return s.table.get(r.next(s));
   }
 

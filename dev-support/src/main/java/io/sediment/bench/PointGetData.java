@@ -95,6 +95,7 @@ public final class PointGetData {
         .blockCacheBytes(cacheBytes)
         .disableWal(true)
         .disableAutoCompactions(true)
+        .partitionPinning(DBProfile.PartitionPinning.NONE)
         .build();
   }
 

@@ -74,6 +74,12 @@ public interface DBStore extends AutoCloseable {
    */
   io.sediment.db.tombstone.TombstoneStats tombstoneStats();
 
+  /**
+   * Whether this store pins its index and filter partitions in the block cache, as decided when
+   * it opened ({@code DBProfile.PartitionPinning}).
+   */
+  io.sediment.db.managed.PinningDecision partitionPinning();
+
   /** A RocksDB statistics ticker by {@code TickerType} name, e.g. {@code NUMBER_DB_SEEK}. */
   long getTickerCount(String ticker);
 

@@ -7,6 +7,7 @@ import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.sediment.db.DBStore;
+import io.sediment.db.managed.PinningDecision;
 import io.sediment.db.tombstone.CompactionScheduler;
 import io.sediment.db.tombstone.TableTombstoneStats;
 import io.sediment.om.OmCounter;
@@ -70,6 +71,26 @@ final class StoreMetrics implements MultiCollector {
         + " at least the policy's minimum of tombstones", tables, TableTombstoneStats::slowPasses));
     out.add(tableCounter("sediment_table_tombstones_skipped", "Tombstones skipped by slow"
         + " passes", tables, TableTombstoneStats::tombstonesSkipped));
+
+    if (!tables.isEmpty()) {
+      // One cache serves every table: any table's properties describe it.
+      String any = tables.get(0).table();
+      GaugeSnapshot.Builder cache = GaugeSnapshot.builder().name("sediment_block_cache_bytes")
+          .help("The shared block cache: capacity, usage and pinned usage");
+      for (String kind : List.of("capacity", "usage", "pinned-usage")) {
+        cache.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
+            .labels(Labels.of("kind", kind))
+            .value(store.getLongProperty(any, "rocksdb.block-cache-" + kind)).build());
+      }
+      out.add(cache.build());
+    }
+    PinningDecision pinning = store.partitionPinning();
+    out.add(GaugeSnapshot.builder().name("sediment_partitions_pinned")
+        .help("1 when every index and filter partition stays pinned, as decided at open")
+        .dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
+            .labels(Labels.of("requested", pinning.requested().name().toLowerCase(Locale.ROOT)))
+            .value(pinning.pinned() ? 1 : 0).build())
+        .build());
 
     CompactionScheduler.Stats c = stats.compactions();
     CounterSnapshot.Builder compactions = CounterSnapshot.builder()

@@ -9,7 +9,9 @@ import java.util.Optional;
  * DESIGN §2: block-based tables, two-level (partitioned) index and partitioned Bloom filters of
  * 10 bits per key, {@code metadata_block_size} 4 KiB, top-level index and filter pinned,
  * index and filter blocks cached with high priority in one shared LRU cache whose shards are
- * never smaller than {@link BlockCacheSizing#MIN_SHARD_BYTES}, LZ4 on upper levels and ZSTD at
+ * never smaller than {@link BlockCacheSizing#MIN_SHARD_BYTES}, the other partitions pinned too
+ * when the store's index and filters fit in an eighth of that cache
+ * ({@link PartitionPinning#AUTO}), LZ4 on upper levels and ZSTD at
  * the bottom, level compaction with dynamic level bytes, statistics on. Every table gets
  * {@code memtable_op_scan_flush_trigger}: one iterator operation that skips that many invisible
  * entries (tombstones, overwritten versions) of the active memtable marks it for flush. Tables
@@ -27,6 +29,34 @@ public final class DBProfile {
 
   /** Compression of SST blocks. */
   public enum Compression { NONE, LZ4, ZSTD }
+
+  /**
+   * Whether the index and filter partitions of an open file stay pinned in the block cache
+   * ({@code metadata_cache_options.partition_pinning}). The top level is pinned or not by
+   * {@link #pinTopLevelIndexAndFilter()} whatever this says.
+   */
+  public enum PartitionPinning {
+    /**
+     * Partitions are cached like data blocks (with high priority) and can be evicted: memory
+     * stays bounded by the cache, but a point get looks up a filter and an index partition in
+     * the cache besides its data block.
+     */
+    NONE,
+    /**
+     * Every partition of every open file stays pinned ({@code kAll}): a point get looks up only
+     * its data block, but the partitions stay in memory whatever the cache's capacity (the cache
+     * is not strict, so they can push it over capacity and evict data blocks).
+     */
+    ALL,
+    /**
+     * {@link #ALL} when the index and filters of the files already on disk, as
+     * {@link MetadataFootprint} estimates them while the store opens, take at most
+     * {@link DBProfile#autoPinCacheFraction()} of the block cache; {@link #NONE} otherwise. Decided
+     * once per open: the files a store writes while open are pinned or not as decided, and the
+     * next open decides again. The decision is {@link RocksDatabase#pinning()}.
+     */
+    AUTO
+  }
 
   private final long blockCacheBytes;
   private final long blockSize;
@@ -51,7 +81,8 @@ public final class DBProfile {
   private final double deletionRatio;
   private final long memtableOpScanFlushTrigger;
   private final int memtableMaxRangeDeletions;
-  private final boolean pinIndexAndFilterPartitions;
+  private final PartitionPinning partitionPinning;
+  private final double autoPinCacheFraction;
 
   private DBProfile(Builder b) {
     this.memtableMaxRangeDeletions = b.memtableMaxRangeDeletions;
@@ -77,7 +108,8 @@ public final class DBProfile {
     this.syncWrites = b.syncWrites;
     this.disableWal = b.disableWal;
     this.optionsFile = b.optionsFile;
-    this.pinIndexAndFilterPartitions = b.pinIndexAndFilterPartitions;
+    this.partitionPinning = b.partitionPinning;
+    this.autoPinCacheFraction = b.autoPinCacheFraction;
   }
 
   /** The DESIGN §2 profile. */
@@ -100,16 +132,16 @@ public final class DBProfile {
   public boolean pinTopLevelIndexAndFilter() { return pinTopLevelIndexAndFilter; }
   public boolean cacheIndexAndFilterBlocks() { return cacheIndexAndFilterBlocks; }
 
+  /** Whether index and filter partitions stay pinned; {@link PartitionPinning#AUTO} by default. */
+  public PartitionPinning partitionPinning() { return partitionPinning; }
+
   /**
-   * Whether every index and filter partition stays pinned in the block cache for as long as its
-   * file is open ({@code metadata_cache_options.partition_pinning = kAll}); off by default. On, a
-   * point get looks up only its data block in the cache, not also a filter and an index
-   * partition, but the partitions of every open file stay in memory whatever the cache's
-   * capacity (the cache is not strict, so they can push it over capacity and evict data blocks):
-   * for stores whose index and filters fit comfortably in the cache. Off, partitions are cached
-   * like data blocks (with high priority) and only the top level is pinned.
+   * The largest share of the block cache that the estimated index and filters of the files on
+   * disk may take for {@link PartitionPinning#AUTO} to pin them; 1/8 by default, which leaves
+   * room for the store to grow eightfold while open before pinned partitions could fill the
+   * cache.
    */
-  public boolean pinIndexAndFilterPartitions() { return pinIndexAndFilterPartitions; }
+  public double autoPinCacheFraction() { return autoPinCacheFraction; }
   public double highPriPoolRatio() { return highPriPoolRatio; }
   public double bloomBitsPerKey() { return bloomBitsPerKey; }
   public int formatVersion() { return formatVersion; }
@@ -168,7 +200,8 @@ public final class DBProfile {
     private double deletionRatio = 0.5;
     private long memtableOpScanFlushTrigger = 10_000;
     private int memtableMaxRangeDeletions = 1_000;
-    private boolean pinIndexAndFilterPartitions;
+    private PartitionPinning partitionPinning = PartitionPinning.AUTO;
+    private double autoPinCacheFraction = 0.125;
 
     private Builder() {
     }
@@ -197,7 +230,8 @@ public final class DBProfile {
       deletionRatio = p.deletionRatio;
       memtableOpScanFlushTrigger = p.memtableOpScanFlushTrigger;
       memtableMaxRangeDeletions = p.memtableMaxRangeDeletions;
-      pinIndexAndFilterPartitions = p.pinIndexAndFilterPartitions;
+      partitionPinning = p.partitionPinning;
+      autoPinCacheFraction = p.autoPinCacheFraction;
     }
 
     public Builder memtableMaxRangeDeletions(int v) {
@@ -230,7 +264,17 @@ public final class DBProfile {
     public Builder partitionedIndexAndFilters(boolean v) { partitionedIndexAndFilters = v; return this; }
     public Builder pinTopLevelIndexAndFilter(boolean v) { pinTopLevelIndexAndFilter = v; return this; }
     public Builder cacheIndexAndFilterBlocks(boolean v) { cacheIndexAndFilterBlocks = v; return this; }
-    public Builder pinIndexAndFilterPartitions(boolean v) { pinIndexAndFilterPartitions = v; return this; }
+    public Builder partitionPinning(PartitionPinning v) {
+      partitionPinning = Objects.requireNonNull(v);
+      return this;
+    }
+    public Builder autoPinCacheFraction(double v) {
+      if (!(v > 0 && v <= 1)) {
+        throw new IllegalArgumentException("autoPinCacheFraction must be in (0, 1]: " + v);
+      }
+      autoPinCacheFraction = v;
+      return this;
+    }
     public Builder bloomBitsPerKey(double v) {
       if (!(v >= 0 && v <= 100)) {
         throw new IllegalArgumentException("bloomBitsPerKey must be in [0, 100]: " + v);

@@ -62,11 +62,13 @@ public final class RocksDatabase implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
   /** Where this instance keeps its own files when it is a read-only secondary; else null. */
   private final Path secondaryPath;
+  private final PinningDecision pinning;
 
   private RocksDatabase(String name, Path path, RocksOptions options, Managed<RocksDB> db,
       Map<String, ColumnFamilyHandle> familyHandles, List<Managed<ColumnFamilyHandle>> handles,
-      Duration closeTimeout, Path secondaryPath) {
+      Duration closeTimeout, Path secondaryPath, PinningDecision pinning) {
     this.secondaryPath = secondaryPath;
+    this.pinning = pinning;
     this.name = name;
     this.path = path;
     this.options = options;
@@ -132,7 +134,14 @@ public final class RocksDatabase implements AutoCloseable {
         all.add(f);
       }
     }
-    RocksOptions options = RocksOptions.create(profile, all, deleteHeavy, name);
+    PinningDecision pinning = PinningDecision.decide(profile, path);
+    if (pinning.estimatedMetadataBytes() >= 0) {
+      LOG.info("Store {}: index and filters on disk about {} bytes, {} the {} bytes auto-pinning"
+              + " allows: partitions {}", name, pinning.estimatedMetadataBytes(),
+          pinning.pinned() ? "within" : "over", pinning.budgetBytes(),
+          pinning.pinned() ? "pinned" : "not pinned");
+    }
+    RocksOptions options = RocksOptions.create(profile, pinning.pinned(), all, deleteHeavy, name);
     List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
     for (String f : all) {
       descriptors.add(new ColumnFamilyDescriptor(f.getBytes(StandardCharsets.UTF_8),
@@ -159,7 +168,7 @@ public final class RocksDatabase implements AutoCloseable {
         families.put(all.get(i), rawHandles.get(i));
       }
       return new RocksDatabase(name, path, options, db, families, handles, closeTimeout,
-          secondaryPath);
+          secondaryPath, pinning);
     } catch (RocksDBException | IOException | RuntimeException e) {
       for (ColumnFamilyHandle h : rawHandles) {
         h.close();
@@ -191,6 +200,15 @@ public final class RocksDatabase implements AutoCloseable {
 
   public boolean isClosed() {
     return guard.isClosing();
+  }
+
+  /**
+   * Whether this store pins its index and filter partitions while open, as decided when it
+   * opened ({@link DBProfile.PartitionPinning}). A table whose options came from an OPTIONS ini
+   * file pins as that file says instead.
+   */
+  public PinningDecision pinning() {
+    return pinning;
   }
 
   /** Whether this is a read-only secondary instance ({@link #openSecondary}). */
@@ -656,7 +674,7 @@ public final class RocksDatabase implements AutoCloseable {
         // JNI cuts the fixed32 value at its first zero byte: empty means type 0 (binary search).
         String indexType = p.getUserCollectedProperties().get("rocksdb.block.based.table.index.type");
         out.add(new SstFileProperties(e.getKey(), p.getNumEntries(), p.getNumDeletions(),
-            p.getNumRangeDeletions(), p.getNumDataBlocks(), p.getIndexPartitions(),
+            p.getNumRangeDeletions(), p.getNumDataBlocks(), p.getIndexSize(), p.getIndexPartitions(),
             p.getTopLevelIndexSize(),
             indexType == null ? -1 : indexType.isEmpty() ? 0 : indexType.charAt(0),
             p.getFilterPolicyName(), p.getFilterSize(),

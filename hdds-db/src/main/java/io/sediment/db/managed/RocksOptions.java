@@ -51,14 +51,15 @@ final class RocksOptions implements AutoCloseable {
   }
 
   /**
+   * @param pinPartitions whether index and filter partitions stay pinned ({@link PinningDecision})
    * @param families column family names
    * @param deleteHeavy the subset of {@code families} that get deletion-triggered compaction
    */
-  static RocksOptions create(DBProfile profile, List<String> families, java.util.Set<String> deleteHeavy,
-      String owner) {
+  static RocksOptions create(DBProfile profile, boolean pinPartitions, List<String> families,
+      java.util.Set<String> deleteHeavy, String owner) {
     RocksOptions o = new RocksOptions(owner);
     try {
-      o.build(profile, families, deleteHeavy);
+      o.build(profile, pinPartitions, families, deleteHeavy);
       return o;
     } catch (RuntimeException e) {
       o.close();
@@ -71,7 +72,8 @@ final class RocksOptions implements AutoCloseable {
     return object;
   }
 
-  private void build(DBProfile profile, List<String> families, java.util.Set<String> deleteHeavy) {
+  private void build(DBProfile profile, boolean pinPartitions, List<String> families,
+      java.util.Set<String> deleteHeavy) {
     statistics = own(new Statistics());
     statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
     writeOptions = own(new WriteOptions());
@@ -101,7 +103,7 @@ final class RocksOptions implements AutoCloseable {
       ColumnFamilyOptions cf = fromFile.get(family);
       if (cf == null) {
         if (base == null) {
-          base = tableBase(profile);
+          base = tableBase(profile, pinPartitions);
         }
         cf = deleteHeavy.contains(family) ? withDeletionCollector(base, profile)
             : own(new ColumnFamilyOptions(base));
@@ -141,9 +143,9 @@ final class RocksOptions implements AutoCloseable {
    * the one cache ({@code setTableFormatConfig} must never be called on them: it would give that
    * table a factory and cache of its own).
    */
-  private ColumnFamilyOptions tableBase(DBProfile p) {
+  private ColumnFamilyOptions tableBase(DBProfile p, boolean pinPartitions) {
     java.util.Properties props = new java.util.Properties();
-    props.setProperty("block_based_table_factory", tableFactory(p));
+    props.setProperty("block_based_table_factory", tableFactory(p, pinPartitions));
     props.setProperty("memtable_op_scan_flush_trigger", Long.toString(p.memtableOpScanFlushTrigger()));
     ConfigOptions config = own(new ConfigOptions());
     ColumnFamilyOptions cf = ColumnFamilyOptions.getColumnFamilyOptionsFromProps(config, props);
@@ -154,8 +156,8 @@ final class RocksOptions implements AutoCloseable {
   }
 
   /** The block-based table options of {@code p} in RocksDB's option-string syntax. */
-  static String tableFactory(DBProfile p) {
-    String pinning = p.pinIndexAndFilterPartitions() ? "kAll" : "kFallback";
+  static String tableFactory(DBProfile p, boolean pinPartitions) {
+    String pinning = pinPartitions ? "kAll" : "kFallback";
     return String.format(Locale.ROOT, "{block_cache={capacity=%d;num_shard_bits=%d;"
             + "strict_capacity_limit=false;high_pri_pool_ratio=%s};"
             + "filter_policy=bloomfilter:%s:false;block_size=%d;format_version=%d;"

@@ -8,6 +8,7 @@ package io.sediment.db.managed;
  * @param deletions point and range deletions
  * @param rangeDeletions range deletions only
  * @param dataBlocks number of data blocks
+ * @param indexSize bytes of index (all partitions and the top level)
  * @param indexPartitions number of index partitions; above 0 only for a two-level index
  * @param topLevelIndexSize bytes of the top-level index; above 0 only for a two-level index
  * @param indexType RocksDB's index type as it recorded it (for example {@code 2} = two-level)
@@ -22,6 +23,7 @@ public record SstFileProperties(
     long deletions,
     long rangeDeletions,
     long dataBlocks,
+    long indexSize,
     long indexPartitions,
     long topLevelIndexSize,
     long indexType,

@@ -87,6 +87,11 @@ public final class RDBStore implements DBStore {
   }
 
   /** The native database, for the layers of hdds-db that account and compact. */
+  @Override
+  public io.sediment.db.managed.PinningDecision partitionPinning() {
+    return db.pinning();
+  }
+
   public RocksDatabase database() {
     return db;
   }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
+import io.sediment.db.managed.DBProfile.PartitionPinning;
 import io.sediment.db.rdb.RDBStore;
 import io.sediment.db.testing.TestStores;
 import java.io.IOException;
@@ -43,7 +44,8 @@ class ProfileTest {
             "metadata_block_size=4096", "pin_top_level_index_and_filter=true",
             "cache_index_and_filter_blocks=true", "cache_index_and_filter_blocks_with_high_priority=true",
             "filter_policy=bloomfilter:10", "format_version=6", "block_size=16384",
-            "partition_pinning=kFallback")) {
+            // An empty store's index and filters fit any cache: AUTO pins them.
+            "partition_pinning=kAll")) {
           assertTrue(section.contains(line), table + " lacks " + line);
         }
       }
@@ -60,38 +62,99 @@ class ProfileTest {
     }
   }
 
-  /** 40,000 keys flushed and compacted, then the store reopened: its pinned cache usage. */
-  private long pinnedUsageAfterReopen(Path db, boolean pinPartitions) {
-    DBProfile profile = DBProfile.builder().blockCacheBytes(64L << 20)
-        .pinIndexAndFilterPartitions(pinPartitions).build();
+  /** Writes 40,000 keys of 100 bytes into table "bytes" of a new store at {@code db}, flushed and compacted. */
+  private static void write40kKeys(Path db) {
     try (DBStore store = DBStoreBuilder.newBuilder(TestStores.DEFINITION).setPath(db)
-        .setProfile(profile).build()) {
+        .setProfile(DBProfile.builder().partitionPinning(PartitionPinning.NONE).build()).build()) {
       for (int i = 0; i < 40_000; i++) {
         store.getTable("bytes").put(String.format("key-%08d", i).getBytes(), new byte[100]);
       }
       store.flush();
       store.compactRange("bytes", null, null);
     }
+  }
+
+  /** What reopening {@code db} with {@code profile} decided, and the pinned usage of its cache. */
+  private record Reopened(PinningDecision decision, long pinnedUsage, String options) {
+  }
+
+  private static Reopened reopen(Path db, DBProfile profile) {
     try (DBStore store = DBStoreBuilder.newBuilder(TestStores.DEFINITION).setPath(db)
         .setProfile(profile).build()) {
       RocksDatabase rocks = ((RDBStore) store).database();
-      String options;
-      try {
-        options = optionsFile(db);
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-      assertTrue(options.contains("partition_pinning=" + (pinPartitions ? "kAll" : "kFallback")));
-      return rocks.getLongProperty(rocks.columnFamily("bytes"), "rocksdb.block-cache-pinned-usage");
+      return new Reopened(rocks.pinning(),
+          rocks.getLongProperty(rocks.columnFamily("bytes"), "rocksdb.block-cache-pinned-usage"),
+          optionsFile(db));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
+  }
+
+  private static DBProfile pinning(PartitionPinning pinning) {
+    return DBProfile.builder().blockCacheBytes(64L << 20).partitionPinning(pinning).build();
   }
 
   @Test
   void pinnedPartitionsStayInTheSharedCacheFromTheMomentAFileIsOpened() {
-    long unpinned = pinnedUsageAfterReopen(dir.resolve("unpinned"), false);
-    long pinned = pinnedUsageAfterReopen(dir.resolve("pinned"), true);
+    write40kKeys(dir);
+    Reopened unpinned = reopen(dir, pinning(PartitionPinning.NONE));
+    Reopened pinned = reopen(dir, pinning(PartitionPinning.ALL));
+    assertTrue(unpinned.options().contains("partition_pinning=kFallback"));
+    assertTrue(pinned.options().contains("partition_pinning=kAll"));
+    assertEquals(new PinningDecision(PartitionPinning.ALL, true, -1, -1), pinned.decision());
     // 40,000 keys at 10 bits per key: about 50 KB of filter partitions, all pinned at open.
-    assertTrue(pinned >= unpinned + 40_000, "pinned " + pinned + ", unpinned " + unpinned);
+    assertTrue(pinned.pinnedUsage() >= unpinned.pinnedUsage() + 40_000,
+        "pinned " + pinned.pinnedUsage() + ", unpinned " + unpinned.pinnedUsage());
+  }
+
+  @Test
+  void autoPinsWhenTheIndexAndFiltersOnDiskFitItsShareOfTheCache() {
+    write40kKeys(dir);
+    Reopened unpinned = reopen(dir, pinning(PartitionPinning.NONE));
+    Reopened auto = reopen(dir, pinning(PartitionPinning.AUTO));
+    assertTrue(auto.decision().pinned(), auto.decision().toString());
+    assertEquals((64L << 20) / 8, auto.decision().budgetBytes());
+    assertTrue(auto.options().contains("partition_pinning=kAll"));
+    assertTrue(auto.pinnedUsage() >= unpinned.pinnedUsage() + 40_000,
+        "auto " + auto.pinnedUsage() + ", unpinned " + unpinned.pinnedUsage());
+  }
+
+  @Test
+  void autoLeavesPartitionsUnpinnedWhenTheyExceedItsShareOfTheCache() {
+    write40kKeys(dir);
+    Reopened unpinned = reopen(dir, pinning(PartitionPinning.NONE));
+    // About 55 KB of index and filters against a budget of 64 MiB / 10,000 = 6.7 KB.
+    Reopened auto = reopen(dir, pinning(PartitionPinning.AUTO).toBuilder()
+        .autoPinCacheFraction(1e-4).build());
+    assertEquals(false, auto.decision().pinned(), auto.decision().toString());
+    assertTrue(auto.decision().estimatedMetadataBytes() > auto.decision().budgetBytes());
+    assertTrue(auto.options().contains("partition_pinning=kFallback"));
+    assertTrue(auto.pinnedUsage() < unpinned.pinnedUsage() + 10_000,
+        "auto " + auto.pinnedUsage() + ", unpinned " + unpinned.pinnedUsage());
+  }
+
+  @Test
+  void autoEstimatesExactlyTheIndexAndFilterBytesOfFewFiles() {
+    write40kKeys(dir);
+    long exact;
+    try (DBStore store = DBStoreBuilder.newBuilder(TestStores.DEFINITION).setPath(dir).build()) {
+      RocksDatabase rocks = ((RDBStore) store).database();
+      exact = 0;
+      for (String table : List.of("default", "bytes", "strings")) {
+        for (SstFileProperties f : rocks.sstFileProperties(rocks.columnFamily(table))) {
+          exact += f.indexSize() + f.filterSize();
+        }
+      }
+      assertEquals(exact, rocks.pinning().estimatedMetadataBytes());
+    }
+    assertTrue(exact > 50_000, "40,000 keys at 10 bits per key: " + exact);
+  }
+
+  @Test
+  void autoOnAFullFilterLayoutDecidesNothing() {
+    DBProfile profile = pinning(PartitionPinning.AUTO).toBuilder()
+        .partitionedIndexAndFilters(false).build();
+    assertEquals(new PinningDecision(PartitionPinning.AUTO, false, -1, -1), reopen(dir, profile).decision());
   }
 
   @Test
@@ -118,6 +181,9 @@ class ProfileTest {
   void profileSettersRejectNonsense() {
     assertThrows(IllegalArgumentException.class, () -> DBProfile.builder().blockCacheBytes(0));
     assertThrows(IllegalArgumentException.class, () -> DBProfile.builder().formatVersion(4));
+    assertThrows(IllegalArgumentException.class, () -> DBProfile.builder().autoPinCacheFraction(0));
+    assertThrows(IllegalArgumentException.class, () -> DBProfile.builder().autoPinCacheFraction(1.5));
+    assertThrows(NullPointerException.class, () -> DBProfile.builder().partitionPinning(null));
     assertThrows(IllegalArgumentException.class, () -> DBProfile.builder().highPriPoolRatio(1.5));
     assertThrows(IllegalArgumentException.class, () -> DBProfile.builder().deletionCompaction(10, 20, 0.5));
   }
