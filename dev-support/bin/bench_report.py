@@ -293,7 +293,7 @@ def pointget(results):
                           "Sediment default gets/s", "default / full", "AUTO decided",
                           "filter bytes read per get (full)", "(partitioned)",
                           "filter misses per get (full)", "(partitioned)",
-                          "published, 50M keys"], rows, "lrlrrrrrrrrlrrrrl"))
+                          "published, 50M keys"], rows, "lrlrrrrrrrlrrrrl"))
         floor = []
         for c in caches:
             f, _ = fig("fullFilter", c)

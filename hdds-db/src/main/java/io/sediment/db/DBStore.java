@@ -76,7 +76,8 @@ public interface DBStore extends AutoCloseable {
 
   /**
    * Whether this store pins its index and filter partitions in the block cache, as decided when
-   * it opened ({@code DBProfile.PartitionPinning}).
+   * it opened ({@code DBProfile.PartitionPinning}). Tables whose options come from an OPTIONS ini
+   * file pin as that file says instead.
    */
   io.sediment.db.managed.PinningDecision partitionPinning();
 

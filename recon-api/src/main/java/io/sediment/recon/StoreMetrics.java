@@ -73,7 +73,7 @@ final class StoreMetrics implements MultiCollector {
         + " passes", tables, TableTombstoneStats::tombstonesSkipped));
 
     if (!tables.isEmpty()) {
-      // One cache serves every table: any table's properties describe it.
+      // Every table the profile configures shares one cache: any table's properties describe it.
       String any = tables.get(0).table();
       GaugeSnapshot.Builder cache = GaugeSnapshot.builder().name("sediment_block_cache_bytes")
           .help("The shared block cache: capacity, usage and pinned usage");

@@ -451,8 +451,8 @@ class ReconServerTest {
         Map.of("endpoint", "/api/v1/keys/open/summary", "status", "200")) >= 1);
     assertTrue(s.has("sediment_targeted_compactions_total"));
     assertTrue(s.value("sediment_block_cache_bytes", Map.of("kind", "capacity")) > 0);
-    // The test store opens nearly empty: AUTO pins its partitions.
-    assertEquals(1.0, s.value("sediment_partitions_pinned", Map.of("requested", "auto")));
+    // The test store opened new, with no files to judge by: AUTO did not pin.
+    assertEquals(0.0, s.value("sediment_partitions_pinned", Map.of("requested", "auto")));
   }
 
   @Test

@@ -10,7 +10,7 @@ import java.util.Optional;
  * 10 bits per key, {@code metadata_block_size} 4 KiB, top-level index and filter pinned,
  * index and filter blocks cached with high priority in one shared LRU cache whose shards are
  * never smaller than {@link BlockCacheSizing#MIN_SHARD_BYTES}, the other partitions pinned too
- * when the store's index and filters fit in an eighth of that cache
+ * when the index and filters of the store's files fit in an eighth of that cache
  * ({@link PartitionPinning#AUTO}), LZ4 on upper levels and ZSTD at
  * the bottom, level compaction with dynamic level bytes, statistics on. Every table gets
  * {@code memtable_op_scan_flush_trigger}: one iterator operation that skips that many invisible
@@ -49,11 +49,13 @@ public final class DBProfile {
      */
     ALL,
     /**
-     * {@link #ALL} when the index and filters of the files already on disk, as
+     * {@link #ALL} when there are files on disk and their index and filters, as
      * {@link MetadataFootprint} estimates them while the store opens, take at most
-     * {@link DBProfile#autoPinCacheFraction()} of the block cache; {@link #NONE} otherwise. Decided
+     * {@link DBProfile#autoPinCacheFraction()} of the block cache; {@link #NONE} otherwise (a new
+     * store, one whose directory cannot be listed, and one opened with an OPTIONS file). Decided
      * once per open: the files a store writes while open are pinned or not as decided, and the
-     * next open decides again. The decision is {@link RocksDatabase#pinning()}.
+     * next open decides again; a pinned store logs a warning when its pinned usage passes half
+     * the cache ({@link PinnedUsageWatch}). The decision is {@link RocksDatabase#pinning()}.
      */
     AUTO
   }

@@ -135,10 +135,9 @@ public final class RocksDatabase implements AutoCloseable {
       }
     }
     PinningDecision pinning = PinningDecision.decide(profile, path);
-    if (pinning.estimatedMetadataBytes() >= 0) {
-      LOG.info("Store {}: index and filters on disk about {} bytes, {} the {} bytes auto-pinning"
-              + " allows: partitions {}", name, pinning.estimatedMetadataBytes(),
-          pinning.pinned() ? "within" : "over", pinning.budgetBytes(),
+    if (pinning.budgetBytes() >= 0) {
+      LOG.info("Store {}: index and filters on disk {} bytes (-1: unknown), auto-pinning allows {}:"
+              + " partitions {}", name, pinning.estimatedMetadataBytes(), pinning.budgetBytes(),
           pinning.pinned() ? "pinned" : "not pinned");
     }
     RocksOptions options = RocksOptions.create(profile, pinning.pinned(), all, deleteHeavy, name);
@@ -209,6 +208,12 @@ public final class RocksDatabase implements AutoCloseable {
    */
   public PinningDecision pinning() {
     return pinning;
+  }
+
+  /** Whether pinned cache usage has passed half the cache since this store opened ({@link PinnedUsageWatch}). */
+  boolean pinnedUsageWarned() {
+    PinnedUsageWatch watch = options.pinnedUsageWatch();
+    return watch != null && watch.tripped();
   }
 
   /** Whether this is a read-only secondary instance ({@link #openSecondary}). */

@@ -45,6 +45,7 @@ final class RocksOptions implements AutoCloseable {
   private ReadOptions readOptions;
   private FlushOptions flushOptions;
   private final MemtableRangeDeletions rangeDeletions = new MemtableRangeDeletions();
+  private PinnedUsageWatch pinnedUsageWatch;
 
   private RocksOptions(String owner) {
     this.owner = owner;
@@ -96,7 +97,13 @@ final class RocksOptions implements AutoCloseable {
     dbOptions.setStatistics(statistics);
     dbOptions.setInfoLogLevel(InfoLogLevel.WARN_LEVEL);
     dbOptions.setKeepLogFileNum(5);
-    dbOptions.setListeners(List.of(own(rangeDeletions.newListener())));
+    List<org.rocksdb.AbstractEventListener> listeners = new ArrayList<>();
+    listeners.add(own(rangeDeletions.newListener()));
+    if (pinPartitions) {
+      pinnedUsageWatch = new PinnedUsageWatch(owner, profile.blockCacheBytes());
+      listeners.add(own(pinnedUsageWatch.newListener()));
+    }
+    dbOptions.setListeners(listeners);
 
     ColumnFamilyOptions base = null;
     for (String family : families) {
@@ -214,6 +221,8 @@ final class RocksOptions implements AutoCloseable {
   ReadOptions readOptions() { return readOptions; }
   FlushOptions flushOptions() { return flushOptions; }
   MemtableRangeDeletions rangeDeletions() { return rangeDeletions; }
+  /** The watch over pinned cache usage; null when partitions are not pinned. */
+  PinnedUsageWatch pinnedUsageWatch() { return pinnedUsageWatch; }
 
   @Override
   public void close() {

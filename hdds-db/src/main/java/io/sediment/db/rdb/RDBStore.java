@@ -86,12 +86,12 @@ public final class RDBStore implements DBStore {
     return new TypedTable<>(raw, t);
   }
 
-  /** The native database, for the layers of hdds-db that account and compact. */
   @Override
   public io.sediment.db.managed.PinningDecision partitionPinning() {
     return db.pinning();
   }
 
+  /** The native database, for the layers of hdds-db that account and compact. */
   public RocksDatabase database() {
     return db;
   }

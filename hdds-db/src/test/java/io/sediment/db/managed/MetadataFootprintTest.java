@@ -1,5 +1,6 @@
 package io.sediment.db.managed;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -53,6 +54,17 @@ class MetadataFootprintTest {
     long estimate = MetadataFootprint.estimate(dir);
     assertTrue(estimate > exact * 0.8 && estimate < exact * 1.25,
         "estimate " + estimate + ", exact " + exact);
+  }
+
+  @Test
+  void atMostSixteenFilesAreReadSpreadOverAllOfThem() {
+    assertArrayEquals(new int[] {0, 1, 2}, MetadataFootprint.sample(3));
+    int[] sample = MetadataFootprint.sample(160);
+    assertEquals(MetadataFootprint.MAX_SAMPLED, sample.length);
+    for (int i = 0; i < sample.length; i++) {
+      assertEquals(10 * i, sample[i]);
+    }
+    assertEquals(0, MetadataFootprint.sample(0).length);
   }
 
   @Test

@@ -44,8 +44,8 @@ class ProfileTest {
             "metadata_block_size=4096", "pin_top_level_index_and_filter=true",
             "cache_index_and_filter_blocks=true", "cache_index_and_filter_blocks_with_high_priority=true",
             "filter_policy=bloomfilter:10", "format_version=6", "block_size=16384",
-            // An empty store's index and filters fit any cache: AUTO pins them.
-            "partition_pinning=kAll")) {
+            // A new store has no files to judge by: AUTO does not pin.
+            "partition_pinning=kFallback")) {
           assertTrue(section.contains(line), table + " lacks " + line);
         }
       }
@@ -148,6 +148,46 @@ class ProfileTest {
       assertEquals(exact, rocks.pinning().estimatedMetadataBytes());
     }
     assertTrue(exact > 50_000, "40,000 keys at 10 bits per key: " + exact);
+  }
+
+  @Test
+  void autoDoesNotPinANewStoreSinceNothingTellsHowLargeItWillGrow() {
+    Reopened fresh = reopen(dir, pinning(PartitionPinning.AUTO));
+    assertEquals(new PinningDecision(PartitionPinning.AUTO, false, 0, (64L << 20) / 8), fresh.decision());
+    assertTrue(fresh.options().contains("partition_pinning=kFallback"));
+  }
+
+  @Test
+  void autoWithAnOptionsFileEstimatesNothingAndDoesNotPin() throws IOException {
+    write40kKeys(dir);
+    Path ini = dir.resolveSibling(dir.getFileName() + ".ini");
+    Files.writeString(ini, optionsFile(dir));
+    Reopened withIni = reopen(dir, pinning(PartitionPinning.AUTO).toBuilder().optionsFile(ini).build());
+    assertEquals(new PinningDecision(PartitionPinning.AUTO, false, -1, -1), withIni.decision());
+  }
+
+  @Test
+  void aStoreWhosePinnedPartitionsOutgrowHalfTheCacheIsFlaggedAfterItsNextFlush() {
+    write40kKeys(dir);
+    // About 55 KB of index and filters, within a 64 KiB cache's whole budget, pinned at open.
+    DBProfile small = DBProfile.builder().blockCacheBytes(64 << 10).autoPinCacheFraction(1).build();
+    try (DBStore store = DBStoreBuilder.newBuilder(TestStores.DEFINITION).setPath(dir)
+        .setProfile(small).build()) {
+      RocksDatabase rocks = ((RDBStore) store).database();
+      assertTrue(rocks.pinning().pinned(), rocks.pinning().toString());
+      assertEquals(false, rocks.pinnedUsageWarned(), "checked only after a flush or compaction");
+      store.getTable("bytes").put("more".getBytes(), new byte[10]);
+      store.flush();
+      assertTrue(rocks.pinnedUsageWarned());
+    }
+    try (DBStore store = DBStoreBuilder.newBuilder(TestStores.DEFINITION).setPath(dir)
+        .setProfile(pinning(PartitionPinning.AUTO)).build()) {
+      RocksDatabase rocks = ((RDBStore) store).database();
+      assertTrue(rocks.pinning().pinned());
+      store.getTable("bytes").put("more".getBytes(), new byte[10]);
+      store.flush();
+      assertEquals(false, rocks.pinnedUsageWarned(), "55 KB pinned in a 64 MiB cache");
+    }
   }
 
   @Test
