@@ -158,6 +158,17 @@ class ProfileTest {
   }
 
   @Test
+  void aSecondaryDecidesFromThePrimarysFiles() {
+    write40kKeys(dir.resolve("primary"));
+    try (DBStore secondary = DBStoreBuilder.newBuilder(TestStores.DEFINITION)
+        .setPath(dir.resolve("primary")).setSecondary(dir.resolve("secondary"))
+        .setProfile(pinning(PartitionPinning.AUTO)).build()) {
+      PinningDecision decision = secondary.partitionPinning();
+      assertTrue(decision.pinned() && decision.estimatedMetadataBytes() > 40_000, decision.toString());
+    }
+  }
+
+  @Test
   void autoWithAnOptionsFileEstimatesNothingAndDoesNotPin() throws IOException {
     write40kKeys(dir);
     Path ini = dir.resolveSibling(dir.getFileName() + ".ini");
