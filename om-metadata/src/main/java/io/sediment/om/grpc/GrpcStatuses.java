@@ -28,11 +28,32 @@ import java.util.concurrent.TimeoutException;
  */
 public final class GrpcStatuses {
 
+  /**
+   * The longest description a status carries; a longer one is cut, saying how long it was. A
+   * status travels in HTTP/2 trailers, and clients refuse trailers past 8 KiB by default, which
+   * would turn the status into INTERNAL; messages can quote paths of up to 64 KiB.
+   */
+  public static final int MAX_DESCRIPTION_CHARS = 2048;
+
   private GrpcStatuses() {
   }
 
-  /** The status for {@code t}; never OK. */
+  /** The status for {@code t}; never OK; its description at most {@link #MAX_DESCRIPTION_CHARS}. */
   public static Status toStatus(Throwable t) {
+    Status s = statusOf(t);
+    String d = s.getDescription();
+    if (d != null && d.length() > MAX_DESCRIPTION_CHARS) {
+      String tail = "… (" + d.length() + " characters)";
+      int keep = MAX_DESCRIPTION_CHARS - tail.length();
+      if (Character.isHighSurrogate(d.charAt(keep - 1))) {
+        keep--;
+      }
+      s = s.withDescription(d.substring(0, keep) + tail);
+    }
+    return s;
+  }
+
+  private static Status statusOf(Throwable t) {
     if (t instanceof OmException e) {
       return codeOf(e.code()).withDescription(stripCode(e)).withCause(e);
     }

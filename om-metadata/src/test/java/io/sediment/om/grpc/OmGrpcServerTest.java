@@ -483,6 +483,27 @@ class OmGrpcServerTest {
     assertEquals(3, observed);
   }
 
+  /**
+   * A status travels in HTTP/2 trailers, which a client refuses past 8 KiB: a NOT_FOUND quoting a
+   * path of tens of KiB (FSO calls accept stored paths up to 64 KiB) must stay NOT_FOUND, with
+   * its message cut, not turn into INTERNAL.
+   */
+  @Test
+  void aMissingPathOfTensOfKibIsNotFoundWithItsMessageCut() throws Exception {
+    try (GrpcFixture big = new GrpcFixture(dir.resolve("big"), OmStoreOptions.defaults(), 1 << 20)) {
+      big.om.createVolume(CreateVolumeRequest.newBuilder().setVolume("vol").setOwner("o").build());
+      big.om.createBucket(CreateBucketRequest.newBuilder().setVolume("vol").setBucket("fso")
+          .setLayout(BucketLayout.FILE_SYSTEM_OPTIMIZED).build());
+      String longPath = "d/".repeat(15_000) + "k";
+      StatusRuntimeException e = assertStatus(Status.Code.NOT_FOUND,
+          () -> big.om.getFileStatus(io.sediment.proto.om.GetFileStatusRequest.newBuilder()
+              .setVolume("vol").setBucket("fso").setPath(longPath).build()));
+      String description = e.getStatus().getDescription();
+      assertTrue(description.length() <= GrpcStatuses.MAX_DESCRIPTION_CHARS, "" + description.length());
+      assertTrue(description.endsWith(" characters)"), description);
+    }
+  }
+
   // ---- helpers ----------------------------------------------------------------------------------
 
   private void volumeAndBucket(String v, String b, BucketLayout layout) {
