@@ -121,4 +121,29 @@ class CompactionSchedulerTest {
       assertEquals(0, db.probeTombstones(cf, key(1_000), key(5_000)), "released snapshot unpins");
     }
   }
+
+  /**
+   * A scan's {@code next()} reports the band it walked from the live key it last returned, so the
+   * hot range starts with that live key: the check after the compaction must still see the
+   * tombstones the snapshot pins behind it, or the band is "completed" and compacted again and
+   * again.
+   */
+  @Test
+  void tombstonesPinnedBehindTheLiveKeyARangeStartsWithAreReportedPinned() throws Exception {
+    try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, POLICY)) {
+      RocksDatabase db = ((RDBStore) store).database();
+      writeKeys(store, "bytes", 5_000);
+      try (ManagedSnapshot pin = db.newSnapshot()) {
+        deleteBand(store, "bytes", 1_000, 4_000);
+        try (CompactionScheduler s = new CompactionScheduler(db, POLICY)) {
+          s.request("bytes", hot(999, 4_000)); // key 999 is live: the scan walked from it
+          await(() -> s.stats().recent().size() == 1);
+          CompactionEvent e = s.stats().recent().get(0);
+          assertEquals(CompactionEvent.Outcome.PINNED, e.outcome(), e.toString());
+          assertEquals(3_000, e.tombstonesAfter());
+          assertFalse(s.request("bytes", hot(999, 4_000)), "cooling down, not compacted again");
+        }
+      }
+    }
+  }
 }
