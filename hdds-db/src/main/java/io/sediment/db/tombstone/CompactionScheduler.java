@@ -130,10 +130,17 @@ public final class CompactionScheduler implements AutoCloseable {
   private void runOne() {
     Request r;
     synchronized (this) {
-      drainScheduled = false;
       if (closed || pending.isEmpty()) {
+        drainScheduled = false;
         return;
       }
+      // A drain scheduled while a compaction ran was timed from the run before that one.
+      long wait = nextRunNanos - System.nanoTime();
+      if (wait > 0) {
+        executor.schedule(this::runOne, wait, TimeUnit.NANOSECONDS);
+        return;
+      }
+      drainScheduled = false;
       r = pending.remove(0);
     }
     long start = System.nanoTime();

@@ -92,6 +92,41 @@ class CompactionSchedulerTest {
     }
   }
 
+  /**
+   * A request that arrives while another compaction runs must still wait the interval after that
+   * run ends. The test holds the scheduler's lock to request the second range at a moment when the
+   * first has left the queue but has not ended.
+   */
+  @Test
+  void aRequestMadeWhileACompactionRunsWaitsTheIntervalAfterIt() throws Exception {
+    try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, POLICY)) {
+      writeBand(store, "bytes", 200_000, 0, 200_000); // a compaction long enough to catch running
+      RocksDatabase db = ((RDBStore) store).database();
+      TombstonePolicy slow = POLICY.withMinCompactionInterval(Duration.ofHours(1));
+      try (CompactionScheduler s = new CompactionScheduler(db, slow)) {
+        assertTrue(s.request("bytes", hot(0, 200_000)));
+        boolean requestedWhileRunning = false;
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!requestedWhileRunning) {
+          assertTrue(System.nanoTime() < deadline, "the first compaction never started");
+          synchronized (s) {
+            if (s.pending("bytes").isEmpty()) {
+              assertTrue(s.stats().recent().isEmpty(), "the first compaction ended before the"
+                  + " second request could be made while it ran; make it longer");
+              assertTrue(s.request("strings", hot(0, 10)));
+              requestedWhileRunning = true;
+            }
+          }
+        }
+        await(() -> !s.stats().recent().isEmpty());
+        Thread.sleep(500);
+        CompactionScheduler.Stats stats = s.stats();
+        assertEquals(1, stats.recent().size(), "ran within the interval: " + stats.recent());
+        assertEquals(List.of(new KeyRange(key(0), key(10))), s.pending("strings"));
+      }
+    }
+  }
+
   @Test
   void tombstonesPinnedByASnapshotAreReportedAndNotCompactedInALoop() throws Exception {
     try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, POLICY)) {
