@@ -19,12 +19,13 @@ import org.slf4j.LoggerFactory;
  * Runs targeted {@code compactRange} calls for hot tombstone ranges on one background thread, off
  * the request path.
  *
- * <p>Requests are deduplicated: one overlapping or touching a pending request of the same table
- * merges into it. Runs are rate-limited to one per {@link TombstonePolicy#minCompactionInterval()}.
- * After each compaction one counted positioning over the range checks the result: if tombstones
- * survived, an open snapshot still needs them, so the range is recorded as {@code PINNED} and
- * requests covered by it are skipped for {@link TombstonePolicy#pinnedRetryAfter()} instead of
- * compacting in a loop. Every outcome is kept in a bounded history for the stats. Thread-safe.
+ * <p>Requests are deduplicated: one overlapping or touching pending requests of the same table
+ * merges with all of them into one. Runs are rate-limited to one per
+ * {@link TombstonePolicy#minCompactionInterval()}. After each compaction one counted positioning
+ * over the range checks the result: if tombstones survived, an open snapshot still needs them, so
+ * the range is recorded as {@code PINNED} and requests covered by it are skipped for
+ * {@link TombstonePolicy#pinnedRetryAfter()} instead of compacting in a loop. Every outcome is
+ * kept in a bounded history for the stats. Thread-safe.
  */
 public final class CompactionScheduler implements AutoCloseable {
 
@@ -103,16 +104,25 @@ public final class CompactionScheduler implements AutoCloseable {
           return false;
         }
       }
-      for (int i = 0; i < pending.size(); i++) {
+      // Every pending request it overlaps or touches merges into it (it may bridge several), in
+      // the place of the first, so pending requests of a table stay disjoint.
+      Request merging = new Request(table, hot.range(), hot.tombstonesSkipped());
+      int first = -1;
+      for (int i = pending.size() - 1; i >= 0; i--) {
         Request p = pending.get(i);
-        if (p.table().equals(table) && p.range().overlapsOrTouches(hot.range())) {
-          pending.set(i, new Request(table, p.range().union(hot.range()),
-              p.tombstonesSkipped() + hot.tombstonesSkipped()));
+        if (p.table().equals(table) && p.range().overlapsOrTouches(merging.range())) {
+          merging = new Request(table, p.range().union(merging.range()),
+              p.tombstonesSkipped() + merging.tombstonesSkipped());
+          pending.remove(i);
           merged++;
-          return true;
+          first = i;
         }
       }
-      pending.add(new Request(table, hot.range(), hot.tombstonesSkipped()));
+      if (first >= 0) {
+        pending.add(first, merging);
+        return true;
+      }
+      pending.add(merging);
       scheduleDrain();
       return true;
     }

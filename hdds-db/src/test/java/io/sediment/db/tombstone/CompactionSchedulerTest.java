@@ -92,6 +92,27 @@ class CompactionSchedulerTest {
     }
   }
 
+  @Test
+  void aRequestBridgingTwoPendingRequestsMergesAllThreeIntoOne() throws Exception {
+    try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, POLICY)) {
+      RocksDatabase db = ((RDBStore) store).database();
+      TombstonePolicy slow = POLICY.withMinCompactionInterval(Duration.ofHours(1));
+      try (CompactionScheduler s = new CompactionScheduler(db, slow)) {
+        assertTrue(s.request("bytes", hot(0, 10)));      // runs at once, starts the interval
+        await(() -> s.stats().recent().size() == 1);
+        assertTrue(s.request("bytes", hot(100, 200)));
+        assertTrue(s.request("bytes", hot(300, 400)));
+        assertTrue(s.request("bytes", hot(150, 350)));   // overlaps both
+        assertEquals(List.of(new KeyRange(key(100), key(400))), s.pending("bytes"),
+            "one compaction, no key range compacted twice");
+        CompactionScheduler.Stats stats = s.stats();
+        assertEquals(1, stats.pending());
+        assertEquals(4, stats.requested());
+        assertEquals(2, stats.merged(), "requested = runs + merged");
+      }
+    }
+  }
+
   /**
    * A request that arrives while another compaction runs must still wait the interval after that
    * run ends. The test holds the scheduler's lock to request the second range at a moment when the
