@@ -93,7 +93,11 @@ public final class TombstoneTracker {
         }
       }
       if (merged.slowPasses() >= policy.slowPassesToCompact()) {
+        // In flight at once, under the lock that took it from the watched ranges: a pass over
+        // it on another thread must not start a second hot range before the request (and an
+        // end reported at once must still find it).
         due = merged;
+        inFlight.add(due.range());
       } else {
         ranges.add(merged);
         if (ranges.size() > policy.maxHotRanges()) {
@@ -102,11 +106,7 @@ public final class TombstoneTracker {
       }
     }
     if (due != null) {
-      // In flight before the request, so that an end reported at once still finds it.
       KeyRange handedOff = due.range();
-      synchronized (this) {
-        inFlight.add(handedOff);
-      }
       boolean accepted = false;
       try {
         accepted = compactionRequester.request(table, due);

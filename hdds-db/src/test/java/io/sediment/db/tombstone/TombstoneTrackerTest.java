@@ -94,6 +94,41 @@ class TombstoneTrackerTest {
     assertEquals(2, requested.size(), "tombstones seen after the compaction count again");
   }
 
+  /**
+   * Two scans finish walking the same band at once: the range one of them hands off must be in
+   * flight before the other looks, or the band is requested (and compacted) twice. Both threads
+   * are lined up on the tracker's lock, released together, and the round is repeated.
+   */
+  @Test
+  void twoConcurrentSlowPassesOverOneBandRequestItOnce() throws Exception {
+    for (int round = 0; round < 500; round++) {
+      java.util.concurrent.atomic.AtomicInteger requests =
+          new java.util.concurrent.atomic.AtomicInteger();
+      TombstoneTracker t = new TombstoneTracker("t", policy(10, 1), (table, range) -> {
+        requests.incrementAndGet();
+        return true;
+      });
+      List<Thread> scans = new ArrayList<>();
+      synchronized (t) {
+        for (int i = 0; i < 2; i++) {
+          Thread scan = new Thread(() -> t.onSkipped(b("a"), b("m"), 10));
+          scans.add(scan);
+          scan.start();
+        }
+        for (Thread scan : scans) {
+          while (scan.getState() != Thread.State.BLOCKED) {
+            Thread.onSpinWait();
+          }
+        }
+      }
+      for (Thread scan : scans) {
+        scan.join();
+      }
+      assertEquals(1, requests.get(), "round " + round + ": the band was requested twice");
+      assertEquals(List.of(new KeyRange(b("a"), b("m"))), t.inFlight());
+    }
+  }
+
   @Test
   void aRangeTheRequesterDidNotScheduleIsWatchedAgainAtOnce() {
     accept = false;
