@@ -3,10 +3,17 @@ package io.sediment.db.tombstone;
 import io.sediment.db.Bytes;
 
 /**
- * A range of encoded keys {@code [from, to)}; a {@code null} end is open. Immutable (the arrays
- * are never modified after construction).
+ * A range of encoded keys {@code [from, to)}; a {@code null} end is open. An empty {@code from}
+ * (the smallest key) is the open start, and becomes {@code null}, so both compare, cover and
+ * merge alike. Immutable (the arrays are never modified after construction).
  */
 public record KeyRange(byte[] from, byte[] to) {
+
+  public KeyRange {
+    if (from != null && from.length == 0) {
+      from = null;
+    }
+  }
 
   /** Whether the two ranges overlap or touch, so that their union is one range. */
   public boolean overlapsOrTouches(KeyRange o) {

@@ -92,6 +92,30 @@ class CompactionSchedulerTest {
     }
   }
 
+  /**
+   * An empty start key is the start of the table, as an open start is: a scan with an empty lower
+   * bound and one with none walk the same band, so a pinned band cools down for both.
+   */
+  @Test
+  void aBandPinnedUnderAnEmptyStartKeyCoolsDownForAnOpenStartToo() throws Exception {
+    try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, POLICY)) {
+      RocksDatabase db = ((RDBStore) store).database();
+      writeKeys(store, "bytes", 5_000);
+      try (ManagedSnapshot pin = db.newSnapshot()) {
+        deleteBand(store, "bytes", 0, 4_000);
+        try (CompactionScheduler s = new CompactionScheduler(db, POLICY)) {
+          assertTrue(s.request("bytes", new HotRange(new KeyRange(new byte[0], key(4_000)), 1,
+              4_000, 0)));
+          await(() -> s.stats().recent().size() == 1);
+          assertEquals(CompactionEvent.Outcome.PINNED, s.stats().recent().get(0).outcome());
+          assertFalse(s.request("bytes", new HotRange(new KeyRange(null, key(4_000)), 1, 4_000, 0)),
+              "the same band is cooling down: " + s.stats().recent());
+          assertEquals(new KeyRange(null, key(4_000)), new KeyRange(new byte[0], key(4_000)));
+        }
+      }
+    }
+  }
+
   @Test
   void aRequestBridgingTwoPendingRequestsMergesAllThreeIntoOne() throws Exception {
     try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, POLICY)) {
