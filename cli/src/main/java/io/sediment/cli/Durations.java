@@ -15,6 +15,9 @@ final class Durations implements CommandLine.ITypeConverter<Duration> {
   private static final String FORMAT = "a whole number with a unit (ms, s, m, h, d), e.g. 90s, "
       + "15m, 1h, 7d, or ISO-8601 such as PT90S";
 
+  /** The longest accepted duration, 100,000 days: it fits the nanoseconds a scheduler counts. */
+  static final Duration MAX = Duration.ofDays(100_000);
+
   @Override
   public Duration convert(String value) {
     return parse(value);
@@ -23,9 +26,19 @@ final class Durations implements CommandLine.ITypeConverter<Duration> {
   /**
    * The duration {@code text} denotes.
    *
-   * @throws CommandLine.TypeConversionException if it is not one of the accepted forms
+   * @throws CommandLine.TypeConversionException if it is not one of the accepted forms, or longer
+   *     than {@link #MAX} (a service could not schedule it)
    */
   static Duration parse(String text) {
+    Duration d = parseAny(text);
+    if (d.compareTo(MAX) > 0) {
+      throw new CommandLine.TypeConversionException("'" + text + "' is too long: at most "
+          + format(MAX));
+    }
+    return d;
+  }
+
+  private static Duration parseAny(String text) {
     String s = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
     if (s.startsWith("p")) {
       try {

@@ -76,6 +76,21 @@ class SedimentCommandTest {
   }
 
   @Test
+  void aDurationTooLongToScheduleIsAUsageErrorAndOpensNoStore() {
+    for (String option : List.of("--key-deleting-interval", "--open-key-expire",
+        "--multipart-expire", "--directory-deleting-interval")) {
+      for (String value : List.of("999999999999d", "200000000d", "P200000000D")) {
+        Path data = dir.resolve("data");
+        Run r = run("serve", "--data", data.toString(), "--port", "0", "--recon-port", "0",
+            option, value);
+        assertEquals(2, r.code(), option + " " + value + ": " + r.err());
+        assertTrue(r.err().contains(option) && r.err().contains(value), r.err());
+        assertFalse(Files.exists(data), "a usage error creates no store: " + option + " " + value);
+      }
+    }
+  }
+
+  @Test
   void aClientCommandWithoutAServerFailsWithOneAndSaysWhy() throws Exception {
     int port;
     try (ServerSocket s = new ServerSocket(0)) {
