@@ -69,7 +69,16 @@ final class ReconCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     Path secondary = secondaryDir != null ? secondaryDir : Files.createTempDirectory("sediment-recon-");
     CountDownLatch stop = new CountDownLatch(1);
-    Thread hook = new Thread(stop::countDown, "sediment-recon-shutdown");
+    CountDownLatch stopped = new CountDownLatch(1);
+    // On Ctrl-C or SIGTERM the JVM exits once the hook returns: it waits for the cleanup below.
+    Thread hook = new Thread(() -> {
+      stop.countDown();
+      try {
+        stopped.await(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "sediment-recon-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     try (ReconSource source = ReconSource.secondary(db, secondary, Duration.ofMillis(catchUpMillis));
          ReconServer recon = ReconServer.start(ReconConfig.defaults().withPort(port), source, null)) {
@@ -85,10 +94,14 @@ final class ReconCommand implements Callable<Integer> {
       try {
         Runtime.getRuntime().removeShutdownHook(hook);
       } catch (IllegalStateException shuttingDown) {
-        // the JVM is exiting: the hook has run
+        // the JVM is exiting: the hook is running, and waits for `stopped`
       }
-      if (secondaryDir == null) {
-        deleteTree(secondary);
+      try {
+        if (secondaryDir == null) {
+          deleteTree(secondary);
+        }
+      } finally {
+        stopped.countDown();
       }
     }
     return 0;

@@ -1,13 +1,21 @@
 package io.sediment.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.om.OmMetadataStore;
 import io.sediment.proto.om.BucketLayout;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -39,6 +47,43 @@ class ReconCommandTest {
           "--secondary-dir", dir.resolve("sec").toString());
       assertEquals(0, r.code(), r.err());
       assertTrue(r.out().contains("Recon at http://127.0.0.1:"), r.out());
+    }
+  }
+
+  /**
+   * Stopped the documented way (Ctrl-C or SIGTERM: the JVM exits once its shutdown hooks return),
+   * {@code sediment recon} still removes the temporary directory of its secondary instance.
+   */
+  @Test
+  void stoppedBySigtermRemovesItsTemporarySecondaryDirectory() throws Exception {
+    Path db = dir.resolve("om");
+    try (OmMetadataStore om = OmMetadataStore.open(db)) {
+      om.createVolume("vol", "o");
+    }
+    Path tmp = Files.createDirectories(dir.resolve("tmp"));
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process p = new ProcessBuilder(List.of(java, "-Xmx256m", "-Djava.io.tmpdir=" + tmp, "-cp",
+        System.getProperty("java.class.path"), Sediment.class.getName(), "recon", "--db",
+        db.toString(), "--port", "0"))
+        .redirectError(dir.resolve("recon.err").toFile()).start();
+    try {
+      BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(),
+          StandardCharsets.UTF_8));
+      String first = out.readLine();
+      assertNotNull(first, "recon printed nothing: " + Files.readString(dir.resolve("recon.err")));
+      assertTrue(first.startsWith("Recon at "), first);
+      try (Stream<Path> s = Files.list(tmp)) {
+        assertEquals(1, s.filter(f -> f.getFileName().toString().startsWith("sediment-recon-"))
+            .count(), "the secondary's temporary directory while serving");
+      }
+      p.destroy(); // SIGTERM
+      assertTrue(p.waitFor(60, TimeUnit.SECONDS), "recon stops on SIGTERM");
+    } finally {
+      p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+    try (Stream<Path> s = Files.list(tmp)) {
+      assertEquals(List.of(), s.filter(f -> f.getFileName().toString()
+          .startsWith("sediment-recon-")).toList(), "removed on exit");
     }
   }
 
