@@ -9,6 +9,7 @@ import io.sediment.db.TableDefinition;
 import io.sediment.db.TableIterator;
 import io.sediment.db.managed.RocksDatabaseException;
 import io.sediment.om.OmDBDefinition;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,13 +22,14 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code sediment ldb}: scans one table of a stopped store, printing each row as one JSON line
+ * {@code sediment ldb}: scans one table of a store, read-only, printing each row as one JSON line
  * {@code {"key": ..., "value": ...}} with the value decoded by the table's codec (protobuf
  * messages as proto3 JSON, byte values as base64), like {@code ozone debug ldb scan}.
  */
 @Command(name = "ldb", mixinStandardHelpOptions = true,
-    description = {"Scan a table of a STOPPED store and print its rows as JSON lines, values "
-        + "decoded.", "Tables: volumeTable, bucketTable, keyTable, directoryTable, fileTable, "
+    description = {"Scan a table of a store and print its rows as JSON lines, values decoded. "
+        + "The store is opened read-only (a running server's too: its rows as of the scan's "
+        + "start).", "Tables: volumeTable, bucketTable, keyTable, directoryTable, fileTable, "
         + "openKeyTable, openFileTable, deletedTable, deletedDirectoryTable, multipartInfoTable, "
         + "multipartPartsTable, snapshotInfoTable, metaTable."})
 final class LdbCommand implements Callable<Integer> {
@@ -50,7 +52,7 @@ final class LdbCommand implements Callable<Integer> {
   CommandLine.Model.CommandSpec spec;
 
   @Override
-  public Integer call() {
+  public Integer call() throws IOException {
     CommandLine cmd = spec.commandLine();
     TableDefinition<?, ?> def = OmDBDefinition.DEFINITION.tables().stream()
         .filter(t -> t.name().equals(table)).findFirst()
@@ -66,8 +68,11 @@ final class LdbCommand implements Callable<Integer> {
           + "`sediment serve`)");
     }
     PrintWriter out = cmd.getOut();
+    // A read-only secondary instance: opening the store for writing would rewrite its files
+    // (flush the WAL, new MANIFEST and OPTIONS). Its own info log goes to a temporary directory.
+    Path secondary = Files.createTempDirectory("sediment-ldb-");
     try (DBStore store = DBStoreBuilder.newBuilder(OmDBDefinition.DEFINITION).setPath(dir)
-        .build()) {
+        .setSecondary(secondary).build()) {
       byte[] p = prefix == null || prefix.isEmpty() ? null : prefix.getBytes(StandardCharsets.UTF_8);
       long n = 0;
       try (TableIterator<byte[], KeyValue<byte[], byte[]>> it =
@@ -83,10 +88,9 @@ final class LdbCommand implements Callable<Integer> {
       cmd.getErr().printf("%d rows of %s%n", n, def.name());
       cmd.getErr().flush();
     } catch (RocksDatabaseException e) {
-      throw new CliFailure(StoreDirs.inUse(e)
-          ? "The store at " + dir + " is in use (RocksDB LOCK held by a running server?): ldb reads "
-              + "a stopped store; stop the server first"
-          : "Cannot open the store at " + dir + ": " + e.getMessage(), e);
+      throw new CliFailure("Cannot open the store at " + dir + ": " + e.getMessage(), e);
+    } finally {
+      StoreDirs.deleteTree(secondary);
     }
     return 0;
   }

@@ -3,16 +3,13 @@ package io.sediment.cli;
 import io.sediment.recon.ReconConfig;
 import io.sediment.recon.ReconServer;
 import io.sediment.recon.ReconSource;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -98,20 +95,12 @@ final class ReconCommand implements Callable<Integer> {
       }
       try {
         if (secondaryDir == null) {
-          deleteTree(secondary);
+          StoreDirs.deleteTree(secondary);
         }
       } finally {
         stopped.countDown();
       }
     }
     return 0;
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    try (Stream<Path> s = Files.walk(dir)) {
-      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
   }
 }

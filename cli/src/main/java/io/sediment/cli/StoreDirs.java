@@ -3,7 +3,11 @@ package io.sediment.cli;
 import io.sediment.db.managed.RocksDatabaseException;
 import io.sediment.om.OmMetadataStore;
 import io.sediment.om.OmStoreOptions;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
 
 /**
  * Where things live under a data directory: the OM store in {@code om/}, logs in {@code logs/}.
@@ -40,5 +44,14 @@ final class StoreDirs {
   static boolean inUse(RocksDatabaseException e) {
     String m = String.valueOf(e.getMessage());
     return m.contains("LOCK") || m.contains("lock hold");
+  }
+
+  /** Deletes {@code dir} and everything below it. */
+  static void deleteTree(Path dir) throws IOException {
+    try (Stream<Path> s = Files.walk(dir)) {
+      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
   }
 }

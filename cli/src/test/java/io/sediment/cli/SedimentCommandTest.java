@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sediment.om.OmMetadataStore;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;
@@ -11,6 +12,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -101,6 +105,31 @@ class SedimentCommandTest {
       assertEquals(1, r.code(), c + ": " + r.err());
       assertTrue(r.err().contains("UNAVAILABLE") && r.err().contains("sediment serve"), r.err());
     }
+  }
+
+  @Test
+  void ldbReadsAStoppedStoreWithoutChangingIt() throws Exception {
+    Path data = dir.resolve("data");
+    try (OmMetadataStore om = OmMetadataStore.open(data.resolve("om"))) {
+      om.createVolume("vol", "o");
+    }
+    Map<String, Long> before = files(data.resolve("om"));
+    Run r = run("ldb", "--data", data.toString(), "--table", "volumeTable");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().startsWith("{\"key\":\"/vol\""), r.out());
+    assertEquals(before, files(data.resolve("om")), "ldb only reads: no file of the store is "
+        + "added, removed or rewritten");
+  }
+
+  /** The files of a directory with their sizes and modification times. */
+  private static Map<String, Long> files(Path dir) throws Exception {
+    Map<String, Long> out = new TreeMap<>();
+    try (Stream<Path> s = Files.list(dir)) {
+      for (Path f : s.toList()) {
+        out.put(f.getFileName() + " " + Files.size(f), Files.getLastModifiedTime(f).toMillis());
+      }
+    }
+    return out;
   }
 
   @Test
