@@ -222,9 +222,10 @@ final class LoadCommand implements Callable<Integer> {
       }
       PrintWriter out = spec.commandLine().getOut();
       out.printf("Loaded %d volumes, %d OBS buckets with %d committed keys each and %d open keys "
-              + "each; deleted keys %s..%s of each bucket (%d per bucket: a tombstone band in "
-              + "keyTable).%n", volumes, obs, keys, openKeys, keyName(deleteStart()),
-          keyName(deleteStart() + deleteCount() - 1), deleteCount());
+              + "each; %s.%n", volumes, obs, keys, openKeys, deleteCount() == 0 ? "deleted no keys"
+              : String.format("deleted keys %s..%s of each bucket (%d per bucket: a tombstone band "
+              + "in keyTable)", keyName(deleteStart()), keyName(deleteStart() + deleteCount() - 1),
+              deleteCount()));
       if (fso > 0) {
         out.printf("Created %d FSO buckets, each a tree of %d directories (depth %d, fanout %d) and "
                 + "%d files; deleted %s of each recursively (%d directories and %d files wait for "

@@ -133,6 +133,20 @@ class SedimentCommandTest {
   }
 
   @Test
+  void loadThatDeletesNoKeysDoesNotReportABandOfThem() {
+    for (String[] counts : List.of(new String[] {"--keys", "0"},
+        new String[] {"--keys", "10", "--delete-fraction", "0"})) {
+      Run r = run(Stream.concat(Stream.of("load", "--data", dir.resolve("data").toString(),
+          "--name-prefix", "none", "--volumes", "1", "--buckets", "1", "--fso-buckets", "0",
+          "--open-keys", "0", "--multipart-uploads", "0", "--no-snapshots", "--no-progress"),
+          Stream.of(counts)).toArray(String[]::new));
+      assertEquals(0, r.code(), r.err());
+      assertTrue(r.out().contains("deleted no keys"), Arrays.toString(counts) + ": " + r.out());
+      assertFalse(r.out().contains(".."), Arrays.toString(counts) + ": " + r.out());
+    }
+  }
+
+  @Test
   void ldbOnADirectoryWithoutAStoreFailsWithOne() {
     Run r = run("ldb", "--data", dir.toString(), "--table", "keyTable");
     assertEquals(1, r.code());
