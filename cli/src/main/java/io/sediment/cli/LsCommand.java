@@ -70,9 +70,10 @@ final class LsCommand implements Callable<Integer> {
       description = "Every key, no common prefixes (FSO: the whole subtree).")
   boolean recursive;
 
-  @Option(names = "--page-size", defaultValue = "1000",
-      description = "Entries per request, at most the server's page cap (default: ${DEFAULT-VALUE}).")
-  int pageSize;
+  @Option(names = "--page-size", paramLabel = "N",
+      description = "Entries per request, at most the server's page cap (default: that cap, "
+          + "`serve --page-cap`).")
+  Integer pageSize;
 
   @Option(names = "--start-after", paramLabel = "NAME",
       description = "List names after this one (exclusive; FSO: a path below the listed "
@@ -88,7 +89,7 @@ final class LsCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     CommandLine cmd = spec.commandLine();
-    if (pageSize < 1) {
+    if (pageSize != null && pageSize < 1) {
       throw new CommandLine.ParameterException(cmd, "--page-size must be at least 1: " + pageSize);
     }
     String p = path == null ? "" : path.startsWith("/") ? path.substring(1) : path;
@@ -130,7 +131,7 @@ final class LsCommand implements Callable<Integer> {
     String after = nz(startAfter);
     while (true) {
       ListVolumesResponse r = target.deadline(stub).listVolumes(ListVolumesRequest.newBuilder()
-          .setPrefix(nz(prefix)).setStartAfter(after).setMaxResults(pageSize).build());
+          .setPrefix(nz(prefix)).setStartAfter(after).setMaxResults(page()).build());
       for (VolumeInfo v : r.getVolumesList()) {
         out.println(json ? Json.of(v) : String.format("%s  %-20s %s",
             TIME.format(Instant.ofEpochMilli(v.getCreationTime())), v.getOwner(), v.getName()));
@@ -147,7 +148,7 @@ final class LsCommand implements Callable<Integer> {
     String after = nz(startAfter);
     while (true) {
       ListBucketsResponse r = target.deadline(stub).listBuckets(ListBucketsRequest.newBuilder()
-          .setVolume(volume).setPrefix(nz(prefix)).setStartAfter(after).setMaxResults(pageSize)
+          .setVolume(volume).setPrefix(nz(prefix)).setStartAfter(after).setMaxResults(page())
           .build());
       for (BucketInfo b : r.getBucketsList()) {
         out.println(json ? Json.of(b) : String.format("%s  %-22s %s",
@@ -169,7 +170,7 @@ final class LsCommand implements Callable<Integer> {
           ListObjectsV2Request.newBuilder()
           .setVolume(volume).setBucket(bucket).setPrefix(keyPrefix)
           .setDelimiter(recursive ? "" : delimiter).setStartAfter(nz(startAfter))
-          .setMaxKeys(pageSize).setContinuationToken(token).build());
+          .setMaxKeys(page()).setContinuationToken(token).build());
       // One page holds common prefixes and keys; print them merged in name order.
       int p = 0;
       int k = 0;
@@ -198,7 +199,7 @@ final class LsCommand implements Callable<Integer> {
     do {
       ListStatusResponse r = target.deadline(stub).listStatus(ListStatusRequest.newBuilder()
           .setVolume(volume).setBucket(bucket).setPath(dir).setRecursive(recursive)
-          .setStartKey(nz(startAfter)).setNumEntries(pageSize).setPageToken(token).build());
+          .setStartKey(nz(startAfter)).setNumEntries(page()).setPageToken(token).build());
       for (FileStatus s : r.getStatusesList()) {
         if (json) {
           out.println(Json.of(s));
@@ -212,6 +213,11 @@ final class LsCommand implements Callable<Integer> {
       }
       token = r.getNextPageToken();
     } while (!token.isEmpty());
+  }
+
+  /** Entries per request: --page-size, or 0 (the server's page cap). */
+  private int page() {
+    return pageSize == null ? 0 : pageSize;
   }
 
   private static int compareUtf8(String a, String b) {

@@ -5,11 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.om.OmMetadataStore;
+import io.sediment.om.OmStoreOptions;
+import io.sediment.om.grpc.OmGrpcServer;
+import io.sediment.proto.om.BucketLayout;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -90,6 +94,38 @@ class SedimentCommandTest {
         assertEquals(2, r.code(), option + " " + value + ": " + r.err());
         assertTrue(r.err().contains(option) && r.err().contains(value), r.err());
         assertFalse(Files.exists(data), "a usage error creates no store: " + option + " " + value);
+      }
+    }
+  }
+
+  @Test
+  void lsWithoutPageSizeListsFromAServerWhosePageCapIsBelowAThousand() throws Exception {
+    try (OmMetadataStore om = OmMetadataStore.open(dir.resolve("om"),
+        OmStoreOptions.defaults().withMaxListSize(5))) {
+      for (int v = 0; v < 7; v++) {
+        om.createVolume("vol-" + v, "o");
+      }
+      om.createBucket("vol-0", "obs", BucketLayout.OBJECT_STORE, null, 0);
+      om.createBucket("vol-0", "fso", BucketLayout.FILE_SYSTEM_OPTIMIZED, null, 0);
+      for (int d = 0; d < 7; d++) {
+        om.createDirectory("vol-0", "fso", "dir-" + d);
+      }
+      OmGrpcServer server = OmGrpcServer.builder(om).port(0).build().start();
+      try {
+        String target = server.target();
+        for (String[] args : List.of(new String[] {"ls"}, new String[] {"ls", "vol-0"},
+            new String[] {"ls", "vol-0/obs"}, new String[] {"ls", "vol-0/fso"})) {
+          Run r = run(Stream.concat(Stream.of(args), Stream.of("--target", target))
+              .toArray(String[]::new));
+          assertEquals(0, r.code(), Arrays.toString(args) + ": " + r.err());
+        }
+        assertEquals(7, run("ls", "--target", target).out().lines().count());
+        assertEquals(7, run("ls", "vol-0/fso", "-r", "--target", target).out().lines().count());
+        Run paged = run("ls", "--page-size", "2", "--target", target);
+        assertEquals(0, paged.code(), paged.err());
+        assertEquals(7, paged.out().lines().count(), "an explicit --page-size within the cap");
+      } finally {
+        server.shutdown(Duration.ofSeconds(5));
       }
     }
   }
