@@ -15,7 +15,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "checkpoint", mixinStandardHelpOptions = true,
     description = {"Write a consistent checkpoint of a running server's store into DIR (which must "
         + "not exist; relative to this directory; on the server's machine).",
-        "It opens as a store: `sediment serve --data` on its parent needs it named om, or use ldb."})
+        "It opens as a store: `sediment recon --db DIR` as it is; `serve --data` and `ldb --data` "
+            + "take its parent and need it named om."})
 final class CheckpointCommand implements Callable<Integer> {
 
   @Parameters(index = "0", paramLabel = "DIR", description = "New directory for the checkpoint.")

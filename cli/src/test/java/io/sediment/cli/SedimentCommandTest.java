@@ -59,6 +59,14 @@ class SedimentCommandTest {
   }
 
   @Test
+  void checkpointHelpNamesTheCommandThatOpensACheckpointDirectoryAsItIs() {
+    // ldb and serve take a data directory and read DIR/om; only recon takes the store directory.
+    String help = run("checkpoint", "--help").out().replaceAll("\\s+", " ");
+    assertTrue(help.contains("recon --db"), help);
+    assertFalse(help.contains("or use ldb"), help);
+  }
+
+  @Test
   void usageErrorsExitTwo() {
     for (String[] args : List.of(
         new String[] {},
