@@ -99,11 +99,20 @@ final class RmCommand implements Callable<Integer> {
           }
           token = r.getNextContinuationToken();
         } while (!token.isEmpty());
+        int deleted = 0;
         for (String key : keys) {
-          target.deadline(stub).deleteKey(DeleteKeyRequest.newBuilder().setVolume(parts[0])
-              .setBucket(parts[1]).setKey(key).build());
+          try {
+            target.deadline(stub).deleteKey(DeleteKeyRequest.newBuilder().setVolume(parts[0])
+                .setBucket(parts[1]).setKey(key).build());
+            deleted++;
+          } catch (StatusRuntimeException e) {
+            if (e.getStatus().getCode() != Status.Code.NOT_FOUND) {
+              throw e;
+            }
+            // deleted meanwhile by another client
+          }
         }
-        out.printf("Deleted %d keys under %s/%s/%s%n", keys.size(), parts[0], parts[1], prefix);
+        out.printf("Deleted %d keys under %s/%s/%s%n", deleted, parts[0], parts[1], prefix);
       } else if (parts.length == 3 && !parts[2].isEmpty()) {
         target.deadline(stub).deleteKey(DeleteKeyRequest.newBuilder().setVolume(parts[0])
             .setBucket(parts[1]).setKey(parts[2]).build());

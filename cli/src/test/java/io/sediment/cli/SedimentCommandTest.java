@@ -138,6 +138,40 @@ class SedimentCommandTest {
     }
   }
 
+  /** {@code rm -r} on an OBS prefix skips a listed key another client deleted meanwhile, as on FSO. */
+  @Test
+  void rmRecursiveOnAnObjectStorePrefixSkipsAKeyDeletedMeanwhile() throws Exception {
+    try (OmMetadataStore om = OmMetadataStore.open(dir.resolve("om"))) {
+      om.createVolume("vol", "o");
+      om.createBucket("vol", "obs", BucketLayout.OBJECT_STORE, null, 0);
+      for (int k = 0; k < 3; k++) {
+        var session = om.openKey("vol", "obs", "k-" + k, "o");
+        om.commitKey("vol", "obs", "k-" + k, session.clientId(), 1);
+      }
+      java.util.concurrent.atomic.AtomicBoolean raced = new java.util.concurrent.atomic.AtomicBoolean();
+      io.grpc.ServerInterceptor otherClient = new io.grpc.ServerInterceptor() {
+        @Override
+        public <Q, R> io.grpc.ServerCall.Listener<Q> interceptCall(io.grpc.ServerCall<Q, R> call,
+            io.grpc.Metadata headers, io.grpc.ServerCallHandler<Q, R> next) {
+          if (call.getMethodDescriptor().getBareMethodName().equals("DeleteKey")
+              && raced.compareAndSet(false, true)) {
+            om.deleteKey("vol", "obs", "k-1");
+          }
+          return next.startCall(call, headers);
+        }
+      };
+      OmGrpcServer server = OmGrpcServer.builder(om).port(0).interceptor(otherClient).build().start();
+      try {
+        Run r = run("rm", "-r", "vol/obs/k-", "--target", server.target());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("Deleted 2 keys"), r.out());
+        assertTrue(om.listKeys("vol", "obs", "", null, 10, null).items().isEmpty());
+      } finally {
+        server.shutdown(Duration.ofSeconds(5));
+      }
+    }
+  }
+
   @Test
   void aClientCommandWithoutAServerFailsWithOneAndSaysWhy() throws Exception {
     int port;

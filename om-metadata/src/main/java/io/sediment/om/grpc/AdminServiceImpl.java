@@ -139,6 +139,12 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
         throw Status.ALREADY_EXISTS.withDescription("Checkpoint directory " + dir
             + " already exists: name a new one").asRuntimeException();
       }
+      Path parent = dir.getParent();
+      if (parent == null || !Files.isDirectory(parent)) {
+        throw Status.FAILED_PRECONDITION.withDescription("The parent of checkpoint directory "
+            + dir + ", " + parent + ", is not an existing directory on the server's machine")
+            .asRuntimeException();
+      }
       long start = System.nanoTime();
       db().createCheckpoint(dir);
       return CreateCheckpointResponse.newBuilder().setDir(dir.toString())

@@ -308,6 +308,11 @@ class OmGrpcServerTest {
         CreateCheckpointRequest.newBuilder().setDir("relative/dir").build()));
     assertStatus(Status.Code.ALREADY_EXISTS, () -> f.admin.createCheckpoint(
         CreateCheckpointRequest.newBuilder().setDir(dir.toString()).build()));
+    StatusRuntimeException noParent = assertStatus(Status.Code.FAILED_PRECONDITION,
+        () -> f.admin.createCheckpoint(CreateCheckpointRequest.newBuilder()
+            .setDir(dir.resolve("missing/cp").toString()).build()));
+    assertTrue(noParent.getStatus().getDescription().contains(dir.resolve("missing").toString()),
+        noParent.getStatus().getDescription());
   }
 
   /**
