@@ -242,6 +242,9 @@ final class ServeCommand implements Callable<Integer> {
 
   private void validate() {
     CommandLine cmd = spec.commandLine();
+    if (host == null || host.isBlank()) {
+      throw new CommandLine.ParameterException(cmd, "--host must not be blank");
+    }
     if (port < 0 || port > 65535) {
       throw new CommandLine.ParameterException(cmd, "--port must be in [0, 65535]: " + port);
     }

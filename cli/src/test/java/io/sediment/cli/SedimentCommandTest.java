@@ -107,6 +107,18 @@ class SedimentCommandTest {
   }
 
   @Test
+  void aBlankHostIsAUsageErrorAndOpensNoStore() {
+    for (String host : List.of("", "  ")) {
+      Path data = dir.resolve("data");
+      Run r = run("serve", "--data", data.toString(), "--port", "0", "--recon-port", "0",
+          "--host", host);
+      assertEquals(2, r.code(), "'" + host + "': " + r.err());
+      assertTrue(r.err().contains("--host"), r.err());
+      assertFalse(Files.exists(data), "a usage error creates no store");
+    }
+  }
+
+  @Test
   void lsWithoutPageSizeListsFromAServerWhosePageCapIsBelowAThousand() throws Exception {
     try (OmMetadataStore om = OmMetadataStore.open(dir.resolve("om"),
         OmStoreOptions.defaults().withMaxListSize(5))) {
