@@ -58,9 +58,14 @@ final class TypedTableIterator<K, V> implements TableIterator<K, KeyValue<K, V>>
     try (CodecBuffer target = table.encodeKey(key, "key")) {
       e = raw.seek(target);
     }
+    // Forget the previous seek first: if decoding this entry throws, next() must decode (and
+    // fail on) it again rather than return the previous seek's entry.
+    seekRaw = null;
+    seekDecoded = null;
+    KeyValue<K, V> decoded = e == null ? null : decode(e);
     seekRaw = e;
-    seekDecoded = e == null ? null : decode(e);
-    return seekDecoded;
+    seekDecoded = decoded;
+    return decoded;
   }
 
   @Override

@@ -93,6 +93,22 @@ class CorruptValueTest {
   }
 
   @Test
+  void nextAfterASeekThatFailedToDecodeFailsTooInsteadOfRepeatingThePreviousSeeksEntry() {
+    try (DBStore store = TestStores.open(dir)) {
+      Table<String, String> strings = store.getTable(TestStores.STRINGS);
+      strings.put("a-good", "fine");
+      store.getTable("strings").put(b(KEY), BAD_UTF8);
+
+      try (TableIterator<String, KeyValue<String, String>> it = strings.iterator()) {
+        assertEquals(KeyValue.of("a-good", "fine"), it.seek("a-good"));
+        assertCorrupt(() -> it.seek("b"), "strings", KEY);
+        // The iterator stands on the corrupt entry: next() must not hand back "a-good" again.
+        assertCorrupt(it::next, "strings", KEY);
+      }
+    }
+  }
+
+  @Test
   void undecodableKeyFailsIterationAndRangeReadsNamingTheTable() {
     try (DBStore store = TestStores.open(dir)) {
       Table<String, String> strings = store.getTable(TestStores.STRINGS);
