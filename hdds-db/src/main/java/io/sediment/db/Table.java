@@ -61,7 +61,8 @@ public interface Table<K, V> {
    * whoever wrote it: unlike deleting the keys one listed, it also removes keys written under the
    * prefix after the caller looked. One wide range is cheap for readers (one reseek); many small adjacent ranges cost about as much
    * as point deletes, so delete a subtree once, not per child. For an empty or all-{@code 0xFF}
-   * prefix (no successor) the range ends at the last existing key.
+   * prefix (no successor) the range ends past the longest key the table accepts (see
+   * {@code RDBTable#deletePrefixWithBatch} for key limits of 1 MiB and more).
    */
   void deletePrefix(K prefix);
 

@@ -23,6 +23,12 @@ import java.util.Objects;
  */
 public class RDBTable implements Table<byte[], byte[]> {
 
+  /**
+   * Key limits below which a prefix without successor is deleted up to {@code maxKeyBytes + 1}
+   * bytes of 0xFF (see {@link #deletePrefixWithBatch}).
+   */
+  private static final int MAX_OPEN_PREFIX_END = 1 << 20;
+
   private final RocksDatabase db;
   private final ColumnFamily family;
   private final int maxKeyBytes;
@@ -185,8 +191,12 @@ public class RDBTable implements Table<byte[], byte[]> {
   }
 
   /**
-   * Adds one range tombstone over {@code [prefix, successor(prefix))}; with no successor (an empty or
-   * all-0xFF prefix) the range ends at the last existing key, which gets its own point delete.
+   * Adds one range tombstone over {@code [prefix, successor(prefix))}. With no successor (an empty
+   * or all-0xFF prefix) the range ends at {@code maxKeyBytes + 1} bytes of 0xFF, which sorts after
+   * every key this table accepts, so that, as for any other prefix, keys put earlier in the same
+   * batch or by other writers before the commit go too. Only for a key limit of 1 MiB or more
+   * (where that end would be too large) does the range end at the last existing key instead, which
+   * gets its own point delete.
    */
   @Override
   public void deletePrefixWithBatch(BatchOperation batch, byte[] prefix) {
@@ -195,6 +205,10 @@ public class RDBTable implements Table<byte[], byte[]> {
     var writable = RDBBatchOperation.writable(batch, db);
     byte[] from = prefix.clone();
     byte[] to = Bytes.prefixSuccessor(from);
+    if (to == null && maxKeyBytes < MAX_OPEN_PREFIX_END) {
+      to = new byte[maxKeyBytes + 1];
+      java.util.Arrays.fill(to, (byte) 0xFF);
+    }
     if (to != null) {
       writable.deleteRange(family, from, to);
       return;

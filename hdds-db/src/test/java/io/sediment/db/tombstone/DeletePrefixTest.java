@@ -3,6 +3,7 @@ package io.sediment.db.tombstone;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.db.BatchOperation;
 import io.sediment.db.Bytes;
@@ -116,6 +117,36 @@ class DeletePrefixTest {
       TableTombstoneStats after = stats(store, "strings");
       assertEquals(0, after.memtableRangeDeletes());
       assertEquals(3, after.sstRangeDeletions());
+    }
+  }
+
+  @Test
+  void aPrefixWithoutSuccessorAlsoDeletesKeysPutEarlierInTheSameBatch() {
+    byte[] ff = {(byte) 0xFF};
+    try (DBStore store = TestStores.open(dir)) {
+      Table<byte[], byte[]> t = store.getTable("bytes");
+      t.put(new byte[] {(byte) 0xFF, 0x01}, ff);
+      t.put(new byte[] {'a'}, ff);
+      try (BatchOperation b = store.initBatchOperation()) {
+        t.putWithBatch(b, new byte[] {(byte) 0xFF, 0x02}, ff);
+        t.deletePrefixWithBatch(b, ff);
+        b.commit();
+      }
+      assertNull(t.get(new byte[] {(byte) 0xFF, 0x01}));
+      assertNull(t.get(new byte[] {(byte) 0xFF, 0x02}), "put before the prefix delete in the batch");
+      assertEquals(1, t.getRangeKVs(null, 10, null).size());
+
+      // The empty prefix (the whole table) on a table with no stored keys yet.
+      try (BatchOperation b = store.initBatchOperation()) {
+        t.deletePrefixWithBatch(b, new byte[0]);
+        b.commit();
+      }
+      try (BatchOperation b = store.initBatchOperation()) {
+        t.putWithBatch(b, new byte[] {'z'}, ff);
+        t.deletePrefixWithBatch(b, new byte[0]);
+        b.commit();
+      }
+      assertTrue(t.isEmpty(), "put before the whole-table delete in the batch");
     }
   }
 
