@@ -35,7 +35,17 @@ public final class ProtoCodec<M extends Message> implements Codec<M> {
 
   @Override
   public byte[] toPersistedFormat(M object) {
-    return Objects.requireNonNull(object, "message").toByteArray();
+    checkSize(Objects.requireNonNull(object, "message").getSerializedSize());
+    return object.toByteArray();
+  }
+
+  /** A message of 2 GiB or more (its int size wrapped negative) cannot be stored. */
+  private int checkSize(int size) {
+    if (size < 0) {
+      throw new CodecException("Cannot encode " + type.getSimpleName()
+          + ": its encoding is 2 GiB or larger");
+    }
+    return size;
   }
 
   @Override
@@ -49,14 +59,15 @@ public final class ProtoCodec<M extends Message> implements Codec<M> {
 
   @Override
   public void encodeInto(M object, CodecBuffer buffer) {
-    int size = Objects.requireNonNull(object, "message").getSerializedSize();
+    int size = checkSize(Objects.requireNonNull(object, "message").getSerializedSize());
     try {
       CodedOutputStream out = CodedOutputStream.newInstance(buffer.writableTail(size));
       object.writeTo(out);
       out.checkNoSpaceLeft();
       buffer.advanceWriter(size);
-    } catch (IOException | IllegalStateException e) {
-      throw new CodecException("Cannot encode " + type.getSimpleName(), e);
+    } catch (IOException | IllegalStateException | IllegalArgumentException e) {
+      // IllegalArgumentException: the buffer cannot grow by size bytes (near 2 GiB in all).
+      throw new CodecException("Cannot encode " + type.getSimpleName() + ": " + e.getMessage(), e);
     }
   }
 

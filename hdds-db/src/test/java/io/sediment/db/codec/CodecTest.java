@@ -311,4 +311,24 @@ class CodecTest {
       assertThrows(CodecException.class, () -> TIMESTAMP.decode(b));
     }
   }
+  @Test
+  void protoLargerThan2GiBIsACodecExceptionOnEveryEncodePath() {
+    // 33 options sharing one 64 MiB value: over 2 GiB serialized, so the int size wraps negative.
+    com.google.protobuf.ByteString chunk = com.google.protobuf.ByteString.copyFrom(new byte[64 << 20]);
+    com.google.protobuf.Type.Builder builder = com.google.protobuf.Type.newBuilder();
+    for (int i = 0; i < 33; i++) {
+      builder.addOptions(com.google.protobuf.Option.newBuilder().setName("o" + i)
+          .setValue(com.google.protobuf.Any.newBuilder().setValue(chunk)));
+    }
+    com.google.protobuf.Type huge = builder.build();
+    ProtoCodec<com.google.protobuf.Type> codec =
+        ProtoCodec.of(com.google.protobuf.Type.class, com.google.protobuf.Type.parser());
+    assertThrows(CodecException.class, () -> codec.toPersistedFormat(huge));
+    assertThrows(CodecException.class, () -> codec.toCodecBuffer(huge));
+    try (CodecBuffer b = CodecBuffer.allocateDirect(16)) {
+      b.put((byte) 1);
+      assertThrows(CodecException.class, () -> codec.encodeInto(huge, b));
+      assertEquals(1, b.readableBytes(), "nothing appended");
+    }
+  }
 }
