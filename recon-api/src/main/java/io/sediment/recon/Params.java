@@ -34,13 +34,19 @@ final class Params {
     return v.get(0);
   }
 
+  /**
+   * A whole number, saturated to the {@code int} range: a value beyond it is as far out as any
+   * (a {@code limit} of 2^31 or more is "more than the cap", not malformed).
+   */
   int integer(String name, int fallback) {
     String v = string(name, null);
     if (v == null || v.isEmpty()) {
       return fallback;
     }
     try {
-      return Integer.parseInt(v.trim());
+      java.math.BigInteger n = new java.math.BigInteger(v.trim());
+      return n.max(java.math.BigInteger.valueOf(Integer.MIN_VALUE))
+          .min(java.math.BigInteger.valueOf(Integer.MAX_VALUE)).intValue();
     } catch (NumberFormatException e) {
       throw ApiException.badRequest("Parameter '" + name + "' must be an integer, not '"
           + abbreviate(v) + "'");

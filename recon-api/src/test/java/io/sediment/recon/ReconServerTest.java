@@ -389,6 +389,20 @@ class ReconServerTest {
   }
 
   @Test
+  void aLimitBeyondTheIntRangeIsTheCapLikeAnyLimitAboveIt() {
+    // README: "-1 or more than the page cap = the cap"; 2^31 and beyond are more than the cap too.
+    JsonNode capped = get("/api/v1/keys/open?limit=-1");
+    for (String limit : List.of("2147483647", "2147483648", "99999999999", "99999999999999999999999")) {
+      assertEquals(capped, get("/api/v1/keys/open?limit=" + limit), limit);
+      assertEquals(get("/api/v1/keys/deletePending?limit=-1"),
+          get("/api/v1/keys/deletePending?limit=" + limit), limit);
+    }
+    Reply tooSmall = send(HttpClient.newHttpClient(), "GET", "/api/v1/keys/open?limit=-99999999999");
+    assertEquals(400, tooSmall.status(), tooSmall.body());
+    assertTrue(tooSmall.body().contains("limit"), tooSmall.body());
+  }
+
+  @Test
   void errorsAreJsonWithAReasonAndNoStackTrace() {
     record Case(String method, String path, int status, String mentions) { }
     List<Case> cases = List.of(
