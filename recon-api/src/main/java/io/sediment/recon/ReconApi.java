@@ -63,7 +63,9 @@ final class ReconApi {
   // ---- /keys ----------------------------------------------------------------------------------
 
   Object openKeys(Params p) {
-    boolean anyFlag = p.string("includeFso", null) != null || p.string("includeNonFso", null) != null;
+    // Given = non-empty, as for every parameter (an empty value is the default).
+    boolean anyFlag = !p.string("includeFso", "").isEmpty()
+        || !p.string("includeNonFso", "").isEmpty();
     boolean fso = p.bool("includeFso", !anyFlag);
     boolean nonFso = p.bool("includeNonFso", !anyFlag);
     OmInsight.Page page = insight().openKeys(p.string("startPrefix", ""), p.string("prevKey", ""),

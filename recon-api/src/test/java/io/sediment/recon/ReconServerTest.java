@@ -403,6 +403,19 @@ class ReconServerTest {
   }
 
   @Test
+  void anEmptyIncludeFlagIsAbsentLikeAnyOtherEmptyParameter() {
+    // An empty value means "not given" for every parameter (limit=, prevKey=): the flags too, so
+    // an empty form field neither turns the other flag off nor makes both false.
+    JsonNode both = get("/api/v1/keys/open?limit=100");
+    assertEquals(both, get("/api/v1/keys/open?limit=100&includeFso=&includeNonFso="));
+    assertEquals(get("/api/v1/keys/open?limit=100&includeNonFso=true"),
+        get("/api/v1/keys/open?limit=100&includeFso=&includeNonFso=true"));
+    JsonNode fsoOnly = get("/api/v1/keys/open?limit=100&includeFso=true&includeNonFso=");
+    assertEquals(ns.openFiles.size(), fsoOnly.get("fso").size());
+    assertEquals(0, fsoOnly.get("nonFSO").size());
+  }
+
+  @Test
   void errorsAreJsonWithAReasonAndNoStackTrace() {
     record Case(String method, String path, int status, String mentions) { }
     List<Case> cases = List.of(
