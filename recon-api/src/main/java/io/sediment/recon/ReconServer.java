@@ -94,9 +94,10 @@ public final class ReconServer implements AutoCloseable {
     return connector.getLocalPort();
   }
 
-  /** {@code http://host:port}. */
+  /** {@code http://host:port} ({@code http://[v6]:port} for an IPv6 literal). */
   public String url() {
-    return "http://" + host + ":" + port();
+    boolean v6 = host.indexOf(':') >= 0 && !host.startsWith("[");
+    return "http://" + (v6 ? "[" + host + "]" : host) + ":" + port();
   }
 
   /** Prometheus text format of Recon's metrics and the extra registry's. */

@@ -138,6 +138,22 @@ class ReconServerTest {
   }
 
   @Test
+  void urlOfAnIpv6HostIsAUsableUrl() throws IOException {
+    // serve --host ::1 prints recon.url(): an IPv6 literal needs brackets in a URL.
+    try (ReconServer v6 = ReconServer.start(ReconConfig.defaults().withHost("::1").withPort(0),
+        ReconSource.embedded(om), null)) {
+      assertEquals("http://[::1]:" + v6.port(), v6.url());
+      ReconServer saved = recon;
+      recon = v6;
+      try {
+        assertEquals("embedded", get("/api/v1/db/status").get("mode").asText());
+      } finally {
+        recon = saved;
+      }
+    }
+  }
+
+  @Test
   void openKeysPageThroughBothTablesWithNoGapOrDuplicate() {
     List<String> expected = new ArrayList<>(ns.openKeys);
     expected.addAll(ns.openFiles);
