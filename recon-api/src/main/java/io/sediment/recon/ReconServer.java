@@ -96,8 +96,7 @@ public final class ReconServer implements AutoCloseable {
 
   /** {@code http://host:port} ({@code http://[v6]:port} for an IPv6 literal). */
   public String url() {
-    boolean v6 = host.indexOf(':') >= 0 && !host.startsWith("[");
-    return "http://" + (v6 ? "[" + host + "]" : host) + ":" + port();
+    return "http://" + com.google.common.net.HostAndPort.fromParts(host, port());
   }
 
   /** Prometheus text format of Recon's metrics and the extra registry's. */

@@ -158,7 +158,7 @@ public final class OmGrpcServer implements AutoCloseable {
 
   /** {@code host:port}, usable as a gRPC target. */
   public String target() {
-    return host + ":" + port();
+    return com.google.common.net.HostAndPort.fromParts(host, port()).toString();
   }
 
   /** The registry the per-RPC metrics are kept in. */

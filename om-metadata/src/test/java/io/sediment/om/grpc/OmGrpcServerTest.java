@@ -509,6 +509,29 @@ class OmGrpcServerTest {
     }
   }
 
+  /** {@code serve --host ::1} prints {@code target()}: an IPv6 literal needs brackets there. */
+  @Test
+  void theTargetOfAnIpv6HostIsUsableAsAGrpcTarget() throws Exception {
+    try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1,
+        java.net.InetAddress.getByName("::1"))) {
+      probe.getLocalPort();
+    } catch (java.io.IOException noIpv6) {
+      org.junit.jupiter.api.Assumptions.abort("no IPv6 loopback on this machine: " + noIpv6);
+    }
+    OmGrpcServer v6 = OmGrpcServer.builder(f.store).host("::1").port(0).build().start();
+    io.grpc.ManagedChannel channel = io.grpc.Grpc.newChannelBuilder(v6.target(),
+        io.grpc.InsecureChannelCredentials.create()).build();
+    try {
+      assertEquals("[::1]:" + v6.port(), v6.target());
+      f.om.createVolume(CreateVolumeRequest.newBuilder().setVolume("vol-v6").setOwner("o").build());
+      assertEquals("vol-v6", OmServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS)
+          .getVolume(GetVolumeRequest.newBuilder().setVolume("vol-v6").build()).getVolume().getName());
+    } finally {
+      channel.shutdownNow();
+      v6.shutdown(java.time.Duration.ofSeconds(5));
+    }
+  }
+
   // ---- helpers ----------------------------------------------------------------------------------
 
   private void volumeAndBucket(String v, String b, BucketLayout layout) {
