@@ -1,8 +1,6 @@
 package io.sediment.cli;
 
 import com.google.protobuf.MessageOrBuilder;
-import io.sediment.db.DBStore;
-import io.sediment.db.DBStoreBuilder;
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
 import io.sediment.db.TableDefinition;
@@ -12,7 +10,6 @@ import io.sediment.om.OmDBDefinition;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.concurrent.Callable;
@@ -62,21 +59,12 @@ final class LdbCommand implements Callable<Integer> {
     if (limit < 0) {
       throw new CommandLine.ParameterException(cmd, "--limit must not be negative: " + limit);
     }
-    Path dir = StoreDirs.store(data).toAbsolutePath().normalize();
-    if (!Files.isRegularFile(dir.resolve("CURRENT"))) {
-      throw new CliFailure("No store at " + dir + " (expected the --data directory of a "
-          + "`sediment serve`)");
-    }
     PrintWriter out = cmd.getOut();
-    // A read-only secondary instance: opening the store for writing would rewrite its files
-    // (flush the WAL, new MANIFEST and OPTIONS). Its own info log goes to a temporary directory.
-    Path secondary = Files.createTempDirectory("sediment-ldb-");
-    try (DBStore store = DBStoreBuilder.newBuilder(OmDBDefinition.DEFINITION).setPath(dir)
-        .setSecondary(secondary).build()) {
+    try (StoreDirs.ReadOnlyStore ro = StoreDirs.openReadOnly(data)) {
       byte[] p = prefix == null || prefix.isEmpty() ? null : prefix.getBytes(StandardCharsets.UTF_8);
       long n = 0;
       try (TableIterator<byte[], KeyValue<byte[], byte[]>> it =
-               store.getTable(def.name()).iterator(p, IteratorType.KEY_AND_VALUE)) {
+               ro.store().getTable(def.name()).iterator(p, IteratorType.KEY_AND_VALUE)) {
         while (it.hasNext() && (limit == 0 || n < limit)) {
           KeyValue<byte[], byte[]> kv = it.next();
           out.println("{\"key\":" + render(def.keyCodec().fromPersistedFormat(kv.getKey()))
@@ -88,9 +76,9 @@ final class LdbCommand implements Callable<Integer> {
       cmd.getErr().printf("%d rows of %s%n", n, def.name());
       cmd.getErr().flush();
     } catch (RocksDatabaseException e) {
-      throw new CliFailure("Cannot open the store at " + dir + ": " + e.getMessage(), e);
-    } finally {
-      StoreDirs.deleteTree(secondary);
+      throw new CliFailure("Reading " + def.name() + " of the store under " + data + " failed: "
+          + e.getMessage() + ". The store may be damaged: `sediment verify --data " + data
+          + "` checks every file", e);
     }
     return 0;
   }

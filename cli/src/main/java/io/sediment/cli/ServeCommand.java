@@ -158,6 +158,7 @@ final class ServeCommand implements Callable<Integer> {
             awaitStopped(drain.plusSeconds(30));
           }, "sediment-shutdown");
           Runtime.getRuntime().addShutdownHook(hook);
+          StopSignals.install(this::requestStop);
         }
         out.printf("Sediment OM gRPC service listening on %s%n", s.target());
         ReconServer r = this.recon;

@@ -1,6 +1,12 @@
 package io.sediment.cli;
 
+import io.sediment.db.DBStore;
+import io.sediment.db.DBStoreBuilder;
+import io.sediment.db.managed.DamagedStoreException;
 import io.sediment.db.managed.RocksDatabaseException;
+import io.sediment.db.managed.StoreDirectory;
+import io.sediment.db.managed.StoreInUseException;
+import io.sediment.om.OmDBDefinition;
 import io.sediment.om.OmMetadataStore;
 import io.sediment.om.OmStoreOptions;
 import java.io.IOException;
@@ -34,16 +40,64 @@ final class StoreDirs {
     try {
       return OmMetadataStore.open(dir, options);
     } catch (RocksDatabaseException e) {
-      throw new CliFailure(inUse(e)
-          ? "The data directory " + dir + " is in use by another sediment process (RocksDB LOCK "
-              + "is held): stop that process, or pass another --data"
-          : "Cannot open the store at " + dir + ": " + e.getMessage(), e);
+      throw failure(dir, data, e);
     }
   }
 
-  static boolean inUse(RocksDatabaseException e) {
-    String m = String.valueOf(e.getMessage());
-    return m.contains("LOCK") || m.contains("lock hold");
+  /**
+   * The operator's message for a store that would not open: in use, damaged (with what to do
+   * about it), or RocksDB's own reason.
+   */
+  static CliFailure failure(Path dir, Path data, RocksDatabaseException e) {
+    if (e instanceof StoreInUseException) {
+      return new CliFailure("The data directory " + dir + " is in use by another sediment "
+          + "process (RocksDB LOCK is held): stop that process, or pass another --data", e);
+    }
+    if (e instanceof DamagedStoreException) {
+      return new CliFailure(e.getMessage() + ". To look closer: `sediment verify --data " + data
+          + "`; to repair: restore a checkpoint, or see `sediment repair --data " + data + "`", e);
+    }
+    return new CliFailure("Cannot open the store at " + dir + ": " + e.getMessage(), e);
+  }
+
+  /**
+   * Opens the store under {@code data} read-only, as a RocksDB secondary instance whose own files
+   * go to a temporary directory removed at close: opening a stopped store for writing would
+   * rewrite its files (flush the WAL, new MANIFEST and OPTIONS). A damaged store is refused.
+   */
+  static ReadOnlyStore openReadOnly(Path data) throws IOException {
+    Path dir = store(data).toAbsolutePath().normalize();
+    if (!Files.isRegularFile(dir.resolve("CURRENT"))) {
+      if (StoreDirectory.inspect(dir).state() == StoreDirectory.State.NO_CURRENT) {
+        throw failure(dir, data, new DamagedStoreException("Cannot open store at " + dir + ": "
+            + StoreDirectory.inspect(dir).refusal(), dir.resolve("CURRENT"), null));
+      }
+      throw new CliFailure("No store at " + dir + " (expected the --data directory of a "
+          + "`sediment serve`)");
+    }
+    Path secondary = Files.createTempDirectory("sediment-ro-");
+    try {
+      return new ReadOnlyStore(DBStoreBuilder.newBuilder(OmDBDefinition.DEFINITION).setPath(dir)
+          .setSecondary(secondary).build(), secondary);
+    } catch (RocksDatabaseException e) {
+      deleteTree(secondary);
+      throw failure(dir, data, e);
+    } catch (RuntimeException e) {
+      deleteTree(secondary);
+      throw e;
+    }
+  }
+
+  /** A read-only store and the temporary directory of its secondary instance. */
+  record ReadOnlyStore(DBStore store, Path secondary) implements AutoCloseable {
+    @Override
+    public void close() throws IOException {
+      try {
+        store.close();
+      } finally {
+        deleteTree(secondary);
+      }
+    }
   }
 
   /** Deletes {@code dir} and everything below it. */

@@ -69,6 +69,13 @@ public interface DBStore extends AutoCloseable {
   void createCheckpoint(Path dir);
 
   /**
+   * Checks every file of the store: each live SST present, of the size its MANIFEST records and
+   * with every block checksum matching; each write-ahead log readable up to a torn tail; SSTs the
+   * MANIFEST does not list (reported, not failed). Reads every byte: for checks, not requests.
+   */
+  List<FileCheck> verifyFiles();
+
+  /**
    * Per table: live-key estimate, point and range deletions in memtables and SST files, ranges where
    * scans keep skipping tombstones; and the targeted compactions scheduled, done and skipped.
    */

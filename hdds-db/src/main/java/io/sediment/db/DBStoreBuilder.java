@@ -1,6 +1,7 @@
 package io.sediment.db;
 
 import io.sediment.db.managed.DBProfile;
+import io.sediment.db.managed.WalRecovery;
 import io.sediment.db.rdb.RDBStore;
 import io.sediment.db.tombstone.TombstonePolicy;
 import java.nio.file.Path;
@@ -26,6 +27,7 @@ public final class DBStoreBuilder {
   private Duration closeTimeout = DEFAULT_CLOSE_TIMEOUT;
   private TombstonePolicy tombstonePolicy = TombstonePolicy.defaults();
   private Path secondaryPath;
+  private WalRecovery walRecovery = WalRecovery.STRICT;
 
   private DBStoreBuilder(DBDefinition definition) {
     this.definition = Objects.requireNonNull(definition, "definition");
@@ -81,16 +83,31 @@ public final class DBStoreBuilder {
   }
 
   /**
-   * Opens (creating if missing) the store.
+   * How a damaged write-ahead log is treated at open; {@link WalRecovery#STRICT} (the default)
+   * refuses it. {@link WalRecovery#ACCEPT_LOSS_AFTER_DAMAGE} is for an explicit repair only.
+   */
+  public DBStoreBuilder setWalRecovery(WalRecovery walRecovery) {
+    this.walRecovery = Objects.requireNonNull(walRecovery, "walRecovery");
+    return this;
+  }
+
+  /**
+   * Opens the store, creating it only where the directory is missing or holds no RocksDB data.
    *
-   * @throws io.sediment.db.managed.RocksDatabaseException if RocksDB cannot open it, for example
-   *     because another process holds the directory's LOCK
+   * @throws io.sediment.db.managed.DamagedStoreException if a file of the store is missing or
+   *     damaged; nothing in its directory was changed
+   * @throws io.sediment.db.managed.StoreInUseException if another process, or this one, has the
+   *     store open
+   * @throws io.sediment.db.managed.RocksDatabaseException if RocksDB cannot open it otherwise
    */
   public DBStore build() {
     if (path == null) {
       throw new IllegalStateException("DBStoreBuilder needs a path");
     }
+    if (secondaryPath != null && walRecovery != WalRecovery.STRICT) {
+      throw new IllegalStateException("a secondary store is read-only: it cannot accept WAL loss");
+    }
     return new RDBStore(definition, path, secondaryPath, profile, maxKeyBytes, closeTimeout,
-        tombstonePolicy);
+        tombstonePolicy, walRecovery);
   }
 }

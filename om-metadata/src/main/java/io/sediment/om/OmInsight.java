@@ -333,16 +333,34 @@ public final class OmInsight {
   /** The maintained counters of every bucket and of the store, from one view. */
   public Counters maintainedCounters() {
     try (ReadView view = store.openReadView()) {
-      Map<String, Map<OmCounter, Long>> buckets = new LinkedHashMap<>();
-      try (TableIterator<String, KeyValue<String, BucketInfo>> it =
-               view.getTable(BUCKET_TABLE).iterator()) {
-        while (it.hasNext()) {
-          KeyValue<String, BucketInfo> kv = it.next();
-          buckets.put(kv.getKey(), bucketOwned(bucketCounters(view, kv.getValue().getObjectId())));
-        }
-      }
-      return new Counters(totals(view), buckets);
+      return maintainedCounters(view);
     }
+  }
+
+  /**
+   * The maintained counters and the same figures from a full scan, both as one moment sees them,
+   * so that any difference is a counter kept wrong or rows lost, never a write in between.
+   */
+  public CounterComparison compareCounters() {
+    try (ReadView view = store.openReadView()) {
+      return new CounterComparison(maintainedCounters(view), scannedCounters(view));
+    }
+  }
+
+  /** The maintained counters and a full scan's, from one view ({@link #compareCounters()}). */
+  public record CounterComparison(Counters maintained, Counters scanned) {
+  }
+
+  private Counters maintainedCounters(ReadView view) {
+    Map<String, Map<OmCounter, Long>> buckets = new LinkedHashMap<>();
+    try (TableIterator<String, KeyValue<String, BucketInfo>> it =
+             view.getTable(BUCKET_TABLE).iterator()) {
+      while (it.hasNext()) {
+        KeyValue<String, BucketInfo> kv = it.next();
+        buckets.put(kv.getKey(), bucketOwned(bucketCounters(view, kv.getValue().getObjectId())));
+      }
+    }
+    return new Counters(totals(view), buckets);
   }
 
   /**
@@ -351,22 +369,26 @@ public final class OmInsight {
    */
   public Counters scannedCounters() {
     try (ReadView view = store.openReadView()) {
-      CounterScan.Result scan = CounterScan.countAll(view);
-      Map<String, Map<OmCounter, Long>> buckets = new LinkedHashMap<>();
-      Map<Long, String> names = new HashMap<>();
-      try (TableIterator<String, KeyValue<String, BucketInfo>> it =
-               view.getTable(BUCKET_TABLE).iterator()) {
-        while (it.hasNext()) {
-          KeyValue<String, BucketInfo> kv = it.next();
-          names.put(kv.getValue().getObjectId(), kv.getKey());
-          buckets.put(kv.getKey(), null);
-        }
-      }
-      for (Map.Entry<Long, Map<OmCounter, Long>> e : scan.buckets().entrySet()) {
-        buckets.put(names.get(e.getKey()), e.getValue());
-      }
-      return new Counters(scan.totals(), buckets);
+      return scannedCounters(view);
     }
+  }
+
+  private static Counters scannedCounters(ReadView view) {
+    CounterScan.Result scan = CounterScan.countAll(view);
+    Map<String, Map<OmCounter, Long>> buckets = new LinkedHashMap<>();
+    Map<Long, String> names = new HashMap<>();
+    try (TableIterator<String, KeyValue<String, BucketInfo>> it =
+             view.getTable(BUCKET_TABLE).iterator()) {
+      while (it.hasNext()) {
+        KeyValue<String, BucketInfo> kv = it.next();
+        names.put(kv.getValue().getObjectId(), kv.getKey());
+        buckets.put(kv.getKey(), null);
+      }
+    }
+    for (Map.Entry<Long, Map<OmCounter, Long>> e : scan.buckets().entrySet()) {
+      buckets.put(names.get(e.getKey()), e.getValue());
+    }
+    return new Counters(scan.totals(), buckets);
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -63,10 +63,13 @@ public final class RocksDatabase implements AutoCloseable {
   /** Where this instance keeps its own files when it is a read-only secondary; else null. */
   private final Path secondaryPath;
   private final PinningDecision pinning;
+  /** This JVM's claim on a primary store's directory, released at close; null for a secondary. */
+  private final OpenChecks.Claim claim;
 
   private RocksDatabase(String name, Path path, RocksOptions options, Managed<RocksDB> db,
       Map<String, ColumnFamilyHandle> familyHandles, List<Managed<ColumnFamilyHandle>> handles,
-      Duration closeTimeout, Path secondaryPath, PinningDecision pinning) {
+      Duration closeTimeout, Path secondaryPath, PinningDecision pinning, OpenChecks.Claim claim) {
+    this.claim = claim;
     this.secondaryPath = secondaryPath;
     this.pinning = pinning;
     this.name = name;
@@ -82,11 +85,15 @@ public final class RocksDatabase implements AutoCloseable {
   }
 
   /**
-   * Opens (creating if missing) the database at {@code path} with the given column families
-   * (the {@code default} family is always opened too).
+   * Opens the database at {@code path} with the given column families (the {@code default}
+   * family is always opened too). A new store is created only where the directory is missing or
+   * holds no RocksDB data file ({@link StoreDirectory}); a damaged write-ahead log fails the open
+   * unless only its tail is torn ({@link WalRecovery#STRICT}).
    *
-   * @throws RocksDatabaseException if RocksDB cannot open it, for example because another
-   *     process holds its LOCK file
+   * @throws DamagedStoreException if a file of the store is missing or damaged (its CURRENT, an
+   *     SST, the MANIFEST, a write-ahead log before its tail); nothing in the directory is changed
+   * @throws StoreInUseException if another process, or this one, has the store open
+   * @throws RocksDatabaseException if RocksDB cannot open it for another reason
    */
   public static RocksDatabase open(String name, Path path, DBProfile profile,
       List<String> familyNames, Duration closeTimeout) {
@@ -99,7 +106,19 @@ public final class RocksDatabase implements AutoCloseable {
    */
   public static RocksDatabase open(String name, Path path, DBProfile profile,
       List<String> familyNames, Set<String> deleteHeavy, Duration closeTimeout) {
-    return open(name, path, profile, familyNames, deleteHeavy, closeTimeout, null);
+    return open(name, path, profile, familyNames, deleteHeavy, closeTimeout, null,
+        WalRecovery.STRICT);
+  }
+
+  /**
+   * As {@link #open(String, Path, DBProfile, List, Set, Duration)}, choosing how a damaged
+   * write-ahead log is treated: {@link WalRecovery#ACCEPT_LOSS_AFTER_DAMAGE} is for an explicit
+   * repair, which must first copy the logs aside and report what the open drops.
+   */
+  public static RocksDatabase open(String name, Path path, DBProfile profile,
+      List<String> familyNames, Set<String> deleteHeavy, Duration closeTimeout,
+      WalRecovery walRecovery) {
+    return open(name, path, profile, familyNames, deleteHeavy, closeTimeout, null, walRecovery);
   }
 
   /**
@@ -110,23 +129,29 @@ public final class RocksDatabase implements AutoCloseable {
    * checkpoint on it throws {@link UnsupportedOperationException}. Every family in
    * {@code familyNames} must exist in the primary.
    *
+   * <p>A secondary alone would open a store with a missing or truncated SST and show it without
+   * that file's rows; so a read-only open that loads every live file and replays the logs
+   * ({@link WalRecovery#STRICT}) checks the store first, and any damage fails this open as it
+   * fails a primary's. Neither writes anything in {@code path}.
+   *
+   * @throws DamagedStoreException if a file of the store is missing or damaged
    * @throws RocksDatabaseException if RocksDB cannot open it (no database at {@code path}, or a
    *     family missing)
    */
   public static RocksDatabase openSecondary(String name, Path path, Path secondaryPath,
       DBProfile profile, List<String> familyNames, Set<String> deleteHeavy,
       Duration closeTimeout) {
-    if (!Files.isDirectory(path)) {
+    if (!Files.isRegularFile(path.resolve("CURRENT"))) {
       throw new RocksDatabaseException("Cannot open store " + name + " at " + path
-          + " as a secondary: no such directory");
+          + " as a secondary: no store there (no CURRENT file)");
     }
     return open(name, path, profile, familyNames, deleteHeavy, closeTimeout,
-        java.util.Objects.requireNonNull(secondaryPath, "secondaryPath"));
+        java.util.Objects.requireNonNull(secondaryPath, "secondaryPath"), WalRecovery.STRICT);
   }
 
   private static RocksDatabase open(String name, Path path, DBProfile profile,
       List<String> familyNames, Set<String> deleteHeavy, Duration closeTimeout,
-      Path secondaryPath) {
+      Path secondaryPath, WalRecovery walRecovery) {
     List<String> all = new ArrayList<>();
     all.add(DEFAULT_FAMILY);
     for (String f : familyNames) {
@@ -134,28 +159,33 @@ public final class RocksDatabase implements AutoCloseable {
         all.add(f);
       }
     }
-    PinningDecision pinning = PinningDecision.decide(profile, path);
-    if (pinning.budgetBytes() >= 0) {
-      LOG.info("Store {}: index and filters on disk {} bytes (-1: unknown), auto-pinning allows {}:"
-              + " partitions {}", name, pinning.estimatedMetadataBytes(), pinning.budgetBytes(),
-          pinning.pinned() ? "pinned" : "not pinned");
-    }
-    RocksOptions options = RocksOptions.create(profile, pinning.pinned(), all, deleteHeavy, name);
-    List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
-    for (String f : all) {
-      descriptors.add(new ColumnFamilyDescriptor(f.getBytes(StandardCharsets.UTF_8),
-          options.columnFamilyOptions(f)));
-    }
+    OpenChecks.Claim claim = secondaryPath == null ? OpenChecks.claimPrimary(name, path) : null;
+    RocksOptions options = null;
     List<ColumnFamilyHandle> rawHandles = new ArrayList<>();
     try {
+      PinningDecision pinning = PinningDecision.decide(profile, path);
+      if (pinning.budgetBytes() >= 0) {
+        LOG.info("Store {}: index and filters on disk {} bytes (-1: unknown), auto-pinning"
+                + " allows {}: partitions {}", name, pinning.estimatedMetadataBytes(),
+            pinning.budgetBytes(), pinning.pinned() ? "pinned" : "not pinned");
+      }
+      options = RocksOptions.create(profile, pinning.pinned(), all, deleteHeavy, name,
+          claim != null && claim.create(), walRecovery);
+      List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+      for (String f : all) {
+        descriptors.add(new ColumnFamilyDescriptor(f.getBytes(StandardCharsets.UTF_8),
+            options.columnFamilyOptions(f)));
+      }
       RocksDB rocks;
       if (secondaryPath == null) {
-        Files.createDirectories(path);
         rocks = RocksDB.open(options.dbOptions(), path.toString(), descriptors, rawHandles);
       } else {
         Files.createDirectories(secondaryPath);
-        // A secondary keeps every table file open: the primary may delete them at any time.
+        // A secondary keeps every table file open: the primary may delete them at any time. Its
+        // info log, and the probe's, go to its own directory, never the primary's.
         options.dbOptions().setMaxOpenFiles(-1);
+        options.dbOptions().setDbLogDir(secondaryPath.toString());
+        OpenChecks.probeReadOnly(options.dbOptions(), path, descriptors);
         rocks = RocksDB.openAsSecondary(options.dbOptions(), path.toString(),
             secondaryPath.toString(), descriptors, rawHandles);
       }
@@ -167,16 +197,21 @@ public final class RocksDatabase implements AutoCloseable {
         families.put(all.get(i), rawHandles.get(i));
       }
       return new RocksDatabase(name, path, options, db, families, handles, closeTimeout,
-          secondaryPath, pinning);
+          secondaryPath, pinning, claim);
     } catch (RocksDBException | IOException | RuntimeException e) {
       for (ColumnFamilyHandle h : rawHandles) {
         h.close();
       }
-      options.close();
-      String hint = e.getMessage() != null && e.getMessage().contains("LOCK")
-          ? " (is another process using this data directory?)" : "";
-      throw new RocksDatabaseException("Cannot open store " + name + " at " + path + ": "
-          + e.getMessage() + hint, e);
+      if (options != null) {
+        options.close();
+      }
+      if (claim != null) {
+        claim.close();
+      }
+      if (e instanceof RocksDatabaseException r) {
+        throw r;
+      }
+      throw OpenChecks.explain(name, path, e);
     }
   }
 
@@ -711,6 +746,36 @@ public final class RocksDatabase implements AutoCloseable {
   }
 
   /**
+   * Checks every file of the store ({@link FileVerifier}): each live SST present, of its recorded
+   * size and with matching block checksums; each write-ahead log readable up to a torn tail; SSTs
+   * the MANIFEST does not list. A secondary first catches up, and an SST it finds missing counts
+   * only if it is still live after another catch-up (the primary may have compacted it away).
+   * Reads every byte of every file: minutes for a large store.
+   */
+  public List<io.sediment.db.FileCheck> verifyFiles() {
+    guard.enter();
+    try {
+      if (secondaryPath != null) {
+        db.get().tryCatchUpWithPrimary();
+      }
+      List<io.sediment.db.FileCheck> checks =
+          FileVerifier.verify(path, db.get().getLiveFilesMetaData());
+      if (secondaryPath != null && checks.stream().anyMatch(c -> c.bytes() < 0)) {
+        db.get().tryCatchUpWithPrimary();
+        checks = FileVerifier.verify(path, db.get().getLiveFilesMetaData());
+      }
+      return checks;
+    } catch (RocksDBException e) {
+      throw new RocksDatabaseException(status(e) + ": store " + name + ": verify failed: "
+          + e.getMessage(), e);
+    } catch (IOException e) {
+      throw new RocksDatabaseException("store " + name + ": verify failed: " + e.getMessage(), e);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /**
    * Writes a consistent checkpoint of every column family into {@code dir}, which must not exist
    * yet: RocksDB flushes the memtables and hard-links the SST files.
    *
@@ -811,6 +876,9 @@ public final class RocksDatabase implements AutoCloseable {
     }
     db.close();
     options.close();
+    if (claim != null) {
+      claim.close();
+    }
   }
 
   private RocksDatabaseException failure(String op, ColumnFamily cf, RocksDBException e) {

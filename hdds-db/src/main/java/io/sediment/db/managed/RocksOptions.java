@@ -58,9 +58,22 @@ final class RocksOptions implements AutoCloseable {
    */
   static RocksOptions create(DBProfile profile, boolean pinPartitions, List<String> families,
       java.util.Set<String> deleteHeavy, String owner) {
+    return create(profile, pinPartitions, families, deleteHeavy, owner, true, WalRecovery.STRICT);
+  }
+
+  /**
+   * As {@link #create(DBProfile, boolean, List, java.util.Set, String)}, saying whether RocksDB
+   * may create a missing store and how it treats a damaged write-ahead log. Both are forced over
+   * an OPTIONS ini file: they decide whether data can be lost silently, not how fast it is.
+   */
+  static RocksOptions create(DBProfile profile, boolean pinPartitions, List<String> families,
+      java.util.Set<String> deleteHeavy, String owner, boolean createIfMissing,
+      WalRecovery walRecovery) {
     RocksOptions o = new RocksOptions(owner);
     try {
       o.build(profile, pinPartitions, families, deleteHeavy);
+      o.dbOptions.setCreateIfMissing(createIfMissing);
+      o.dbOptions.setWalRecoveryMode(walRecovery.mode);
       return o;
     } catch (RuntimeException e) {
       o.close();
@@ -92,7 +105,6 @@ final class RocksOptions implements AutoCloseable {
       dbOptions.setMaxBackgroundJobs(profile.maxBackgroundJobs());
       dbOptions.setBytesPerSync(1L << 20);
     }
-    dbOptions.setCreateIfMissing(true);
     dbOptions.setCreateMissingColumnFamilies(true);
     dbOptions.setStatistics(statistics);
     dbOptions.setInfoLogLevel(InfoLogLevel.WARN_LEVEL);

@@ -8,6 +8,7 @@ import io.sediment.db.TableDefinition;
 import io.sediment.db.managed.DBProfile;
 import io.sediment.db.managed.RocksDatabase;
 import io.sediment.db.managed.SstFileProperties;
+import io.sediment.db.managed.WalRecovery;
 import io.sediment.db.tombstone.CompactionScheduler;
 import io.sediment.db.tombstone.TableTombstoneStats;
 import io.sediment.db.tombstone.TombstonePolicy;
@@ -40,7 +41,8 @@ public final class RDBStore implements DBStore {
   /** Opens the store; use {@link io.sediment.db.DBStoreBuilder}. */
   public RDBStore(DBDefinition definition, Path path, DBProfile profile, int maxKeyBytes,
       Duration closeTimeout, TombstonePolicy tombstonePolicy) {
-    this(definition, path, null, profile, maxKeyBytes, closeTimeout, tombstonePolicy);
+    this(definition, path, null, profile, maxKeyBytes, closeTimeout, tombstonePolicy,
+        WalRecovery.STRICT);
   }
 
   /**
@@ -48,7 +50,8 @@ public final class RDBStore implements DBStore {
    * {@code secondaryPath} when that is not {@code null}; use {@link io.sediment.db.DBStoreBuilder}.
    */
   public RDBStore(DBDefinition definition, Path path, Path secondaryPath, DBProfile profile,
-      int maxKeyBytes, Duration closeTimeout, TombstonePolicy tombstonePolicy) {
+      int maxKeyBytes, Duration closeTimeout, TombstonePolicy tombstonePolicy,
+      WalRecovery walRecovery) {
     this.definition = definition;
     this.closeTimeout = closeTimeout;
     List<String> names = new ArrayList<>();
@@ -60,7 +63,8 @@ public final class RDBStore implements DBStore {
       }
     }
     this.db = secondaryPath == null
-        ? RocksDatabase.open(definition.name(), path, profile, names, deleteHeavy, closeTimeout)
+        ? RocksDatabase.open(definition.name(), path, profile, names, deleteHeavy, closeTimeout,
+            walRecovery)
         : RocksDatabase.openSecondary(definition.name(), path, secondaryPath, profile, names,
             deleteHeavy, closeTimeout);
     this.scheduler = new CompactionScheduler(db, tombstonePolicy, event -> {
@@ -169,6 +173,12 @@ public final class RDBStore implements DBStore {
   @Override
   public void flush(String table) {
     db.flush(db.columnFamily(table));
+  }
+
+  @Override
+  public List<io.sediment.db.FileCheck> verifyFiles() {
+    checkOpen();
+    return db.verifyFiles();
   }
 
   @Override

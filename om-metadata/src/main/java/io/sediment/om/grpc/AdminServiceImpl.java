@@ -135,6 +135,10 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
         throw invalid("Checkpoint directory must be an absolute path on the server's machine: '"
             + req.getDir() + "'");
       }
+      String tooLong = CheckpointPaths.tooLong(dir);
+      if (tooLong != null) {
+        throw invalid("Checkpoint directory is not a usable path: " + tooLong);
+      }
       if (Files.exists(dir)) {
         throw Status.ALREADY_EXISTS.withDescription("Checkpoint directory " + dir
             + " already exists: name a new one").asRuntimeException();
@@ -144,6 +148,11 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
         throw Status.FAILED_PRECONDITION.withDescription("The parent of checkpoint directory "
             + dir + ", " + parent + ", is not an existing directory on the server's machine")
             .asRuntimeException();
+      }
+      String unwritable = CheckpointPaths.cannotCreate(dir);
+      if (unwritable != null) {
+        throw Status.FAILED_PRECONDITION.withDescription("Cannot create checkpoint directory "
+            + dir + " on the server's machine: " + unwritable).asRuntimeException();
       }
       long start = System.nanoTime();
       db().createCheckpoint(dir);

@@ -313,6 +313,16 @@ class OmGrpcServerTest {
             .setDir(dir.resolve("missing/cp").toString()).build()));
     assertTrue(noParent.getStatus().getDescription().contains(dir.resolve("missing").toString()),
         noParent.getStatus().getDescription());
+    assertStatus(Status.Code.INVALID_ARGUMENT, () -> f.admin.createCheckpoint(
+        CreateCheckpointRequest.newBuilder().setDir(dir.resolve("n".repeat(300)).toString())
+            .build()));
+    if (java.nio.file.Files.isDirectory(Path.of("/proc/self"))) {
+      StatusRuntimeException proc = assertStatus(Status.Code.FAILED_PRECONDITION,
+          () -> f.admin.createCheckpoint(CreateCheckpointRequest.newBuilder().setDir("/proc/x")
+              .build()));
+      assertTrue(proc.getStatus().getDescription().contains("/proc/x"),
+          proc.getStatus().getDescription());
+    }
   }
 
   /**
