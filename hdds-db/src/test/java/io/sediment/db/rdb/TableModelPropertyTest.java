@@ -14,8 +14,8 @@ import io.sediment.db.KeyValue;
 import io.sediment.db.TableIterator;
 import io.sediment.db.codec.CodecBuffer;
 import io.sediment.db.managed.NativeTracker;
+import io.sediment.db.testing.LeakCheck;
 import io.sediment.db.testing.TestStores;
-import io.sediment.db.util.LeakRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.NoSuchElementException;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -99,15 +98,13 @@ class TableModelPropertyTest {
   private Path dir;
   private DBStore store;
   private RDBTable table;
-  private Set<Long> nativeBefore;
-  private Set<Long> buffersBefore;
+  private LeakCheck leakCheck;
 
   // ---- lifecycle --------------------------------------------------------------------------
 
   @BeforeProperty
   void openStore() throws IOException {
-    nativeBefore = NativeTracker.REGISTRY.snapshot();
-    buffersBefore = CodecBuffer.LEAKS.snapshot();
+    leakCheck = LeakCheck.begin();
     Path shm = Path.of("/dev/shm");
     dir = Files.isDirectory(shm) && Files.isWritable(shm)
         ? Files.createTempDirectory(shm, "table-model-")
@@ -125,14 +122,7 @@ class TableModelPropertyTest {
     } finally {
       deleteRecursively(dir);
     }
-    StringBuilder leaks = new StringBuilder();
-    for (LeakRegistry.Allocation a : NativeTracker.REGISTRY.leakedSince(nativeBefore)) {
-      leaks.append("\n  native: ").append(a);
-    }
-    for (LeakRegistry.Allocation a : CodecBuffer.LEAKS.leakedSince(buffersBefore)) {
-      leaks.append("\n  buffer: ").append(a);
-    }
-    assertEquals("", leaks.toString(), "resources left after the store closed");
+    assertEquals("", leakCheck.report(), "resources left after the store closed");
   }
 
   private static void deleteRecursively(Path root) throws IOException {
