@@ -120,9 +120,18 @@ public interface DBStore extends AutoCloseable {
   void catchUpWithPrimary();
 
   /**
-   * Waits (bounded) for operations in flight and open iterators, closes iterators still open,
-   * then frees every native object. Idempotent. Later calls on the store, its tables or its
-   * iterators throw {@link IllegalStateException}.
+   * Stops admitting operations, waits up to the close timeout
+   * ({@link DBStoreBuilder#setCloseTimeout}) for operations in flight to finish, then frees every
+   * native object. Iterators whose owners have not closed them get a short grace
+   * ({@link io.sediment.db.managed.RocksDatabase#ITERATOR_CLOSE_GRACE}, 100 ms) and are then
+   * closed by the store, native objects and pooled buffers alike, and recorded in
+   * {@link io.sediment.db.managed.AbandonedIterators} (the test leak check fails on them): once
+   * the close has begun an iterator can only be closed, so waiting longer for an idle one would
+   * only delay the close. Idempotent. Later calls on the store, its tables or its iterators
+   * (except their idempotent {@code close()}) throw {@link IllegalStateException}.
+   *
+   * @throws io.sediment.db.managed.RocksDatabaseException if operations are still running after
+   *     the close timeout; native memory is then left allocated rather than freed under them
    */
   @Override
   void close();

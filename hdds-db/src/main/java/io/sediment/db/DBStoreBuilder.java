@@ -17,7 +17,11 @@ public final class DBStoreBuilder {
 
   /** Default longest key: 64 KiB. */
   public static final int DEFAULT_MAX_KEY_BYTES = 64 << 10;
-  /** Default time {@code close()} waits for open iterators and operations in flight. */
+  /**
+   * Default time {@code close()} waits for operations in flight (a long seek over tombstones, a
+   * large batch commit) before it gives up without freeing native memory. Idle open iterators are
+   * not waited for this long: see {@link DBStore#close()}.
+   */
   public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(10);
 
   private final DBDefinition definition;
@@ -57,6 +61,12 @@ public final class DBStoreBuilder {
     return this;
   }
 
+  /**
+   * How long {@link DBStore#close()} waits for operations in flight to finish (default
+   * {@link #DEFAULT_CLOSE_TIMEOUT}); it also caps the grace open iterators get.
+   *
+   * @throws IllegalArgumentException if negative
+   */
   public DBStoreBuilder setCloseTimeout(Duration closeTimeout) {
     if (closeTimeout.isNegative()) {
       throw new IllegalArgumentException("closeTimeout must not be negative");

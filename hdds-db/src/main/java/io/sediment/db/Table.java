@@ -110,8 +110,9 @@ public interface Table<K, V> {
    *   <li>A {@code startKey} longer than {@code prefix} (or any {@code startKey} without a prefix)
    *       must exist: if it does not, the answer is empty. A {@code startKey} equal to the prefix
    *       is the start of the range and need not exist.
-   *   <li>With a prefix, {@code startKey} must start with it, else
-   *       {@link IllegalArgumentException}. An empty prefix is no prefix.
+   *   <li>With a prefix, a {@code startKey} that does not start with it (whether it sorts before
+   *       or after the prefix's keys, and whether it exists or not) starts no range within the
+   *       prefix: the answer is empty, as in Ozone. An empty prefix is no prefix.
    *   <li>When {@code startKey != null}, {@code count == 1}, no filters are given and
    *       {@code startKey} is strictly longer than and inside the prefix (or there is no prefix),
    *       the answer is one point read: no iterator is created.

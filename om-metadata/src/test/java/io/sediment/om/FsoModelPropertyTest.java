@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.sediment.db.testing.LeakCheck;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import java.io.IOException;
@@ -53,8 +54,12 @@ class FsoModelPropertyTest {
   private static OmMetadataStore om;
   private static final AtomicInteger BUCKETS = new AtomicInteger();
 
+  /** The Jupiter leak check does not run on jqwik containers: this one covers the container. */
+  private static LeakCheck leaks;
+
   @BeforeContainer
   static void openStore() throws IOException {
+    leaks = LeakCheck.begin();
     dir = Files.createTempDirectory("om-fso-property");
     om = OmMetadataStore.open(dir, OmStoreOptions.defaults().withMaxListSize(50)
         .withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
@@ -67,6 +72,7 @@ class FsoModelPropertyTest {
     try (Stream<Path> walk = Files.walk(dir)) {
       walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }
+    assertEquals("", leaks.report(), "resources left after the store closed");
   }
 
   /**

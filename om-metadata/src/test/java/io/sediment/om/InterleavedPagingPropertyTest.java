@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sediment.db.testing.LeakCheck;
 import io.sediment.om.NamespaceListings.Lister;
 import io.sediment.om.NamespaceHarness.MutableClock;
 import io.sediment.om.NamespaceHarness.Op;
@@ -75,8 +76,12 @@ class InterleavedPagingPropertyTest {
   private static final NavigableSet<String> VOLUMES = new TreeSet<>(OmTestSupport.UTF8_ORDER);
   private static final AtomicInteger TRIES = new AtomicInteger();
 
+  /** The Jupiter leak check does not run on jqwik containers: this one covers the container. */
+  private static LeakCheck leaks;
+
   @BeforeContainer
   static void openStore() throws IOException {
+    leaks = LeakCheck.begin();
     dir = Files.createTempDirectory("om-interleaved-paging");
     om = OmMetadataStore.open(dir, NamespaceHarness.options(CLOCK, CAP));
   }
@@ -87,6 +92,7 @@ class InterleavedPagingPropertyTest {
     try (Stream<Path> walk = Files.walk(dir)) {
       walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }
+    assertEquals("", leaks.report(), "resources left after the store closed");
   }
 
   @Provide

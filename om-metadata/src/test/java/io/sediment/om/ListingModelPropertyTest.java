@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
 import io.sediment.db.TableIterator;
+import io.sediment.db.testing.LeakCheck;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
 import java.io.IOException;
@@ -67,8 +68,12 @@ class ListingModelPropertyTest {
   private static OmMetadataStore om;
   private static final AtomicInteger VOLUMES = new AtomicInteger();
 
+  /** The Jupiter leak check does not run on jqwik containers: this one covers the container. */
+  private static LeakCheck leaks;
+
   @BeforeContainer
   static void openStore() throws IOException {
+    leaks = LeakCheck.begin();
     dir = Files.createTempDirectory("om-listing-property");
     om = OmMetadataStore.open(dir, OmStoreOptions.defaults().withMaxListSize(100));
   }
@@ -79,6 +84,7 @@ class ListingModelPropertyTest {
     try (Stream<Path> walk = Files.walk(dir)) {
       walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }
+    assertEquals("", leaks.report(), "resources left after the store closed");
   }
 
   /** A write: kind 0 = put (create or overwrite), 1 = delete, 2 = open and abandon. */

@@ -1,5 +1,6 @@
 package io.sediment.om;
 
+import io.sediment.db.testing.LeakCheck;
 import io.sediment.om.NamespaceHarness.MutableClock;
 import io.sediment.om.NamespaceHarness.Op;
 import java.io.IOException;
@@ -63,8 +64,12 @@ class NamespaceModelPropertyTest {
   private static final NavigableSet<String> VOLUMES = new TreeSet<>(OmTestSupport.UTF8_ORDER);
   private static final AtomicInteger TRIES = new AtomicInteger();
 
+  /** The Jupiter leak check does not run on jqwik containers: this one covers the container. */
+  private static LeakCheck leaks;
+
   @BeforeContainer
   static void openStore() throws IOException {
+    leaks = LeakCheck.begin();
     dir = Files.createTempDirectory("om-namespace-model");
     om = OmMetadataStore.open(dir, NamespaceHarness.options(CLOCK, CAP));
   }
@@ -75,6 +80,8 @@ class NamespaceModelPropertyTest {
     try (Stream<Path> walk = Files.walk(dir)) {
       walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }
+    org.junit.jupiter.api.Assertions.assertEquals("", leaks.report(),
+        "resources left after the store closed");
   }
 
   @Provide

@@ -227,6 +227,19 @@ public final class CodecBuffer implements AutoCloseable {
     }
   }
 
+  /**
+   * Gives up every reference at once without returning the memory to the pool: for a holder
+   * other than the buffer's user (a store closing an iterator its owner left open), which cannot
+   * know whether the user, in another thread, still reads it. Pooled memory would be handed to the
+   * next acquirer and overwritten under such a reader; dropped memory stays as it was until the
+   * garbage collector frees it. Later uses throw as after {@link #release()}; idempotent.
+   */
+  public void discard() {
+    if (refCnt.getAndSet(0) > 0) {
+      registration.close();
+    }
+  }
+
   /** Whether every reference was released. */
   public boolean isReleased() {
     return refCnt.get() <= 0;

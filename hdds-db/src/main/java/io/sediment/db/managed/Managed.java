@@ -32,6 +32,11 @@ final class Managed<T extends AbstractNativeReference> implements AutoCloseable 
     return object;
   }
 
+  /** Where the object was created; {@code null} unless leak detection is on. */
+  Throwable site() {
+    return registration.site();
+  }
+
   boolean isClosed() {
     return closed.get();
   }

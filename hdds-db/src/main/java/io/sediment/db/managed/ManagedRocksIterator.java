@@ -35,6 +35,10 @@ public final class ManagedRocksIterator implements AutoCloseable {
   private long totalMoveNanos;
   private long moveStart;
   private volatile boolean closed;
+  /** Whether the database's close closed this iterator for its owner; guarded by this. */
+  private boolean abandoned;
+  /** What {@link #abandon(String)} also releases; guarded by this. */
+  private Runnable releaseOnAbandon;
   /** Depth of open {@link #begin()} brackets; the guard is entered only at depth 0 -> 1. */
   private int depth;
 
@@ -288,6 +292,27 @@ public final class ManagedRocksIterator implements AutoCloseable {
   }
 
   /**
+   * Sets what the database's close must also release when it closes this iterator for an owner who
+   * left it open: what the owner's table iterator holds besides the native one (pooled buffers).
+   * It runs at most once, in the closing thread, possibly while the owner still reads an entry, so
+   * it must be thread-safe and must not hand memory the owner may still read to anyone else. If
+   * the database already closed this iterator, it runs at once, in the caller's thread. Call it
+   * once, after the resources exist.
+   */
+  public void onAbandoned(Runnable release) {
+    boolean runNow;
+    synchronized (this) {
+      runNow = abandoned;
+      if (!runNow) {
+        releaseOnAbandon = release;
+      }
+    }
+    if (runNow) {
+      release.run();
+    }
+  }
+
+  /**
    * Frees the native iterator, then the read options and bound slices it owns (a bounded iterator;
    * an unbounded one shares the store's read options). Idempotent; safe to
    * call after the database is closed (it is then a no-op, the database having closed it).
@@ -298,12 +323,36 @@ public final class ManagedRocksIterator implements AutoCloseable {
       return;
     }
     closed = true;
+    releaseOnAbandon = null;
     try {
       for (Managed<?> m : closeOrder) {
         m.close();
       }
     } finally {
       onClose.accept(this);
+    }
+  }
+
+  /**
+   * The database's close of an iterator its owner left open: closes it as {@link #close()} does,
+   * records it in {@link AbandonedIterators} with where it was created, and runs what
+   * {@link #onAbandoned} set. Does nothing if the iterator is already closed. Only once no
+   * operation is in flight on the database, so no call of the owner is running on it.
+   */
+  void abandon(String store) {
+    Runnable release;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      abandoned = true;
+      release = releaseOnAbandon;
+      releaseOnAbandon = null;
+      AbandonedIterators.record(store, iterator.site());
+      close();
+    }
+    if (release != null) {
+      release.run();
     }
   }
 }

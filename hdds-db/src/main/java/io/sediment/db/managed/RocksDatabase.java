@@ -36,14 +36,23 @@ import org.slf4j.LoggerFactory;
  * once {@link #close()} has begun, and close frees native memory only after every admitted
  * operation has finished, so a use after close is an exception and never a crash.
  *
- * <p>Iterators from {@link #newIterator} are tracked; {@link #close()} waits up to the close
- * timeout for their owners to close them, then closes the rest itself (their later use throws).
+ * <p>Iterators from {@link #newIterator} are tracked; {@link #close()} gives their owners a short
+ * grace ({@link #ITERATOR_CLOSE_GRACE}) to close them, then closes the rest itself (their later use
+ * throws) and records each in {@link AbandonedIterators}.
  * Native failures surface as {@link RocksDatabaseException} naming the store and the operation.
  * Thread-safe.
  */
 public final class RocksDatabase implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(RocksDatabase.class);
+  /**
+   * How long close waits, at most, for owners to close their iterators (never longer than the close
+   * timeout). Once close has begun every iterator call but {@code close()} throws, so an owner
+   * can do nothing more with an iterator than close it: the grace only lets an owner whose last
+   * call just failed reach its {@code finally}. An owner that lost track of its iterator never
+   * closes it, and waiting for it would only delay the close.
+   */
+  public static final Duration ITERATOR_CLOSE_GRACE = Duration.ofMillis(100);
   private static final String DEFAULT_FAMILY = "default";
 
   private final String name;
@@ -832,11 +841,15 @@ public final class RocksDatabase implements AutoCloseable {
   // ---- lifecycle --------------------------------------------------------------------------
 
   /**
-   * Stops admitting operations and cancels running manual compactions, waits up to the close
-   * timeout for open iterators to be closed by their owners and for operations in flight to
-   * finish, closes any iterator still open, releases any snapshot still open, then frees every
-   * native object in dependency order: column family handles, the database, the options.
-   * Idempotent.
+   * Stops admitting operations and cancels running manual compactions; waits up to the close
+   * timeout for operations in flight to finish (each one, an iterator's seek or next included,
+   * uses native memory that must not be freed under it), and at most
+   * {@link #ITERATOR_CLOSE_GRACE} from the start of the close for owners to close their open
+   * iterators; closes every iterator still open, with what its owner's table iterator holds
+   * (native objects and pooled buffers), recording each in {@link AbandonedIterators}; releases
+   * any snapshot still open; then frees every native object in dependency order: column family
+   * handles, the database, the options. So a close with idle iterators left open takes about the
+   * grace, not the close timeout. Idempotent.
    *
    * @throws RocksDatabaseException if operations are still running after the timeout; the
    *     native objects are then left allocated rather than freed under a running operation
@@ -846,25 +859,33 @@ public final class RocksDatabase implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
+    long start = System.nanoTime();
     guard.beginClose();
     synchronized (runningCompactions) {
       for (CompactRangeOptions running : runningCompactions) {
         running.setCanceled(true);
       }
     }
-    long deadline = System.nanoTime() + closeTimeout.toNanos();
-    while (!openIterators.isEmpty() && System.nanoTime() - deadline < 0) {
-      java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
-    }
-    if (!guard.awaitIdle(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
+    if (!guard.awaitIdle(closeTimeout)) {
       throw new RocksDatabaseException("Store " + name + ": " + guard.inFlight()
           + " operations still running after " + closeTimeout + "; native memory not freed");
+    }
+    long graceEnd = start
+        + Math.min(closeTimeout.toNanos(), ITERATOR_CLOSE_GRACE.toNanos());
+    while (!openIterators.isEmpty() && System.nanoTime() - graceEnd < 0) {
+      java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
     }
     if (!openIterators.isEmpty()) {
       LOG.warn("Store {}: closing {} iterators left open by their owners", name,
           openIterators.size());
       for (ManagedRocksIterator it : new ArrayList<>(openIterators)) {
-        it.close();
+        try {
+          it.abandon(name);
+        } catch (RuntimeException e) {
+          // The native iterator is closed by then; what failed is its owner's release, which
+          // must not keep the store's own objects from being freed.
+          LOG.warn("Store {}: releasing an abandoned iterator's resources failed", name, e);
+        }
       }
     }
     for (ManagedSnapshot s : new ArrayList<>(openSnapshots)) {

@@ -7,6 +7,7 @@ import io.sediment.db.managed.ManagedRocksIterator;
 import io.sediment.db.tombstone.TombstoneTracker;
 import java.util.NoSuchElementException;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The iterator contract of {@link TableIterator} over a native iterator, written once for both
@@ -49,6 +50,8 @@ public abstract class RDBStoreAbstractIterator<RAW>
   private RAW currentKey;
   private boolean closed;
   private long entriesReturned;
+  /** Whether {@link #closeResources} ran: by the owner's close or by the store's. */
+  private final AtomicBoolean resourcesReleased = new AtomicBoolean();
 
   /**
    * @param nativeIterator created but not positioned; this iterator owns and closes it
@@ -76,8 +79,29 @@ public abstract class RDBStoreAbstractIterator<RAW>
   /** A copy of {@code raw} as an array. */
   protected abstract byte[] toBytes(RAW raw);
 
-  /** Frees what the subclass owns; called once, after the native iterator is closed. */
-  protected void closeResources() {
+  /**
+   * Frees what the subclass owns besides the native iterator; called once, after the native
+   * iterator is closed, by whichever comes first: the owner's {@link #close()} ({@code byOwner},
+   * in the owner's thread), or the store's close of an iterator its owner left open (in the
+   * closing thread, possibly while the owner still reads an entry: memory must then not go back
+   * to a pool, where another thread could reuse it under the owner). Subclasses that override it
+   * call {@link #releaseResourcesOnStoreClose()} at the end of their constructor.
+   */
+  protected void closeResources(boolean byOwner) {
+  }
+
+  /**
+   * Makes the store's close release this iterator's resources ({@link #closeResources}) if it has
+   * to close the iterator for its owner; at once if the store is already closed.
+   */
+  protected final void releaseResourcesOnStoreClose() {
+    nativeIterator.onAbandoned(() -> releaseResources(false));
+  }
+
+  private void releaseResources(boolean byOwner) {
+    if (resourcesReleased.compareAndSet(false, true)) {
+      closeResources(byOwner);
+    }
   }
 
   protected final ManagedRocksIterator nativeIterator() {
@@ -282,7 +306,7 @@ public abstract class RDBStoreAbstractIterator<RAW>
     try {
       nativeIterator.close();
     } finally {
-      closeResources();
+      releaseResources(true);
     }
   }
 }

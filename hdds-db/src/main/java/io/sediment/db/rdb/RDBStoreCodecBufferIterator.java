@@ -8,7 +8,8 @@ import io.sediment.db.managed.ManagedRocksIterator;
  * The zero-copy iterator: keys and values are read into two pooled direct buffers that the
  * iterator owns and reuses. A returned entry is a view that stays valid only until the next
  * {@code next()}, {@code seek*} or {@code close()}; decode or copy it before then. The buffers
- * are released on close. Contract in {@link RDBStoreAbstractIterator}.
+ * are released on close, or by the store's close if the owner left the iterator open. Contract
+ * in {@link RDBStoreAbstractIterator}.
  */
 public final class RDBStoreCodecBufferIterator extends RDBStoreAbstractIterator<CodecBuffer> {
 
@@ -19,6 +20,7 @@ public final class RDBStoreCodecBufferIterator extends RDBStoreAbstractIterator<
       IteratorType type) {
     super(nativeIterator, table, type);
     this.valueBuffer = type.readValue() ? CodecBuffer.allocateDirect(4096) : null;
+    releaseResourcesOnStoreClose();
   }
 
   @Override
@@ -43,11 +45,23 @@ public final class RDBStoreCodecBufferIterator extends RDBStoreAbstractIterator<
     table.delete(key);
   }
 
+  /**
+   * Returns the buffers to the pool; for the store's close, drops them instead
+   * ({@link CodecBuffer#discard()}).
+   */
   @Override
-  protected void closeResources() {
-    keyBuffer.release();
+  protected void closeResources(boolean byOwner) {
+    release(keyBuffer, byOwner);
     if (valueBuffer != null) {
-      valueBuffer.release();
+      release(valueBuffer, byOwner);
+    }
+  }
+
+  private static void release(CodecBuffer buffer, boolean toPool) {
+    if (toPool) {
+      buffer.release();
+    } else {
+      buffer.discard();
     }
   }
 

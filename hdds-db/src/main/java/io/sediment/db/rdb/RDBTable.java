@@ -275,12 +275,10 @@ public class RDBTable implements Table<byte[], byte[]> {
     byte[] p = prefix == null || prefix.length == 0 ? null : checkKey(prefix, "prefix");
     if (startKey != null) {
       checkKey(startKey, "startKey");
-      if (p != null && !Bytes.startsWith(startKey, p)) {
-        throw new IllegalArgumentException("startKey " + Bytes.toDisplayString(startKey)
-            + " does not start with prefix " + Bytes.toDisplayString(p));
-      }
     }
-    if (count == 0) {
+    // A start key outside the prefix (before or after it) starts no range within it. Checked
+    // before the fast path, which would otherwise return the start key itself.
+    if (count == 0 || (startKey != null && p != null && !Bytes.startsWith(startKey, p))) {
       return List.of();
     }
     boolean startMustExist = startKey != null && (p == null || startKey.length > p.length);

@@ -48,10 +48,18 @@ public final class LeakRegistry {
   public final class Registration implements AutoCloseable {
     /** The allocation's key in {@code live}, or 0 when details are not kept. */
     private final long id;
+    /** Where the resource was acquired, or {@code null} when details are not kept. */
+    private final Throwable site;
     private volatile int closed;
 
-    private Registration(long id) {
+    private Registration(long id, Throwable site) {
       this.id = id;
+      this.site = site;
+    }
+
+    /** Where the resource was acquired; {@code null} unless leak detection is on. */
+    public Throwable site() {
+      return site;
     }
 
     @Override
@@ -75,13 +83,23 @@ public final class LeakRegistry {
   }
 
   public Registration register(String type, String owner) {
+    return register(type, owner, null);
+  }
+
+  /**
+   * As {@link #register(String, String)}, reporting {@code site} (when not {@code null}) as where
+   * the resource was acquired instead of the caller's stack: for a resource that becomes one to
+   * report later than it was created.
+   */
+  public Registration register(String type, String owner, Throwable site) {
     liveCount.increment();
     if (!DETAILED) {
-      return new Registration(0);
+      return new Registration(0, null);
     }
     long id = ids.incrementAndGet();
-    live.put(id, new Allocation(id, type, owner, new Throwable(type + " acquired here")));
-    return new Registration(id);
+    Throwable where = site != null ? site : new Throwable(type + " acquired here");
+    live.put(id, new Allocation(id, type, owner, where));
+    return new Registration(id, where);
   }
 
   /** Number of resources acquired and not yet released. */

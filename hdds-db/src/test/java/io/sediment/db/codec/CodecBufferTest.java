@@ -286,6 +286,30 @@ class CodecBufferTest {
   }
 
   @Test
+  void discardDropsEveryReferenceAtOnceAndKeepsTheBytesForAReaderStillHoldingThem() {
+    int live = CodecBuffer.LEAKS.liveCount();
+    CodecBuffer b = CodecBuffer.allocateDirect(64).put(seq(10));
+    b.retain();
+    ByteBuffer view = b.asReadOnlyByteBuffer();
+    b.discard();
+    assertTrue(b.isReleased());
+    assertEquals(live, CodecBuffer.LEAKS.liveCount(), "no longer counted, though retained twice");
+    assertThrows(IllegalStateException.class, b::readableBytes);
+    assertThrows(IllegalStateException.class, b::release, "nothing left to release");
+    b.discard();
+    assertEquals(live, CodecBuffer.LEAKS.liveCount(), "idempotent");
+    // Not pooled: whatever is acquired next, the holder of the old view still reads its bytes.
+    List<CodecBuffer> next = new ArrayList<>();
+    for (int i = 0; i <= CodecBufferPool.RETAINED_BYTES_PER_CLASS / 64; i++) {
+      next.add(CodecBuffer.allocateDirect(64).put(new byte[64]));
+    }
+    next.forEach(CodecBuffer::release);
+    byte[] read = new byte[view.remaining()];
+    view.get(read);
+    assertArrayEquals(seq(10), read);
+  }
+
+  @Test
   void negativeCapacityIsRejected() {
     assertThrows(IllegalArgumentException.class, () -> CodecBuffer.allocateDirect(-1));
   }

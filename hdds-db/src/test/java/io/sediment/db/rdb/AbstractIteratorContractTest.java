@@ -18,6 +18,7 @@ import io.sediment.db.DBStoreBuilder;
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
 import io.sediment.db.TableIterator;
+import io.sediment.db.managed.AbandonedIterators;
 import io.sediment.db.managed.NativeTracker;
 import io.sediment.db.testing.TestStores;
 import java.nio.charset.StandardCharsets;
@@ -995,6 +996,7 @@ abstract class AbstractIteratorContractTest<RAW> {
 
   @Test
   void afterStoreCloseIteratorMethodsThrowIllegalStateAndCloseIsSafe() {
+    long mark = AbandonedIterators.mark();
     DBStore other = DBStoreBuilder.newBuilder(TestStores.DEFINITION)
         .setPath(dir.resolve("other")).setProfile(TestStores.smallProfile())
         .setCloseTimeout(Duration.ofMillis(50)).build();
@@ -1015,6 +1017,8 @@ abstract class AbstractIteratorContractTest<RAW> {
         assertNull(seek(empty, "b1"));
       }
       other.close();
+      assertEquals(3, AbandonedIterators.acknowledgeSince(mark),
+          "the store closed the three iterators left open");
       assertEveryMethodThrowsIllegalState(fresh);
       assertEveryMethodThrowsIllegalState(used);
       assertEveryMethodThrowsIllegalState(sought);

@@ -14,7 +14,9 @@ import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
 import io.sediment.db.TableIterator;
 import io.sediment.db.codec.CodecBuffer;
+import io.sediment.db.managed.AbandonedIterators;
 import io.sediment.db.managed.NativeTracker;
+import io.sediment.db.managed.RocksDatabase;
 import io.sediment.db.managed.RocksDatabaseException;
 import io.sediment.db.testing.ChildJvm;
 import io.sediment.db.testing.TestStores;
@@ -37,9 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
  * threads are iterating, writing, paging and committing batches never crashes the JVM, makes every
  * worker fail promptly and only with "closed" errors ({@link IllegalStateException}, or a
  * {@link RocksDatabaseException} saying closed), and frees every native object the store created,
- * including iterators its users never closed. Close waits (bounded) for an iterator whose owner
- * closes it in time, and force-closes one left open past the timeout, whose later use throws
- * {@link IllegalStateException}.
+ * including iterators its users never closed. Close waits for an iterator whose owner closes it
+ * within the grace, and force-closes one left open past it (natives and pooled buffers, recorded
+ * as abandoned), whose later use throws {@link IllegalStateException}.
  *
  * <p>The scenarios that could crash the JVM (use of freed native memory) run in a child JVM
  * ({@link MidFlightRounds}, {@link BatchAfterClose}), so that a crash is a failed assertion with
@@ -292,8 +294,9 @@ class ConcurrentCloseTest {
   }
 
   @Test
-  void closeWaitsForAnIteratorThatItsOwnerClosesWithinTheTimeout() throws Exception {
+  void closeWaitsForAnIteratorThatItsOwnerClosesWithinTheGrace() throws Exception {
     int nativesBefore = NativeTracker.REGISTRY.liveCount();
+    long mark = AbandonedIterators.mark();
     Duration timeout = Duration.ofSeconds(10);
     DBStore store = open(dir.resolve("wait"), timeout);
     RDBTable bytes = (RDBTable) store.getTable(TestStores.BYTES.name());
@@ -302,17 +305,24 @@ class ConcurrentCloseTest {
     TableIterator<byte[], KeyValue<byte[], byte[]>> it = bytes.iterator();
     assertEquals("a", new String(it.next().getKey(), StandardCharsets.UTF_8));
 
+    // The owner keeps using its iterator: its first call after close began fails, and it then
+    // closes the iterator, as a try-with-resources does.
+    CountDownLatch using = new CountDownLatch(1);
     AtomicLong ownerClosedAt = new AtomicLong();
     Thread owner = new Thread(() -> {
       try {
-        Thread.sleep(400);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+        while (true) {
+          it.seekToFirst();
+          it.hasNext();
+          using.countDown();
+        }
+      } catch (IllegalStateException closed) {
+        ownerClosedAt.set(System.nanoTime());
+        it.close();
       }
-      ownerClosedAt.set(System.nanoTime());
-      it.close();
     }, "iterator-owner");
     owner.start();
+    assertTrue(using.await(30, TimeUnit.SECONDS));
 
     long t0 = System.nanoTime();
     store.close();
@@ -322,18 +332,20 @@ class ConcurrentCloseTest {
     assertTrue(ownerClosedAt.get() != 0 && closedAt > ownerClosedAt.get(),
         "close must return only after the owner closed its iterator");
     long waitedMs = (closedAt - t0) / 1_000_000;
-    assertTrue(waitedMs >= 300, "close waited " + waitedMs + " ms");
     assertTrue(waitedMs < timeout.toMillis() - 2_000,
         "close must stop waiting once the iterator is closed, not run to the timeout: " + waitedMs);
+    assertEquals(0, AbandonedIterators.acknowledgeSince(mark), "its owner closed it, not the store");
     assertEquals(nativesBefore, NativeTracker.REGISTRY.liveCount());
     assertThrows(IllegalStateException.class, it::hasNext);
   }
 
   @Test
-  void closeForceClosesIteratorsLeftOpenPastTheTimeoutAndTheirLaterUseThrows() {
+  void closeForceClosesIteratorsLeftOpenPastTheGraceAndTheirLaterUseThrows() {
     int nativesBefore = NativeTracker.REGISTRY.liveCount();
     int buffersBefore = CodecBuffer.LEAKS.liveCount();
+    long mark = AbandonedIterators.mark();
     Duration timeout = Duration.ofMillis(300);
+    Duration grace = RocksDatabase.ITERATOR_CLOSE_GRACE;
     RDBStore store = (RDBStore) open(dir.resolve("force"), timeout);
     RDBTable bytes = store.getTable(TestStores.BYTES.name());
     TypedTable<String, String> strings = store.getTable(TestStores.STRINGS);
@@ -353,12 +365,15 @@ class ConcurrentCloseTest {
     long t0 = System.nanoTime();
     store.close();
     long waitedMs = (System.nanoTime() - t0) / 1_000_000;
-    assertTrue(waitedMs >= timeout.toMillis() - 50, "close waited only " + waitedMs + " ms");
-    assertTrue(waitedMs < timeout.toMillis() + 3_000, "close took " + waitedMs + " ms");
+    assertTrue(waitedMs >= grace.toMillis() - 20, "close waited only " + waitedMs + " ms");
+    assertTrue(waitedMs < grace.toMillis() + 3_000, "close took " + waitedMs + " ms");
     assertEquals(0, store.database().openIteratorCount());
     assertEquals(nativesBefore, NativeTracker.REGISTRY.liveCount(),
         "the store must free the natives of iterators left open: "
             + NativeTracker.REGISTRY.leakedSince(java.util.Set.of()));
+    assertEquals(buffersBefore, CodecBuffer.LEAKS.liveCount(),
+        "and the pooled buffers of the zero-copy and typed iterators");
+    assertEquals(3, AbandonedIterators.acknowledgeSince(mark), "the store closed all three");
 
     assertThrows(IllegalStateException.class, raw::hasNext);
     assertThrows(IllegalStateException.class, raw::next);
@@ -376,7 +391,7 @@ class ConcurrentCloseTest {
     assertThrows(IllegalStateException.class, () -> strings.put("x", "y"));
     assertThrows(IllegalStateException.class, () -> store.getTable(TestStores.BYTES.name()));
 
-    // Closing them afterwards is harmless and gives back the iterators' own buffers.
+    // Closing them afterwards is harmless and releases nothing twice.
     raw.close();
     zeroCopy.close();
     typed.close();

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@link Table#getRangeKVs} and {@link Table#getSequentialRangeKVs} exactly as DESIGN §2 and the
  * Javadoc define them: argument checks, where the range starts (a {@code null} start key, an
- * inclusive start key that must exist unless it equals the prefix, an empty prefix meaning none),
+ * inclusive start key that must exist unless it equals the prefix, a start key outside the prefix
+ * starting nothing, an empty prefix meaning none),
  * filters and how {@code count} counts only kept entries, the sequential variant's stop rule, and
  * the count-one fast path, which is one point read and no iterator (proved with RocksDB's
  * {@code NUMBER_DB_SEEK} and {@code NUMBER_KEYS_READ} tickers) while every other request is exactly
@@ -98,13 +99,65 @@ class GetRangeKVsTest {
     assertEquals(List.of(), sequential("a/", 0, "a/"));
   }
 
+  /**
+   * Start keys outside the prefix {@code b/}, existing or not, shorter or longer than it, sorting
+   * before or after its keys. {@code b} sorts just before the prefix and is shorter than it, so it
+   * need not exist: a plain seek there would clamp to the prefix start and list {@code b/1}.
+   */
+  private static final String[] OUTSIDE_B = {
+      "a/1", "a/5", "a/35", "a", "b", "", "0", "b.", "b0", "c/0y", "c", "d", "zz"};
+
   @Test
-  void startKeyOutsideThePrefixIsRejected() {
-    assertThrows(IllegalArgumentException.class, () -> range("b/1", 1, "a/"));
-    assertThrows(IllegalArgumentException.class, () -> range("b/1", 5, "a/"));
-    assertThrows(IllegalArgumentException.class, () -> range("a", 5, "a/"), "shorter than prefix");
-    assertThrows(IllegalArgumentException.class, () -> range("", 5, "a/"));
-    assertThrows(IllegalArgumentException.class, () -> sequential("b/1", 5, "a/", ACCEPT_ALL));
+  void startKeyOutsideThePrefixGivesEmptyOnTheFastAndTheIteratorPath() {
+    table.put(b("b"), b("v:b"));
+    for (String start : OUTSIDE_B) {
+      assertEquals(List.of(), range(start, 1, "b/"), start + ", count 1 (fast-path shape)");
+      assertEquals(List.of(), range(start, 5, "b/"), start + ", count 5");
+      assertEquals(List.of(), range(start, 1, "b/", ACCEPT_ALL), start + ", count 1, filtered");
+      assertEquals(List.of(), range(start, Integer.MAX_VALUE, "b/"), start + ", every entry");
+      assertEquals(List.of(), sequential(start, 1, "b/"), start + ", sequential count 1");
+      assertEquals(List.of(), sequential(start, 5, "b/", ACCEPT_ALL), start + ", sequential");
+    }
+    assertEquals(List.of("b/1", "b/2"), range("b/", 5, "b/"), "the prefix itself still starts it");
+    assertEquals(List.of("b", "b/1"), range("b", 2, null), "and b exists, as a key of the table");
+  }
+
+  @Test
+  void startKeyOutsideThePrefixCostsNoSeekAndNoPointRead() {
+    for (String start : OUTSIDE_B) {
+      assertArrayEquals(new long[] {0, 0}, cost(() -> range(start, 1, "b/")), start + ", count 1");
+      assertArrayEquals(new long[] {0, 0}, cost(() -> range(start, 5, "b/")), start + ", count 5");
+    }
+  }
+
+  @Test
+  void argumentErrorsStillThrowForAStartKeyOutsideThePrefix() {
+    assertThrows(IllegalArgumentException.class, () -> range("a/1", -1, "b/"));
+    assertThrows(IllegalArgumentException.class, () -> sequential("d", -1, "b/"));
+    byte[] tooLong = new byte[((RDBTable) table).maxKeyBytes() + 1];
+    assertThrows(IllegalArgumentException.class, () -> table.getRangeKVs(tooLong, 1, b("b/")));
+  }
+
+  @Test
+  void startKeyOutsideThePrefixGivesEmptyThroughATypedTableAndAReadView() {
+    Table<String, String> strings = store.getTable(TestStores.STRINGS);
+    for (String start : OUTSIDE_B) {
+      assertEquals(List.of(), strings.getRangeKVs(start, 1, "b/"), "typed " + start);
+      assertEquals(List.of(), strings.getRangeKVs(start, 5, "b/"), "typed " + start);
+      assertEquals(List.of(), strings.getSequentialRangeKVs(start, 5, "b/"), "typed " + start);
+    }
+    try (var view = store.openReadView()) {
+      Table<byte[], byte[]> raw = view.getTable("bytes");
+      Table<String, String> typed = view.getTable(TestStores.STRINGS);
+      for (String start : OUTSIDE_B) {
+        assertEquals(List.of(), raw.getRangeKVs(b(start), 1, b("b/")), "view " + start);
+        assertEquals(List.of(), raw.getRangeKVs(b(start), 5, b("b/")), "view " + start);
+        assertEquals(List.of(), raw.getSequentialRangeKVs(b(start), 5, b("b/")), "view " + start);
+        assertEquals(List.of(), typed.getRangeKVs(start, 1, "b/"), "typed view " + start);
+        assertEquals(List.of(), typed.getRangeKVs(start, 5, "b/"), "typed view " + start);
+      }
+      assertEquals(List.of(KeyValue.of("b/1", "v:b/1")), typed.getRangeKVs("b/1", 1, "b/"));
+    }
   }
 
   // ---- where the range starts -----------------------------------------------------------------
@@ -358,7 +411,7 @@ class GetRangeKVsTest {
     assertEquals(List.of(KeyValue.of("a/1", "v:a/1")), strings.getRangeKVs(null, 1, ""));
     assertEquals(List.of(KeyValue.of("c/1x", "v:c/1x"), KeyValue.of("c/2x", "v:c/2x")),
         strings.getSequentialRangeKVs(null, 10, "c/", endsWith("x")));
-    assertThrows(IllegalArgumentException.class, () -> strings.getRangeKVs("b/1", 2, "a/"));
+    assertEquals(List.of(), strings.getRangeKVs("b/1", 2, "a/"), "start key outside the prefix");
     assertThrows(IllegalArgumentException.class, () -> strings.getRangeKVs(null, -1, null));
 
     long[] fast = cost(() -> assertEquals(List.of(KeyValue.of("a/3", "v:a/3")),

@@ -14,8 +14,8 @@ import io.sediment.db.KeyValue;
 import io.sediment.db.TableIterator;
 import io.sediment.db.codec.CodecBuffer;
 import io.sediment.db.managed.NativeTracker;
+import io.sediment.db.testing.LeakCheck;
 import io.sediment.db.testing.TestStores;
-import io.sediment.db.util.LeakRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.NoSuchElementException;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -67,7 +66,8 @@ import net.jqwik.api.lifecycle.BeforeProperty;
  *   <li>the zero-copy {@link RDBStoreCodecBufferIterator} with the same bounds yields, entry for
  *       entry (copied at once), what the {@code byte[]} iterator yields, seeks included;
  *   <li>{@code getRangeKVs} and {@code getSequentialRangeKVs} for random start keys (none,
- *       existing, missing, equal to the prefix, outside the prefix), counts ({@code -1..5}, the
+ *       existing, missing, equal to the prefix, stored keys before and after the prefix, raw
+ *       keys in or outside it), counts ({@code -1..5}, the
  *       count-one fast path included), prefixes (none, empty, random, taken from a stored key,
  *       {@code 0xFF}-ending) and filters (none, {@link KeyFilter#prefix},
  *       {@link KeyFilter#notPrefix}, both) equal an independent reference implementation of the
@@ -98,15 +98,13 @@ class TableModelPropertyTest {
   private Path dir;
   private DBStore store;
   private RDBTable table;
-  private Set<Long> nativeBefore;
-  private Set<Long> buffersBefore;
+  private LeakCheck leakCheck;
 
   // ---- lifecycle --------------------------------------------------------------------------
 
   @BeforeProperty
   void openStore() throws IOException {
-    nativeBefore = NativeTracker.REGISTRY.snapshot();
-    buffersBefore = CodecBuffer.LEAKS.snapshot();
+    leakCheck = LeakCheck.begin();
     Path shm = Path.of("/dev/shm");
     dir = Files.isDirectory(shm) && Files.isWritable(shm)
         ? Files.createTempDirectory(shm, "table-model-")
@@ -124,14 +122,7 @@ class TableModelPropertyTest {
     } finally {
       deleteRecursively(dir);
     }
-    StringBuilder leaks = new StringBuilder();
-    for (LeakRegistry.Allocation a : NativeTracker.REGISTRY.leakedSince(nativeBefore)) {
-      leaks.append("\n  native: ").append(a);
-    }
-    for (LeakRegistry.Allocation a : CodecBuffer.LEAKS.leakedSince(buffersBefore)) {
-      leaks.append("\n  buffer: ").append(a);
-    }
-    assertEquals("", leaks.toString(), "resources left after the store closed");
+    assertEquals("", leakCheck.report(), "resources left after the store closed");
   }
 
   private static void deleteRecursively(Path root) throws IOException {
@@ -421,10 +412,7 @@ class TableModelPropertyTest {
       return IAE;
     }
     byte[] p = prefix == null || prefix.length == 0 ? null : prefix;
-    if (startKey != null && p != null && !startsWith(startKey, p)) {
-      return IAE;
-    }
-    if (count == 0) {
+    if (count == 0 || startKey != null && p != null && !startsWith(startKey, p)) {
       return List.of().toString();
     }
     List<Map.Entry<byte[], byte[]>> candidates = withPrefix(model, p);
@@ -732,7 +720,8 @@ class TableModelPropertyTest {
     }
   }
 
-  enum StartKind { NULL, EXISTING, MISSING, EQUAL_TO_PREFIX, RAW }
+  enum StartKind { NULL, EXISTING, MISSING, EQUAL_TO_PREFIX, STORED_BEFORE_PREFIX,
+      STORED_AFTER_PREFIX, RAW }
 
   /** How the start key of a getRangeKVs call is chosen, relative to the model and the prefix. */
   record StartPick(StartKind kind, int index, byte[] raw) {
@@ -761,6 +750,20 @@ class TableModelPropertyTest {
         }
         case EQUAL_TO_PREFIX:
           return prefix == null ? new byte[0] : prefix.clone();
+        case STORED_BEFORE_PREFIX:
+        case STORED_AFTER_PREFIX: {
+          // A stored key outside the prefix on the chosen side (the raw key without a prefix or
+          // such a key).
+          List<byte[]> keys = new ArrayList<>();
+          for (byte[] k : model.keySet()) {
+            if (hasPrefix && !startsWith(k, prefix)
+                && (ORDER.compare(k, prefix) < 0) == (kind == StartKind.STORED_BEFORE_PREFIX)) {
+              keys.add(k);
+            }
+          }
+          byte[] k = pick(keys, index);
+          return k != null ? k : raw;
+        }
         case RAW:
           return raw;
         default:
