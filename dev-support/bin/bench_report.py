@@ -365,6 +365,8 @@ def positioning(results):
         ("crossRangeDelete", "band deleted by one deleteRange"),
         ("crossCompacted", "point band after compactRange"),
         ("crossTrackerHealed", "point band after the tracker's own compaction"),
+        ("crossPeriodicScanHealed", "point band healed by the default policy, scanned once a second"),
+        ("crossSingleScanHealed", "point band healed by the default policy, scanned once"),
         ("crossNoTombstones", "no tombstones (baseline)"),
         ("crossNoTombstonesRaw", "no tombstones, plain rocksdbjni (floor)"),
     ]
@@ -379,6 +381,45 @@ def positioning(results):
             rows.append([f"{n:,}", label, us(s, err), ratio(lazy, s), ratio(s, base)])
     out.append(table(["N tombstones", "variant", "µs", "lazy point band / variant",
                       "variant / no tombstones"], rows, "rlrrr"))
+    healing = [
+        ("crossPeriodicScanHealed", "band scanned once a second (an unrelated read took the first"
+         " sample just before)", 5000),
+        ("crossSingleScanHealed", "one scan through the band (table quiet for 1.1 s before it)", 2000),
+    ]
+    rows = []
+    for n in ns:
+        for method, label, target in healing:
+            ms = metric(method, [("n", str(n))], "healedMillis")
+            if ms is None:
+                continue
+            healed = metric(method, [("n", str(n))], "healed")
+            scans = metric(method, [("n", str(n))], "scans")
+            compactions = metric(method, [("n", str(n))], "compactions")
+            ok = healed in ("true", 1.0) and ms <= target
+            rows.append([f"{n:,}", label, count(scans), f"{ms:,.0f}", count(compactions),
+                         f"≤ {target:,} ms", "met" if ok else "not met"])
+    if rows:
+        out.append("\n#### Healing with the default tombstone policy and no other traffic: time from"
+                   " the first scan to the band compacted\n")
+        out.append(table(["N tombstones", "scenario", "scans", "ms to compacted", "compactions",
+                          "target", ""], rows, "rlrrrll"))
+    return "\n".join(out)
+
+
+def accounting(results):
+    out = ["#### A bounded iterator, one seek and a page of entries, no tombstones:"
+           " accounting off, every iterator counting, default sampling\n"]
+    rows = []
+    for page in values(results, "page"):
+        off, oe = get(results, "off", "page", page)
+        every, ee = get(results, "every", "page", page)
+        sampled, se = get(results, "sampled", "page", page)
+        note = "the trailing suite's page" if page == 100 else ""
+        rows.append([f"{page:,}" + (f" ({note})" if note else ""), us(off, oe), us(every, ee),
+                     ratio(every, off), us(sampled, se), ratio(sampled, off),
+                     "≤ ×1.05" if page == 100 else "—"])
+    out.append(table(["entries per page", "off µs", "every iterator µs", "every / off",
+                      "default sampling µs", "default / off", "target"], rows, "lrrrrrl"))
     return "\n".join(out)
 
 
@@ -440,7 +481,7 @@ def main():
         sys.exit("bench_report: no results in " + " ".join(a.json))
     load_metrics(a.json)
     body = {"positioning": positioning, "getrange": getrange, "trailing": trailing,
-            "pointget": pointget}[a.suite](results)
+            "accounting": accounting, "pointget": pointget}[a.suite](results)
     took = f"{a.seconds // 60} min {a.seconds % 60} s" if a.seconds is not None else "?"
     print(f"### bench {a.suite} ({a.mode})\n")
     if a.stat == "median":
