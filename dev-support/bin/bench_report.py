@@ -27,14 +27,15 @@ METRICS = {}
 
 def load_metrics(paths):
     """{(method, params-tuple): {name: [values, one per fork]}} from the JMH logs."""
-    line_re = re.compile(r"^#metric (\S+) (\S+) ([^=\s]+)=(.*)$")
+    # JMH may print "Iteration N: " before what an iteration's fixture printed on the same line.
+    line_re = re.compile(r"(?:^|: )#metric (\S+) (\S+) ([^=\s]+)=(.*)$")
     for path in paths:
         log = path[:-len(".json")] + ".log"
         if not os.path.exists(log):
             continue
         with open(log, errors="replace") as f:
             for line in f:
-                m = line_re.match(line.strip())
+                m = line_re.search(line.strip())
                 if not m:
                     continue
                 method, ps, name, value = m.groups()
@@ -410,7 +411,13 @@ def accounting(results):
     out = ["#### A bounded iterator, one seek and a page of entries, no tombstones:"
            " accounting off, every iterator counting, default sampling\n"]
     rows = []
+    cpu_rows = []
     for page in values(results, "page"):
+        cpu = {m: metric(m, [("page", str(page))], "cpuNanosPerOp") for m in ("off", "every", "sampled")}
+        if all(isinstance(v, float) for v in cpu.values()):
+            cpu_rows.append([f"{page:,}", us(cpu["off"] / 1000), us(cpu["every"] / 1000),
+                             ratio(cpu["every"], cpu["off"]), us(cpu["sampled"] / 1000),
+                             ratio(cpu["sampled"], cpu["off"]), "≤ ×1.05" if page == 100 else "—"])
         off, oe = get(results, "off", "page", page)
         every, ee = get(results, "every", "page", page)
         sampled, se = get(results, "sampled", "page", page)
@@ -420,6 +427,11 @@ def accounting(results):
                      "≤ ×1.05" if page == 100 else "—"])
     out.append(table(["entries per page", "off µs", "every iterator µs", "every / off",
                       "default sampling µs", "default / off", "target"], rows, "lrrrrrl"))
+    if cpu_rows:
+        out.append("\n#### The same operations in CPU time of the benchmark thread (median of the"
+                   " measurement iterations; waiting for a core excluded)\n")
+        out.append(table(["entries per page", "off CPU µs", "every iterator CPU µs", "every / off",
+                          "default sampling CPU µs", "default / off", "target"], cpu_rows, "lrrrrrl"))
     return "\n".join(out)
 
 

@@ -12,6 +12,8 @@ import io.sediment.db.codec.ByteArrayCodec;
 import io.sediment.db.managed.DBProfile;
 import io.sediment.db.tombstone.TombstonePolicy;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +29,10 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.Blackhole;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
 
 /**
  * Suite {@code accounting}: what tombstone accounting costs on the path with no tombstones. One
@@ -36,7 +41,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * all count ({@link #every}: every native move reads the thread's PerfContext and the clock), or
  * are sampled as the default policy says ({@link #sampled}: one in 16, and one a second). A page
  * of 100 is the trailing suite's page (a bounded iterator reading 100 entries); 10 is the
- * smaller page of earlier runs. Run through {@code dev-support/bin/bench accounting [--quick]},
+ * smaller page of earlier runs. Besides JMH's wall-clock time, each measurement iteration prints
+ * the benchmark thread's CPU time per operation ({@code cpuNanosPerOp}), which waiting for a core
+ * on a loaded machine does not inflate. Run through {@code dev-support/bin/bench accounting [--quick]},
  * which pairs the figures into ratios.
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -46,6 +53,7 @@ public class AccountingBenchmark {
   private static final TableDefinition<byte[], byte[]> T =
       TableDefinition.of("t", ByteArrayCodec.get(), ByteArrayCodec.get());
   private static final int KEYS = 200_000;
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
   static byte[] key(int i) {
     return String.format("key-%010d", i).getBytes(StandardCharsets.UTF_8);
@@ -61,6 +69,8 @@ public class AccountingBenchmark {
 
     Path dir;
     DBStore store;
+    long operations;
+    long cpuStart;
     Table<byte[], byte[]> table;
 
     abstract TombstonePolicy policy();
@@ -87,7 +97,28 @@ public class AccountingBenchmark {
       BenchStores.deleteStore(store);
     }
 
+    /**
+     * Starts counting the benchmark thread's CPU time for this iteration: on a shared machine the
+     * wall-clock time per operation includes waiting for a core, which other processes' load
+     * moves far more than the code under test.
+     */
+    @Setup(Level.Iteration)
+    public void startCpuClock() {
+      operations = 0;
+      cpuStart = THREADS.getCurrentThreadCpuTime();
+    }
+
+    /** Prints the iteration's CPU time per operation as the metric {@code cpuNanosPerOp}. */
+    @TearDown(Level.Iteration)
+    public void stopCpuClock(BenchmarkParams params, IterationParams iteration) {
+      long cpu = THREADS.getCurrentThreadCpuTime() - cpuStart;
+      if (iteration.getType() == IterationType.MEASUREMENT && operations > 0) {
+        BenchStores.metric(params, "cpuNanosPerOp", cpu / operations);
+      }
+    }
+
     void readAPage(Blackhole bh) {
+      operations++;
       int start = ThreadLocalRandom.current().nextInt(KEYS - page);
       try (TableIterator<byte[], KeyValue<byte[], byte[]>> it =
                table.rangeIterator(key(start), key(start + page), IteratorType.KEY_AND_VALUE)) {
