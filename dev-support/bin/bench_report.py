@@ -27,14 +27,15 @@ METRICS = {}
 
 def load_metrics(paths):
     """{(method, params-tuple): {name: [values, one per fork]}} from the JMH logs."""
-    line_re = re.compile(r"^#metric (\S+) (\S+) ([^=\s]+)=(.*)$")
+    # JMH may print "Iteration N: " before what an iteration's fixture printed on the same line.
+    line_re = re.compile(r"(?:^|: )#metric (\S+) (\S+) ([^=\s]+)=(.*)$")
     for path in paths:
         log = path[:-len(".json")] + ".log"
         if not os.path.exists(log):
             continue
         with open(log, errors="replace") as f:
             for line in f:
-                m = line_re.match(line.strip())
+                m = line_re.search(line.strip())
                 if not m:
                     continue
                 method, ps, name, value = m.groups()
@@ -365,6 +366,8 @@ def positioning(results):
         ("crossRangeDelete", "band deleted by one deleteRange"),
         ("crossCompacted", "point band after compactRange"),
         ("crossTrackerHealed", "point band after the tracker's own compaction"),
+        ("crossPeriodicScanHealed", "point band healed by the default policy, scanned once a second"),
+        ("crossSingleScanHealed", "point band healed by the default policy, scanned once"),
         ("crossNoTombstones", "no tombstones (baseline)"),
         ("crossNoTombstonesRaw", "no tombstones, plain rocksdbjni (floor)"),
     ]
@@ -379,6 +382,56 @@ def positioning(results):
             rows.append([f"{n:,}", label, us(s, err), ratio(lazy, s), ratio(s, base)])
     out.append(table(["N tombstones", "variant", "µs", "lazy point band / variant",
                       "variant / no tombstones"], rows, "rlrrr"))
+    healing = [
+        ("crossPeriodicScanHealed", "band scanned once a second (an unrelated read took the first"
+         " sample just before)", 5000),
+        ("crossSingleScanHealed", "one scan through the band (table quiet for 1.1 s before it)", 2000),
+    ]
+    rows = []
+    for n in ns:
+        for method, label, target in healing:
+            ms = metric(method, [("n", str(n))], "healedMillis")
+            if ms is None:
+                continue
+            healed = metric(method, [("n", str(n))], "healed")
+            scans = metric(method, [("n", str(n))], "scans")
+            compactions = metric(method, [("n", str(n))], "compactions")
+            ok = healed in ("true", 1.0) and ms <= target
+            rows.append([f"{n:,}", label, count(scans), f"{ms:,.0f}", count(compactions),
+                         f"≤ {target:,} ms", "met" if ok else "not met"])
+    if rows:
+        out.append("\n#### Healing with the default tombstone policy and no other traffic: time from"
+                   " the first scan to the band compacted\n")
+        out.append(table(["N tombstones", "scenario", "scans", "ms to compacted", "compactions",
+                          "target", ""], rows, "rlrrrll"))
+    return "\n".join(out)
+
+
+def accounting(results):
+    out = ["#### A bounded iterator, one seek and a page of entries, no tombstones:"
+           " accounting off, every iterator counting, default sampling\n"]
+    rows = []
+    cpu_rows = []
+    for page in values(results, "page"):
+        cpu = {m: metric(m, [("page", str(page))], "cpuNanosPerOp") for m in ("off", "every", "sampled")}
+        if all(isinstance(v, float) for v in cpu.values()):
+            cpu_rows.append([f"{page:,}", us(cpu["off"] / 1000), us(cpu["every"] / 1000),
+                             ratio(cpu["every"], cpu["off"]), us(cpu["sampled"] / 1000),
+                             ratio(cpu["sampled"], cpu["off"]), "≤ ×1.05" if page == 100 else "—"])
+        off, oe = get(results, "off", "page", page)
+        every, ee = get(results, "every", "page", page)
+        sampled, se = get(results, "sampled", "page", page)
+        note = "the trailing suite's page" if page == 100 else ""
+        rows.append([f"{page:,}" + (f" ({note})" if note else ""), us(off, oe), us(every, ee),
+                     ratio(every, off), us(sampled, se), ratio(sampled, off),
+                     "≤ ×1.05" if page == 100 else "—"])
+    out.append(table(["entries per page", "off µs", "every iterator µs", "every / off",
+                      "default sampling µs", "default / off", "target"], rows, "lrrrrrl"))
+    if cpu_rows:
+        out.append("\n#### The same operations in CPU time of the benchmark thread (median of the"
+                   " measurement iterations; waiting for a core excluded)\n")
+        out.append(table(["entries per page", "off CPU µs", "every iterator CPU µs", "every / off",
+                          "default sampling CPU µs", "default / off", "target"], cpu_rows, "lrrrrrl"))
     return "\n".join(out)
 
 
@@ -440,7 +493,7 @@ def main():
         sys.exit("bench_report: no results in " + " ".join(a.json))
     load_metrics(a.json)
     body = {"positioning": positioning, "getrange": getrange, "trailing": trailing,
-            "pointget": pointget}[a.suite](results)
+            "accounting": accounting, "pointget": pointget}[a.suite](results)
     took = f"{a.seconds // 60} min {a.seconds % 60} s" if a.seconds is not None else "?"
     print(f"### bench {a.suite} ({a.mode})\n")
     if a.stat == "median":

@@ -19,6 +19,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
@@ -43,6 +44,10 @@ import org.openjdk.jmh.infra.Blackhole;
  *       by one range tombstone ({@link #crossRangeDelete}), the band compacted away
  *       ({@link #crossCompacted}), and a table that never had the band
  *       ({@link #crossNoTombstones}).
+ *   <li>Healing with the default tombstone policy and no other traffic: a band scanned once a
+ *       second ({@link #crossPeriodicScanHealed}) and a band scanned once
+ *       ({@link #crossSingleScanHealed}); set-up prints the time from the first scan to the band
+ *       compacted, the benchmark times the seek afterwards.
  * </ul>
  * Each invocation creates the iterator, positions it, reads one entry and closes it. Run through
  * {@code dev-support/bin/bench positioning [--quick]}, which pairs the figures into ratios.
@@ -78,6 +83,8 @@ public class PositioningBenchmark {
     byte[] firstLive;
     /** {@code key(n + LIVE/2)}: a live key well past the band. */
     byte[] beyondTarget;
+    /** The trial's benchmark and parameters, for {@link BenchStores#metric}. */
+    BenchmarkParams params;
 
     /** Writes the table's contents, leaving any band it needs flushed to SST files. */
     abstract void populate();
@@ -91,7 +98,8 @@ public class PositioningBenchmark {
     }
 
     @Setup(Level.Trial)
-    public void build() {
+    public void build(BenchmarkParams params) {
+      this.params = params;
       store = BenchStores.open(getClass().getSimpleName(), policy());
       table = store.getTable(BenchStores.TABLE);
       raw = RawRocks.of(store, BenchStores.TABLE);
@@ -186,7 +194,7 @@ public class PositioningBenchmark {
 
   /**
    * The point band on a store whose tombstone tracker is on (every iterator counted, compaction
-   * after 2 slow passes): setup runs lazy seeks across the band until the tracker's background
+   * after 2 slow passes, or after one over 10,000 tombstones): setup runs lazy seeks across the band until the tracker's background
    * compaction has removed it, with no manual call, and fails if that takes over 10 s from the
    * first slow pass. The layout check then sees a band that no longer costs anything.
    */
@@ -228,6 +236,133 @@ public class PositioningBenchmark {
     @Override
     boolean seekWalksTheBand() {
       return false;
+    }
+  }
+
+  /**
+   * The point band on a store with the default tombstone policy, healed with no other traffic
+   * ({@link #populate} prints how): subclasses scan it as the scenario says, and the time from the
+   * start of the first scan to the end of the band's compaction is printed as the metric
+   * {@code healedMillis} (with {@code scans}, {@code compactions} and {@code healed}; a band not
+   * compacted within {@value #GIVE_UP_MILLIS} ms reports {@code healed=false}).
+   */
+  public abstract static class DefaultPolicyHealedBand extends Band {
+    static final long GIVE_UP_MILLIS = 30_000;
+
+    @Override
+    io.sediment.db.tombstone.TombstonePolicy policy() {
+      return io.sediment.db.tombstone.TombstonePolicy.defaults();
+    }
+
+    /**
+     * Scans the band as the scenario says until {@code compacted()} or the give-up time.
+     *
+     * @return the number of scans made
+     */
+    abstract int scanUntilHealed(long firstScanMillis);
+
+    /** How long the table stays quiet between the unrelated read and the first scan. */
+    long quietMillisBeforeFirstScan() {
+      return 0;
+    }
+
+    boolean compacted() {
+      return store.tombstoneStats().compactions().completed() > 0;
+    }
+
+    /** One scan: a lazy seek to the band start (it walks the band), read one entry, close. */
+    void scan() {
+      try (TableIterator<byte[], KeyValue<byte[], byte[]>> it = table.iterator()) {
+        if (it.seek(bandStart) == null) {
+          throw new IllegalStateException("the seek from the band start found nothing");
+        }
+      }
+    }
+
+    static void sleep(long millis) {
+      try {
+        Thread.sleep(millis);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+
+    @Override
+    void populate() {
+      writeBandThenLive();
+      BenchStores.deleteEach(store, table, 0, n);
+      store.flush();
+      // Unrelated traffic takes the table's first sample: a read of live keys past the band.
+      try (TableIterator<byte[], KeyValue<byte[], byte[]>> it =
+               table.rangeIterator(firstLive, null, IteratorType.KEY_AND_VALUE)) {
+        it.next();
+      }
+      sleep(quietMillisBeforeFirstScan());
+      long start = System.currentTimeMillis();
+      int scans = scanUntilHealed(start);
+      var compactions = store.tombstoneStats().compactions();
+      boolean healed = compactions.completed() > 0;
+      long healedMillis = healed ? compactions.recent().stream()
+          .filter(e -> e.outcome() == io.sediment.db.tombstone.CompactionEvent.Outcome.COMPLETED)
+          .mapToLong(io.sediment.db.tombstone.CompactionEvent::atMillis).min().getAsLong() - start
+          : System.currentTimeMillis() - start;
+      BenchStores.metric(params, "healedMillis", healedMillis);
+      BenchStores.metric(params, "scans", scans);
+      BenchStores.metric(params, "compactions", compactions.completed());
+      BenchStores.metric(params, "healed", healed);
+      System.out.println("# " + getClass().getSimpleName() + ": " + scans + " scan(s), band "
+          + (healed ? "compacted " : "not compacted after ") + healedMillis
+          + " ms after the first scan began: " + compactions.recent());
+    }
+
+    @Override
+    boolean seekWalksTheBand() {
+      // A band that did not heal fails the layout check, and with it the benchmark.
+      return false;
+    }
+  }
+
+  /**
+   * A band scanned once a second with no other traffic, after an unrelated read took the
+   * table's first sample (so the first scan falls within the sampling interval and is not
+   * sampled); the scans go on once a second until the band is compacted.
+   */
+  public static class PeriodicScanHealedBand extends DefaultPolicyHealedBand {
+    @Override
+    int scanUntilHealed(long firstScanMillis) {
+      int scans = 0;
+      while (!compacted() && System.currentTimeMillis() - firstScanMillis < GIVE_UP_MILLIS) {
+        long next = firstScanMillis + 1_000L * scans;
+        while (!compacted() && System.currentTimeMillis() < next) {
+          sleep(5);
+        }
+        if (!compacted()) {
+          scan();
+          scans++;
+        }
+      }
+      return scans;
+    }
+  }
+
+  /**
+   * A single scan through the band on a table quiet for over a second (after an unrelated
+   * read), then no traffic at all until the band is compacted.
+   */
+  public static class SingleScanHealedBand extends DefaultPolicyHealedBand {
+    @Override
+    long quietMillisBeforeFirstScan() {
+      return 1_100;
+    }
+
+    @Override
+    int scanUntilHealed(long firstScanMillis) {
+      scan();
+      while (!compacted() && System.currentTimeMillis() - firstScanMillis < GIVE_UP_MILLIS) {
+        sleep(5);
+      }
+      return 1;
     }
   }
 
@@ -328,6 +463,18 @@ public class PositioningBenchmark {
   /** The point band after the tracker noticed the slow seeks and had it compacted. */
   @Benchmark
   public void crossTrackerHealed(TrackerHealedBand s, Blackhole bh) {
+    lazy(unbounded(s), s.bandStart, bh);
+  }
+
+  /** The point band after the default policy healed a band scanned once a second. */
+  @Benchmark
+  public void crossPeriodicScanHealed(PeriodicScanHealedBand s, Blackhole bh) {
+    lazy(unbounded(s), s.bandStart, bh);
+  }
+
+  /** The point band after the default policy healed a band scanned once. */
+  @Benchmark
+  public void crossSingleScanHealed(SingleScanHealedBand s, Blackhole bh) {
     lazy(unbounded(s), s.bandStart, bh);
   }
 

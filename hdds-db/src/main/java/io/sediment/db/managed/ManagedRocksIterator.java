@@ -27,10 +27,9 @@ public final class ManagedRocksIterator implements AutoCloseable {
   private final Consumer<ManagedRocksIterator> onClose;
   private final byte[] lowerBound;
   private final byte[] upperBound;
-  /** Non-null when this iterator counts what each positioning and advance skipped. */
-  private final Managed<RocksDB> counting;
-  /** Tombstones, entries and range-deletion reseeks of the last counted move; null when not counting. */
-  private final long[] lastSkips;
+  /** Counts each positioning and advance; null when this iterator does not count. */
+  private final SkipProbe probe;
+  private long lastTombstonesSkipped;
   private long totalTombstonesSkipped;
   private long totalMoveNanos;
   private long moveStart;
@@ -51,8 +50,7 @@ public final class ManagedRocksIterator implements AutoCloseable {
     this.onClose = onClose;
     this.lowerBound = lowerBound;
     this.upperBound = upperBound;
-    this.counting = counting;
-    this.lastSkips = counting == null ? null : new long[3];
+    this.probe = counting == null ? null : new SkipProbe(counting.get());
   }
 
   /**
@@ -76,22 +74,12 @@ public final class ManagedRocksIterator implements AutoCloseable {
 
   /** Whether this iterator counts skipped entries ({@link #lastTombstonesSkipped()}). */
   public boolean isCounting() {
-    return counting != null;
+    return probe != null;
   }
 
   /** Tombstones the last positioning or {@code next()} skipped; 0 when not counting. */
   public long lastTombstonesSkipped() {
-    return lastSkips == null ? 0 : lastSkips[0];
-  }
-
-  /** Entries of any kind (tombstones, hidden versions) the last positioning or next skipped. */
-  public long lastEntriesSkipped() {
-    return lastSkips == null ? 0 : lastSkips[1];
-  }
-
-  /** Range-tombstone reseeks of the last positioning or next. */
-  public long lastRangeDeletionReseeks() {
-    return lastSkips == null ? 0 : lastSkips[2];
+    return lastTombstonesSkipped;
   }
 
   /** Time spent in counted positionings and advances, in nanoseconds. */
@@ -105,18 +93,18 @@ public final class ManagedRocksIterator implements AutoCloseable {
   }
 
   private void beginCount() {
-    if (counting != null) {
-      SkipProbe.start(counting.get());
+    if (probe != null) {
+      probe.start();
       moveStart = System.nanoTime();
     }
   }
 
-  /** Safe to call even when {@link #beginCount()} did not run: it then reads zeros. */
+  /** Safe to call even when {@link #beginCount()} did not run or threw: it then counts zero. */
   private void endCount() {
-    if (counting != null) {
+    if (probe != null) {
       totalMoveNanos += System.nanoTime() - moveStart;
-      SkipProbe.stop(counting.get(), lastSkips);
-      totalTombstonesSkipped += lastSkips[0];
+      lastTombstonesSkipped = probe.stop();
+      totalTombstonesSkipped += lastTombstonesSkipped;
     }
   }
 

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * Remembers where scans of one table keep skipping tombstones and asks for a compaction of those
@@ -14,15 +15,26 @@ import java.util.concurrent.atomic.AtomicLong;
  * requester. A range the requester accepted is in flight until {@link #onCompactionEnded}: slow
  * passes inside it meanwhile (scans that were already walking the band) are counted but start no
  * new hot range, so one band is compacted once. At most {@link TombstonePolicy#maxHotRanges()}
- * ranges are kept, the least skipped dropped first. Thread-safe; reporting costs a lock only for
- * slow passes.
+ * ranges are kept, the least skipped dropped first. A single pass that skipped at least
+ * {@link TombstonePolicy#tombstonesToCompactAtOnce()} makes its (merged) range due at once.
+ *
+ * <p>Sampling ({@link #sampleNextIterator}): one iterator in
+ * {@link TombstonePolicy#sampleEvery()}, and the first one created
+ * {@link TombstonePolicy#sampleInterval()} or more after the last sampled one, so a table is
+ * sampled at least about once per interval whatever its iterator rate (see
+ * {@link TombstonePolicy}). Thread-safe; sampling costs a clock read and two atomic reads per
+ * iterator, reporting a lock only for slow passes.
  */
 public final class TombstoneTracker {
 
   private final String table;
   private final TombstonePolicy policy;
   private final CompactionRequester compactionRequester;
+  private final LongSupplier nanoClock;
+  private final long sampleIntervalNanos;
   private final AtomicLong iterators = new AtomicLong();
+  /** {@link #nanoClock} reading at the creation of the last sampled iterator. */
+  private final AtomicLong lastSampleNanos;
   private final AtomicLong slowPasses = new AtomicLong();
   private final AtomicLong tombstonesSkipped = new AtomicLong();
   private final AtomicLong sampledScans = new AtomicLong();
@@ -47,9 +59,18 @@ public final class TombstoneTracker {
   /** @param compactionRequester receives each range that is due for compaction */
   public TombstoneTracker(String table, TombstonePolicy policy,
       CompactionRequester compactionRequester) {
+    this(table, policy, compactionRequester, System::nanoTime);
+  }
+
+  /** As the public constructor, timing the sampling interval with {@code nanoClock}. */
+  TombstoneTracker(String table, TombstonePolicy policy, CompactionRequester compactionRequester,
+      LongSupplier nanoClock) {
     this.table = table;
     this.policy = policy;
     this.compactionRequester = compactionRequester;
+    this.nanoClock = nanoClock;
+    this.sampleIntervalNanos = policy.sampleIntervalNanos();
+    this.lastSampleNanos = new AtomicLong(nanoClock.getAsLong());
   }
 
   public String table() {
@@ -60,9 +81,22 @@ public final class TombstoneTracker {
     return policy;
   }
 
-  /** Whether the next iterator should count what it skips: one in {@code sampleEvery}. */
+  /**
+   * Whether the iterator being created should count what it skips: one in {@code sampleEvery}
+   * (the first of all included), and the first created {@code sampleInterval} or more after the
+   * last sampled one (of two created at once, only one).
+   */
   public boolean sampleNextIterator() {
-    return policy.enabled() && iterators.getAndIncrement() % policy.sampleEvery() == 0;
+    if (!policy.enabled()) {
+      return false;
+    }
+    long now = nanoClock.getAsLong();
+    if (iterators.getAndIncrement() % policy.sampleEvery() == 0) {
+      lastSampleNanos.set(now);
+      return true;
+    }
+    long last = lastSampleNanos.get();
+    return now - last >= sampleIntervalNanos && lastSampleNanos.compareAndSet(last, now);
   }
 
   /**
@@ -92,7 +126,8 @@ public final class TombstoneTracker {
           ranges.remove(i);
         }
       }
-      if (merged.slowPasses() >= policy.slowPassesToCompact()) {
+      if (merged.slowPasses() >= policy.slowPassesToCompact()
+          || tombstones >= policy.tombstonesToCompactAtOnce()) {
         // In flight at once, under the lock that took it from the watched ranges: a pass over
         // it on another thread must not start a second hot range before the request (and an
         // end reported at once must still find it).

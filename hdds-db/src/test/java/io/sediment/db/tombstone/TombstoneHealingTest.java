@@ -4,6 +4,7 @@ import static io.sediment.db.tombstone.TombstoneBands.key;
 import static io.sediment.db.tombstone.TombstoneBands.writeBand;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.db.DBStore;
@@ -91,6 +92,61 @@ class TombstoneHealingTest {
         assertTrue(System.nanoTime() < deadline, "no second compaction: " + store.tombstoneStats());
         Thread.sleep(20);
       }
+    }
+  }
+
+  /** With the defaults, one seek through 15,000 tombstones (over 10,000) is enough. */
+  @Test
+  void aSingleScanThroughAWideBandGetsItCompacted() throws Exception {
+    try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, TombstonePolicy.defaults())) {
+      writeBand(store, "bytes", 30_000, 10_000, 25_000);
+      Table<byte[], byte[]> table = store.getTable("bytes");
+      try (TableIterator<byte[], KeyValue<byte[], byte[]>> it = table.iterator()) {
+        assertArrayEquals(key(25_000), it.seek(key(10_000)).getKey());
+      }
+      awaitCompactions(store, 1, Duration.ofSeconds(5));
+      assertEquals(1, stats(store).slowPasses());
+      assertEquals(0, stats(store).sstDeletions(), "the band is gone from the SST files");
+    }
+  }
+
+  /**
+   * A band scanned periodically on a table with no other traffic heals through the sampling
+   * interval, not one iterator in 16: here the at-once rule is off and an unrelated read took the
+   * first sample, so the scans are sampled only by time.
+   */
+  @Test
+  void aBandScannedPeriodicallyHealsWithoutOtherTraffic() throws Exception {
+    TombstonePolicy policy = TombstonePolicy.defaults().withSampleInterval(Duration.ofMillis(200))
+        .withTombstonesToCompactAtOnce(Long.MAX_VALUE).withMinCompactionInterval(Duration.ZERO);
+    assertEquals(16, policy.sampleEvery());
+    try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, policy)) {
+      writeBand(store, "bytes", 10_000, 2_000, 7_000);
+      Table<byte[], byte[]> table = store.getTable("bytes");
+      assertFalse(table.isEmpty(), "an unrelated read takes the first sample");
+      long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+      int scans = 0;
+      while (store.tombstoneStats().compactions().completed() < 1) {
+        assertTrue(System.nanoTime() < deadline, "not healed within 5 s, " + scans + " scans: "
+            + store.tombstoneStats());
+        try (TableIterator<byte[], KeyValue<byte[], byte[]>> it = table.iterator()) {
+          assertArrayEquals(key(7_000), it.seek(key(2_000)).getKey());
+        }
+        scans++;
+        Thread.sleep(250);
+      }
+      assertTrue(scans <= 4, scans + " scans");
+      assertEquals(0, stats(store).sstDeletions());
+    }
+  }
+
+  private static void awaitCompactions(DBStore store, int completed, Duration within)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (store.tombstoneStats().compactions().completed() < completed) {
+      assertTrue(System.nanoTime() < deadline, "no compaction within " + within + ": "
+          + store.tombstoneStats());
+      Thread.sleep(20);
     }
   }
 

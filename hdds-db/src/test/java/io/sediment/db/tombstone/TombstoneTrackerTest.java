@@ -20,12 +20,19 @@ class TombstoneTrackerTest {
   /** What the fake requester answers: true means an end will be reported. */
   private boolean accept = true;
 
+  /** The trackers' clock, in nanoseconds; tests move it by hand. */
+  private long now = 1_000_000_000L;
+
   private TombstoneTracker tracker(TombstonePolicy policy) {
     return new TombstoneTracker("t", policy, (table, range) -> {
       assertEquals("t", table);
       requested.add(range);
       return accept;
-    });
+    }, () -> now);
+  }
+
+  private void advance(Duration d) {
+    now += d.toNanos();
   }
 
   private static TombstonePolicy policy(long min, int passes) {
@@ -173,7 +180,8 @@ class TombstoneTrackerTest {
 
   @Test
   void theLeastSkippedRangeIsForgottenBeyondTheLimit() {
-    TombstonePolicy p = new TombstonePolicy(true, 1, 1, 100, Duration.ZERO, Duration.ZERO, 2);
+    TombstonePolicy p = new TombstonePolicy(true, 1, Duration.ZERO, 1, 100, Long.MAX_VALUE,
+        Duration.ZERO, Duration.ZERO, 2);
     TombstoneTracker t = tracker(p);
     t.onSkipped(b("a"), b("b"), 50);
     t.onSkipped(b("c"), b("d"), 5);
@@ -197,6 +205,121 @@ class TombstoneTrackerTest {
   }
 
   @Test
+  void aTableCreatingOneIteratorASecondIsSampledEverySecond() {
+    TombstoneTracker t = tracker(TombstonePolicy.defaults());
+    assertEquals(16, t.policy().sampleEvery());
+    assertEquals(Duration.ofSeconds(1), t.policy().sampleInterval());
+    int sampled = 0;
+    for (int i = 0; i < 20; i++) {
+      if (t.sampleNextIterator()) {
+        sampled++;
+      }
+      advance(Duration.ofSeconds(1));
+    }
+    assertEquals(20, sampled, "every iterator comes a second after the last sampled one");
+  }
+
+  @Test
+  void theIntervalCountsFromTheLastSampleOfEitherKind() {
+    TombstoneTracker t = tracker(TombstonePolicy.defaults().withSampleEvery(16)
+        .withSampleInterval(Duration.ofMillis(1_000)));
+    assertTrue(t.sampleNextIterator(), "the first iterator (one in 16)");
+    advance(Duration.ofMillis(999));
+    assertFalse(t.sampleNextIterator(), "999 ms after the last sample");
+    advance(Duration.ofMillis(1));
+    assertTrue(t.sampleNextIterator(), "1 s after the last sample");
+    assertFalse(t.sampleNextIterator(), "the interval starts again");
+    // Iterators 5 to 16 at the same instant: none is one in 16 or due by time.
+    for (int i = 4; i < 16; i++) {
+      assertFalse(t.sampleNextIterator(), "iterator " + (i + 1));
+    }
+    advance(Duration.ofMillis(600));
+    assertTrue(t.sampleNextIterator(), "the 17th: one in 16");
+    advance(Duration.ofMillis(600));
+    assertFalse(t.sampleNextIterator(), "600 ms after the 17th, though 1.2 s after the time sample");
+    advance(Duration.ofMillis(400));
+    assertTrue(t.sampleNextIterator(), "1 s after the 17th");
+  }
+
+  @Test
+  void aBusyTableIsSampledOneInSampleEveryPlusOncePerInterval() {
+    TombstoneTracker t = tracker(TombstonePolicy.defaults().withSampleEvery(16));
+    int sampled = 0;
+    // 10 s at 1,000 iterators a second, 1 ms apart.
+    for (int i = 0; i < 10_000; i++) {
+      if (t.sampleNextIterator()) {
+        sampled++;
+      }
+      advance(Duration.ofMillis(1));
+    }
+    // 625 by count, and about one a second by time when no count sample came in the last second:
+    // never here, as one in 16 comes every 16 ms.
+    assertEquals(625, sampled);
+  }
+
+  /**
+   * The issue's case: a band scanned once a second and nothing else on the table. Each scan's
+   * iterator is sampled or not; a sampled one reports its pass over the band. Passes below the
+   * at-once threshold need two slow passes.
+   */
+  @Test
+  void aBandScannedOnceASecondIsDueWithinTwoSecondsOfTheFirstScan() {
+    TombstonePolicy policy = TombstonePolicy.defaults();
+    TombstoneTracker t = tracker(policy);
+    // Unrelated reads took the first sample just before the scans began.
+    t.sampleNextIterator();
+    t.sampleNextIterator();
+    advance(Duration.ofMillis(100));
+    int scans = 0;
+    while (requested.isEmpty()) {
+      assertTrue(scans < 100, "never due");
+      scans++;
+      if (t.sampleNextIterator()) {
+        t.onSkipped(b("a"), b("m"), 5_000);
+      }
+      advance(Duration.ofSeconds(1));
+    }
+    assertEquals(3, scans, "the first scan came 100 ms after the unrelated sample; the next two"
+        + " are sampled by time, and the third is due 2 s after the first");
+    assertEquals(2, requested.get(0).slowPasses());
+  }
+
+  @Test
+  void aSingleScanOfAWideBandIsDueAtOnce() {
+    TombstoneTracker t = tracker(policy(1_000, 2));
+    assertEquals(10_000, t.policy().tombstonesToCompactAtOnce());
+    t.onSkipped(b("a"), b("c"), 9_999);
+    assertTrue(requested.isEmpty(), "one pass below the at-once threshold waits for a second");
+    t.onSkipped(b("x"), b("z"), 10_000);
+    assertEquals(1, requested.size());
+    assertArrayEquals(b("x"), requested.get(0).range().from());
+    assertEquals(1, requested.get(0).slowPasses());
+    assertEquals(1, t.hotRanges().size(), "the first range is still watched");
+  }
+
+  @Test
+  void anAtOncePassTakesTheHotRangesItTouchesAlong() {
+    TombstoneTracker t = tracker(policy(1_000, 5).withTombstonesToCompactAtOnce(50_000));
+    t.onSkipped(b("a"), b("c"), 1_000);
+    t.onSkipped(b("b"), b("f"), 60_000);
+    assertEquals(1, requested.size());
+    assertArrayEquals(b("a"), requested.get(0).range().from());
+    assertArrayEquals(b("f"), requested.get(0).range().to());
+    assertEquals(61_000, requested.get(0).tombstonesSkipped());
+    assertTrue(t.hotRanges().isEmpty());
+  }
+
+  @Test
+  void anIntervalTooLongForNanosecondsNeverSamplesByTime() {
+    TombstoneTracker t = tracker(TombstonePolicy.defaults().withSampleEvery(1_000)
+        .withSampleInterval(Duration.ofDays(1_000_000)));
+    assertEquals(Long.MAX_VALUE, t.policy().sampleIntervalNanos());
+    assertTrue(t.sampleNextIterator());
+    advance(Duration.ofDays(365 * 100));
+    assertFalse(t.sampleNextIterator());
+  }
+
+  @Test
   void aDisabledPolicyNeitherSamplesNorRecords() {
     TombstoneTracker t = tracker(TombstonePolicy.disabled());
     assertFalse(t.sampleNextIterator());
@@ -211,5 +334,11 @@ class TombstoneTrackerTest {
         () -> TombstonePolicy.defaults().withMinTombstonesPerPass(0));
     assertThrows(IllegalArgumentException.class,
         () -> TombstonePolicy.defaults().withMinCompactionInterval(Duration.ofSeconds(-1)));
+    assertThrows(IllegalArgumentException.class,
+        () -> TombstonePolicy.defaults().withSampleInterval(Duration.ofMillis(-1)));
+    assertThrows(IllegalArgumentException.class,
+        () -> TombstonePolicy.defaults().withTombstonesToCompactAtOnce(0));
+    assertThrows(NullPointerException.class,
+        () -> TombstonePolicy.defaults().withSampleInterval(null));
   }
 }
