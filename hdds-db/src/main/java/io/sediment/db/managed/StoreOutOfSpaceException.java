@@ -23,7 +23,7 @@ public final class StoreOutOfSpaceException extends RocksDatabaseException {
    * @param what the store and the operation, e.g. {@code "store om: cannot commit batch"}
    * @param freeBytes the usable space left on {@code directory}'s file system, -1 if unknown
    */
-  StoreOutOfSpaceException(String what, Path directory, long requiredFreeBytes, long freeBytes,
+  public StoreOutOfSpaceException(String what, Path directory, long requiredFreeBytes, long freeBytes,
       Throwable cause) {
     super(what + ": out of disk space in " + directory + ": writes are refused until at least "
         + bytes(requiredFreeBytes) + " are free there (" + (freeBytes < 0 ? "unknown"
