@@ -137,6 +137,43 @@ class DiskFullTest {
     }
   }
 
+  @Test
+  void aStoreClosedWhileTheDiskIsFullReopensWithEveryAcknowledgedWrite() throws Exception {
+    try (TmpfsMount fs = TmpfsMount.mount(dir.resolve("fs"), 16L << 20)) {
+      Path storeDir = fs.path().resolve("store");
+      Path ballast = fs.path().resolve("ballast");
+      TmpfsMount.grow(ballast, fs.usableSpace() - (512 << 10));
+      Map<String, String> acked = new TreeMap<>();
+      try (DBStore store = TestStores.open(storeDir)) {
+        Table<String, String> strings = store.getTable(TestStores.STRINGS);
+        for (int i = 0; i < 50; i++) {
+          put(store, strings, acked, i);
+        }
+        TmpfsMount.fill(ballast);
+        boolean refused = false;
+        for (int i = 50; i < 20_000 && !refused; i++) {
+          try {
+            put(store, strings, acked, i);
+          } catch (StoreOutOfSpaceException e) {
+            refused = true;
+          }
+        }
+        assertTrue(refused);
+        assertTrue(store.isOutOfSpace());
+      }
+      // The last WAL now ends in the record whose append failed: a torn tail, as after a crash.
+      Files.delete(ballast);
+      try (DBStore reopened = TestStores.open(storeDir)) {
+        Table<String, String> strings = reopened.getTable(TestStores.STRINGS);
+        List<String> lost = acked.entrySet().stream()
+            .filter(e -> !e.getValue().equals(strings.get(e.getKey()))).map(Map.Entry::getKey)
+            .toList();
+        assertEquals(List.of(), lost, "acknowledged writes lost of " + acked.size());
+        put(reopened, strings, acked, 1_000_000);
+      }
+    }
+  }
+
   /** One durable write (a batch, then a WAL sync), recorded once acknowledged. */
   private static void put(DBStore store, Table<String, String> table, Map<String, String> acked,
       int i) {
