@@ -733,7 +733,9 @@ public final class RocksDatabase implements AutoCloseable {
     try (Managed<Checkpoint> cp = Managed.of(Checkpoint.create(db.get()), name)) {
       cp.get().createCheckpoint(dir.toString());
     } catch (RocksDBException e) {
-      throw error(status(e) + ": store " + name + ": cannot create checkpoint at " + dir, e);
+      // Not a StoreOutOfSpaceException: the full file system may be the target's, not the store's.
+      throw new RocksDatabaseException(status(e) + ": store " + name
+          + ": cannot create checkpoint at " + dir, e);
     } finally {
       guard.exit();
     }

@@ -39,7 +39,7 @@ class GrpcStatusesTest {
 
   @Test
   void aFullDiskIsResourceExhaustedWithTheDirectoryAndTheSpaceNeededWhereverItSurfaces() {
-    // A WAL sync, a checkpoint or a compaction refused for lack of space reaches the server as the
+    // A WAL sync, a flush or a compaction refused for lack of space reaches the server as the
     // store's own exception (writes through the facade arrive as OmException RESOURCE_EXHAUSTED).
     StoreOutOfSpaceException full = new StoreOutOfSpaceException(
         "IOError(NoSpace): store om: WAL sync failed", Path.of("/data/om"), 64L << 20, 0,
