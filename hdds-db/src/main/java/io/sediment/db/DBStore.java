@@ -120,6 +120,25 @@ public interface DBStore extends AutoCloseable {
   void catchUpWithPrimary();
 
   /**
+   * Whether writes are refused because the file system holding the store is full: from the first
+   * write refused with {@link io.sediment.db.managed.StoreOutOfSpaceException} until RocksDB has
+   * recovered by itself, which it does (polling every 5 s, no reopen) once the free space there
+   * reaches the exception's {@code requiredFreeBytes()}: the largest memtable size
+   * ({@code DBProfile.writeBufferBytes}, 64 MiB by default). Reads keep working meanwhile, and no
+   * acknowledged write is lost. Always false on a secondary.
+   */
+  boolean isOutOfSpace();
+
+  /**
+   * Runs {@code listener} after each change of {@link #isOutOfSpace()}, on the thread that saw
+   * it (a writer, or RocksDB's recovery thread): it must return quickly and must not call into
+   * the store other than {@link #isOutOfSpace()}.
+   *
+   * @return what unregisters the listener (idempotent)
+   */
+  Runnable addOutOfSpaceListener(Runnable listener);
+
+  /**
    * Stops admitting operations, waits up to the close timeout
    * ({@link DBStoreBuilder#setCloseTimeout}) for operations in flight to finish, then frees every
    * native object. Iterators whose owners have not closed them get a short grace

@@ -13,6 +13,7 @@ import io.sediment.db.ReadView;
 import io.sediment.db.Table;
 import io.sediment.db.TableDefinition;
 import io.sediment.db.TableIterator;
+import io.sediment.db.managed.StoreOutOfSpaceException;
 import io.sediment.om.OmException.Code;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
@@ -133,7 +134,7 @@ final class OmContext {
         meta.deletePrefixWithBatch(batch, OmCounter.bucketMetaPrefix(dropped));
       }
       if (batch.size() > 0) {
-        batch.commit();
+        commit(batch);
         ticket = committer.applied();
       } else {
         // Nothing written, but the result may report what another writer applied and has not
@@ -153,6 +154,20 @@ final class OmContext {
     }
     committer.awaitDurable(ticket);
     return result;
+  }
+
+  /**
+   * Commits {@code batch} atomically.
+   *
+   * @throws OmException RESOURCE_EXHAUSTED if the store's disk is full: nothing was applied, reads
+   *     keep working, and writes resume by themselves once there is room again
+   */
+  static void commit(BatchOperation batch) {
+    try {
+      batch.commit();
+    } catch (StoreOutOfSpaceException e) {
+      throw new OmException(Code.RESOURCE_EXHAUSTED, e.getMessage(), e);
+    }
   }
 
   /** Runs {@code body} under the write lock without a batch (for maintenance that writes itself). */
@@ -242,7 +257,7 @@ final class OmContext {
           }
         }
       }
-      batch.commit();
+      commit(batch);
     }
     long ticket = committer.applied();
     // The batch is applied: memory follows before anything can fail, as in write().

@@ -21,7 +21,11 @@ public final class OmException extends RuntimeException {
     FAILED_PRECONDITION,
     /** Not supported (yet) for this bucket layout. */
     UNIMPLEMENTED,
-    /** A limit was hit: too many open keys, parts or pending writes. */
+    /**
+     * A limit was hit: too many open keys, parts or pending writes, or the store's disk is full
+     * (the message names the directory and the free space writes need; they resume by themselves
+     * once it is free).
+     */
     RESOURCE_EXHAUSTED,
     /** The store is closing or closed; retry against a running instance. */
     UNAVAILABLE,

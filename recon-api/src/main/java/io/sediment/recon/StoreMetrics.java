@@ -19,8 +19,8 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The store's figures as Prometheus metrics, read at each scrape: every RocksDB statistics ticker,
- * per-table gauges (key estimates, sizes, tombstones, hot ranges), targeted compactions, the
- * namespace counters and the source's catch-ups. Thread-safe.
+ * per-table gauges (key estimates, sizes, tombstones, hot ranges), whether the store is out of
+ * disk space, targeted compactions, the namespace counters and the source's catch-ups. Thread-safe.
  */
 final class StoreMetrics implements MultiCollector {
 
@@ -91,6 +91,16 @@ final class StoreMetrics implements MultiCollector {
             .labels(Labels.of("requested", pinning.requested().name().toLowerCase(Locale.ROOT)))
             .value(pinning.pinned() ? 1 : 0).build())
         .build());
+
+    if (!store.isSecondary()) {
+      // A secondary never writes, so it cannot tell; only the owner of the store reports this.
+      out.add(GaugeSnapshot.builder().name("sediment_store_out_of_space")
+          .help("1 while the store refuses writes because its disk is full (reads keep working;"
+              + " writes resume by themselves once the largest memtable size is free)")
+          .dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
+              .value(store.isOutOfSpace() ? 1 : 0).build())
+          .build());
+    }
 
     CompactionScheduler.Stats c = stats.compactions();
     CounterSnapshot.Builder compactions = CounterSnapshot.builder()

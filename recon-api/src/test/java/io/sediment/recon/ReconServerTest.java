@@ -502,6 +502,8 @@ class ReconServerTest {
     assertTrue(s.value("sediment_block_cache_bytes", Map.of("kind", "capacity")) > 0);
     // The test store opened new, with no files to judge by: AUTO did not pin.
     assertEquals(0.0, s.value("sediment_partitions_pinned", Map.of("requested", "auto")));
+    assertEquals("gauge", s.types().get("sediment_store_out_of_space"));
+    assertEquals(0.0, s.value("sediment_store_out_of_space", Map.of()));
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.sediment.recon;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -60,6 +61,10 @@ class SecondaryReconTest {
         assertEquals(before + 5, keys(recon), "caught up with the primary's new keys");
         assertTrue(get(recon, "/api/v1/db/status").get("catchUps").asLong() > 0);
         assertTrue(source.store().isSecondary());
+        // A secondary never writes, so it cannot tell whether the owner's disk is full.
+        assertFalse(PromText.parse(HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create(recon.url() + "/prom")).build(), HttpResponse.BodyHandlers.ofString())
+            .body()).has("sediment_store_out_of_space"));
         assertThrows(UnsupportedOperationException.class, () -> source.store().flush());
         assertTrue(get(recon, "/api/v1/keys/listKeys?startPrefix=/vol-a/obs1/new/&limit=10")
             .get("keys").size() == 5);

@@ -410,10 +410,11 @@ public final class RocksDatabase implements AutoCloseable {
   public void put(ColumnFamily cf, byte[] key, byte[] value) {
     checkWritable("put");
     guard.enter();
+    long epoch = options.outOfSpaceWatch().epoch();
     try {
       db.get().put(handle(cf), options.writeOptions(), key, value);
     } catch (RocksDBException e) {
-      throw failure("put", cf, e);
+      throw writeFailure("put", cf, e, epoch);
     } finally {
       guard.exit();
     }
@@ -422,10 +423,11 @@ public final class RocksDatabase implements AutoCloseable {
   public void put(ColumnFamily cf, ByteBuffer key, ByteBuffer value) {
     checkWritable("put");
     guard.enter();
+    long epoch = options.outOfSpaceWatch().epoch();
     try {
       db.get().put(handle(cf), options.writeOptions(), key.duplicate(), value.duplicate());
     } catch (RocksDBException e) {
-      throw failure("put", cf, e);
+      throw writeFailure("put", cf, e, epoch);
     } finally {
       guard.exit();
     }
@@ -434,10 +436,11 @@ public final class RocksDatabase implements AutoCloseable {
   public void delete(ColumnFamily cf, byte[] key) {
     checkWritable("delete");
     guard.enter();
+    long epoch = options.outOfSpaceWatch().epoch();
     try {
       db.get().delete(handle(cf), options.writeOptions(), key);
     } catch (RocksDBException e) {
-      throw failure("delete", cf, e);
+      throw writeFailure("delete", cf, e, epoch);
     } finally {
       guard.exit();
     }
@@ -446,10 +449,11 @@ public final class RocksDatabase implements AutoCloseable {
   public void delete(ColumnFamily cf, ByteBuffer key) {
     checkWritable("delete");
     guard.enter();
+    long epoch = options.outOfSpaceWatch().epoch();
     try {
       db.get().delete(handle(cf), options.writeOptions(), key.duplicate());
     } catch (RocksDBException e) {
-      throw failure("delete", cf, e);
+      throw writeFailure("delete", cf, e, epoch);
     } finally {
       guard.exit();
     }
@@ -459,11 +463,12 @@ public final class RocksDatabase implements AutoCloseable {
   public void deleteRange(ColumnFamily cf, byte[] from, byte[] to) {
     checkWritable("deleteRange");
     guard.enter();
+    long epoch = options.outOfSpaceWatch().epoch();
     try {
       db.get().deleteRange(handle(cf), options.writeOptions(), from, to);
       options.rangeDeletions().recorded(cf.name(), 1, db.get().getLatestSequenceNumber());
     } catch (RocksDBException e) {
-      throw failure("deleteRange", cf, e);
+      throw writeFailure("deleteRange", cf, e, epoch);
     } finally {
       guard.exit();
     }
@@ -491,6 +496,7 @@ public final class RocksDatabase implements AutoCloseable {
   public void write(ManagedWriteBatch batch) {
     checkWritable("a batch commit");
     guard.enter();
+    long epoch = options.outOfSpaceWatch().epoch();
     try {
       db.get().write(options.writeOptions(), batch.batchFor(this));
       if (!batch.rangeDeletions().isEmpty()) {
@@ -498,7 +504,7 @@ public final class RocksDatabase implements AutoCloseable {
         batch.rangeDeletions().forEach((family, n) -> options.rangeDeletions().recorded(family, n, seq));
       }
     } catch (RocksDBException e) {
-      throw new RocksDatabaseException(status(e) + ": store " + name + ": cannot commit batch", e);
+      throw writeFailure(status(e) + ": store " + name + ": cannot commit batch", e, epoch);
     } finally {
       guard.exit();
     }
@@ -600,10 +606,11 @@ public final class RocksDatabase implements AutoCloseable {
   public void syncWal() {
     checkWritable("syncWal");
     guard.enter();
+    long epoch = options.outOfSpaceWatch().epoch();
     try {
       db.get().syncWal();
     } catch (RocksDBException e) {
-      throw new RocksDatabaseException(status(e) + ": store " + name + ": WAL sync failed", e);
+      throw writeFailure(status(e) + ": store " + name + ": WAL sync failed", e, epoch);
     } finally {
       guard.exit();
     }
@@ -612,6 +619,7 @@ public final class RocksDatabase implements AutoCloseable {
   public void flush(ColumnFamily... cfs) {
     checkWritable("flush");
     guard.enter();
+    long epoch = options.outOfSpaceWatch().epoch();
     try {
       List<ColumnFamilyHandle> list = new ArrayList<>();
       for (ColumnFamily cf : cfs.length == 0 ? families.values().toArray(new ColumnFamily[0]) : cfs) {
@@ -619,7 +627,7 @@ public final class RocksDatabase implements AutoCloseable {
       }
       db.get().flush(options.flushOptions(), list);
     } catch (RocksDBException e) {
-      throw new RocksDatabaseException(status(e) + ": store " + name + ": flush failed", e);
+      throw writeFailure(status(e) + ": store " + name + ": flush failed", e, epoch);
     } finally {
       guard.exit();
     }
@@ -799,6 +807,7 @@ public final class RocksDatabase implements AutoCloseable {
     try (Managed<Checkpoint> cp = Managed.of(Checkpoint.create(db.get()), name)) {
       cp.get().createCheckpoint(dir.toString());
     } catch (RocksDBException e) {
+      // Not a StoreOutOfSpaceException: the full file system may be the target's, not the store's.
       throw new RocksDatabaseException(status(e) + ": store " + name
           + ": cannot create checkpoint at " + dir, e);
     } finally {
@@ -903,8 +912,65 @@ public final class RocksDatabase implements AutoCloseable {
   }
 
   private RocksDatabaseException failure(String op, ColumnFamily cf, RocksDBException e) {
-    return new RocksDatabaseException(status(e) + ": store " + name + ", table " + cf.name()
-        + ": " + op + " failed: " + e.getMessage(), e);
+    return error(status(e) + ": store " + name + ", table " + cf.name() + ": " + op + " failed", e);
+  }
+
+  private RocksDatabaseException writeFailure(String op, ColumnFamily cf, RocksDBException e,
+      long epoch) {
+    return writeFailure(status(e) + ": store " + name + ", table " + cf.name() + ": " + op
+        + " failed", e, epoch);
+  }
+
+  /**
+   * As {@link #error}, for a write that began at {@code epoch} ({@link OutOfSpaceWatch#epoch()}):
+   * a refusal for lack of space marks the store out of space.
+   */
+  private RocksDatabaseException writeFailure(String what, RocksDBException e, long epoch) {
+    RocksDatabaseException failure = error(what, e);
+    if (failure instanceof StoreOutOfSpaceException full) {
+      options.outOfSpaceWatch().writeRefused(epoch, full);
+    }
+    return failure;
+  }
+
+  /**
+   * The exception for {@code e}, {@code what} naming the store and the operation: a
+   * {@link StoreOutOfSpaceException} when the file system is full, else a
+   * {@link RocksDatabaseException} with RocksDB's message.
+   */
+  private RocksDatabaseException error(String what, RocksDBException e) {
+    if (OutOfSpaceWatch.isNoSpace(e)) {
+      return new StoreOutOfSpaceException(what, path, options.resumeFreeBytes(), usableSpace(), e);
+    }
+    return new RocksDatabaseException(what + ": " + e.getMessage(), e);
+  }
+
+  /** The usable space on the file system of the store's directory; -1 if it cannot be read. */
+  private long usableSpace() {
+    try {
+      return Files.getFileStore(path).getUsableSpace();
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
+  /**
+   * Whether writes are refused because the store's file system is full, from the first write
+   * refused for it until RocksDB recovered ({@link OutOfSpaceWatch}); always false on a secondary.
+   */
+  public boolean isOutOfSpace() {
+    return options.outOfSpaceWatch().outOfSpace();
+  }
+
+  /**
+   * Runs {@code listener} after each change of {@link #isOutOfSpace()}, on the thread that saw it
+   * (a writer, or RocksDB's recovery thread): it must return quickly and must not call into the
+   * store other than {@link #isOutOfSpace()}.
+   *
+   * @return what unregisters the listener
+   */
+  public Runnable addOutOfSpaceListener(Runnable listener) {
+    return options.outOfSpaceWatch().addListener(java.util.Objects.requireNonNull(listener, "listener"));
   }
 
   private static String status(RocksDBException e) {

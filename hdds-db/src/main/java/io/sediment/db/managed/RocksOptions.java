@@ -45,10 +45,12 @@ final class RocksOptions implements AutoCloseable {
   private ReadOptions readOptions;
   private FlushOptions flushOptions;
   private final MemtableRangeDeletions rangeDeletions = new MemtableRangeDeletions();
+  private final OutOfSpaceWatch outOfSpace;
   private PinnedUsageWatch pinnedUsageWatch;
 
   private RocksOptions(String owner) {
     this.owner = owner;
+    this.outOfSpace = new OutOfSpaceWatch(owner);
   }
 
   /**
@@ -111,6 +113,7 @@ final class RocksOptions implements AutoCloseable {
     dbOptions.setKeepLogFileNum(5);
     List<org.rocksdb.AbstractEventListener> listeners = new ArrayList<>();
     listeners.add(own(rangeDeletions.newListener()));
+    listeners.add(own(outOfSpace.newListener()));
     if (pinPartitions) {
       pinnedUsageWatch = new PinnedUsageWatch(owner, profile.blockCacheBytes());
       listeners.add(own(pinnedUsageWatch.newListener()));
@@ -233,6 +236,20 @@ final class RocksOptions implements AutoCloseable {
   ReadOptions readOptions() { return readOptions; }
   FlushOptions flushOptions() { return flushOptions; }
   MemtableRangeDeletions rangeDeletions() { return rangeDeletions; }
+  OutOfSpaceWatch outOfSpaceWatch() { return outOfSpace; }
+
+  /**
+   * The free space at which RocksDB resumes writes after running out of space: the largest
+   * {@code write_buffer_size} of the column families, which RocksDB reserves at open for the
+   * flush that ends the recovery.
+   */
+  long resumeFreeBytes() {
+    long max = 0;
+    for (ColumnFamilyOptions cf : cfOptions.values()) {
+      max = Math.max(max, cf.writeBufferSize());
+    }
+    return max;
+  }
   /** The watch over pinned cache usage; null when partitions are not pinned. */
   PinnedUsageWatch pinnedUsageWatch() { return pinnedUsageWatch; }
 

@@ -212,6 +212,16 @@ public final class RDBStore implements DBStore {
   }
 
   @Override
+  public boolean isOutOfSpace() {
+    return db.isOutOfSpace();
+  }
+
+  @Override
+  public Runnable addOutOfSpaceListener(Runnable listener) {
+    return db.addOutOfSpaceListener(listener);
+  }
+
+  @Override
   public boolean isSecondary() {
     return db.isSecondary();
   }

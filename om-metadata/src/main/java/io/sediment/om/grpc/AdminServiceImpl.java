@@ -2,6 +2,7 @@ package io.sediment.om.grpc;
 
 import com.google.protobuf.ByteString;
 import io.grpc.Status;
+import io.sediment.db.managed.RocksDatabaseException;
 import io.grpc.stub.StreamObserver;
 import io.sediment.db.DBStore;
 import io.sediment.db.tombstone.CompactionEvent;
@@ -155,7 +156,14 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
             + dir + " on the server's machine: " + unwritable).asRuntimeException();
       }
       long start = System.nanoTime();
-      db().createCheckpoint(dir);
+      try {
+        db().createCheckpoint(dir);
+      } catch (RocksDatabaseException e) {
+        // The path passed every check above, so what fails now is the target's file system (no
+        // space left, a quota, a race with another writer): the caller's to fix, not a bug.
+        throw Status.FAILED_PRECONDITION.withDescription("Cannot write checkpoint " + dir
+            + " on the server's machine: " + e.getMessage()).asRuntimeException();
+      }
       return CreateCheckpointResponse.newBuilder().setDir(dir.toString())
           .setDurationMillis((System.nanoTime() - start) / 1_000_000).build();
     });

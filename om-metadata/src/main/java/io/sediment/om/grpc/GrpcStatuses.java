@@ -5,6 +5,7 @@ import io.grpc.Status;
 import io.grpc.StatusException;
 import io.grpc.StatusRuntimeException;
 import io.sediment.db.codec.CodecException;
+import io.sediment.db.managed.StoreOutOfSpaceException;
 import io.sediment.om.OmException;
 import java.util.concurrent.TimeoutException;
 
@@ -16,6 +17,8 @@ import java.util.concurrent.TimeoutException;
  *   <li>{@link OmException}: its code one to one (INVALID_ARGUMENT, NOT_FOUND, ALREADY_EXISTS,
  *       FAILED_PRECONDITION, UNIMPLEMENTED, RESOURCE_EXHAUSTED, UNAVAILABLE, INTERNAL), with its
  *       message (the redundant {@code "CODE: "} prefix dropped);
+ *   <li>{@link StoreOutOfSpaceException}: RESOURCE_EXHAUSTED with its message (the store's disk is
+ *       full: the directory and the free space needed; writes resume by themselves);
  *   <li>{@link IllegalStateException}: UNAVAILABLE: the store, a table or an iterator is closed
  *       or closing (the server is shutting down); retry against a running instance;
  *   <li>{@link IllegalArgumentException}: INVALID_ARGUMENT (an argument a lower layer refused);
@@ -66,6 +69,9 @@ public final class GrpcStatuses {
     if (t instanceof CodecException) {
       return Status.INTERNAL.withDescription("Stored data could not be decoded: " + t.getMessage())
           .withCause(t);
+    }
+    if (t instanceof StoreOutOfSpaceException) {
+      return Status.RESOURCE_EXHAUSTED.withDescription(t.getMessage()).withCause(t);
     }
     if (t instanceof IllegalStateException) {
       return Status.UNAVAILABLE.withDescription("The store is closing or closed ("

@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The gRPC server of one {@link OmMetadataStore}: {@code sediment.om.v1.OmService},
  * {@code sediment.om.v1.AdminService}, the standard health service ({@code grpc.health.v1}, SERVING
- * while up) and server reflection ({@code grpc.reflection.v1} and {@code v1alpha}), every call
+ * while up; {@value #WRITES_HEALTH_SERVICE} is NOT_SERVING while the store's disk is full) and
+ * server reflection ({@code grpc.reflection.v1} and {@code v1alpha}), every call
  * measured by
  * {@link GrpcMetrics}.
  *
@@ -55,6 +56,13 @@ public final class OmGrpcServer implements AutoCloseable {
   public static final int DEFAULT_MAX_INBOUND_MESSAGE_BYTES = 4 * 1024 * 1024;
   public static final int DEFAULT_HANDLER_THREADS = 16;
   public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(10);
+  /**
+   * The health service name ({@code grpc.health.v1}) of writes: NOT_SERVING while the store refuses
+   * writes because its disk is full ({@link io.sediment.db.DBStore#isOutOfSpace()}), SERVING
+   * otherwise. The server as a whole ({@code ""}) and {@code OmService} stay SERVING meanwhile:
+   * reads and listings keep working.
+   */
+  public static final String WRITES_HEALTH_SERVICE = "sediment.om.v1.Writes";
 
   private final OmMetadataStore store;
   private final String host;
@@ -68,9 +76,12 @@ public final class OmGrpcServer implements AutoCloseable {
   private final GrpcMetrics metrics;
 
   private final HealthStatusManager health = new HealthStatusManager();
+  private final Object writesHealthLock = new Object();
   private ExecutorService executor;
   private Server server;
   private boolean shutDown;
+  /** Unregisters the out-of-space listener; null until started. */
+  private Runnable stopWatchingSpace;
 
   private OmGrpcServer(Builder b) {
     this.store = b.store;
@@ -130,8 +141,21 @@ public final class OmGrpcServer implements AutoCloseable {
     health.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES, ServingStatus.SERVING);
     health.setStatus(OmServiceGrpc.SERVICE_NAME, ServingStatus.SERVING);
     health.setStatus(AdminServiceGrpc.SERVICE_NAME, ServingStatus.SERVING);
+    stopWatchingSpace = store.dbStore().addOutOfSpaceListener(this::updateWritesHealth);
+    updateWritesHealth();
     LOG.info("gRPC OmService listening on {}:{}", host, port());
     return this;
+  }
+
+  /**
+   * Sets {@link #WRITES_HEALTH_SERVICE} from the store's state now. Serialized, and reading the
+   * state inside, so concurrent updates cannot leave a stale status behind.
+   */
+  private void updateWritesHealth() {
+    synchronized (writesHealthLock) {
+      health.setStatus(WRITES_HEALTH_SERVICE, store.dbStore().isOutOfSpace()
+          ? ServingStatus.NOT_SERVING : ServingStatus.SERVING);
+    }
   }
 
   /** Reflection v1alpha too, for clients that do not speak grpc.reflection.v1 yet. */
@@ -183,6 +207,7 @@ public final class OmGrpcServer implements AutoCloseable {
       s = server;
       ex = executor;
     }
+    stopWatchingSpace.run();
     health.enterTerminalState();
     s.shutdown();
     boolean clean = false;

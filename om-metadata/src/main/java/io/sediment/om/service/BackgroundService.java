@@ -1,5 +1,6 @@
 package io.sediment.om.service;
 
+import io.sediment.db.managed.StoreOutOfSpaceException;
 import io.sediment.om.OmPurges;
 import java.time.Duration;
 import java.util.Objects;
@@ -22,7 +23,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link #runOnce()} runs one iteration on the calling thread, for tests and tools; runs never
  * overlap (scheduled and direct runs share one lock). A run that throws is counted as a failure;
- * on the schedule, a {@link RuntimeException} is logged and the next run comes as planned, while an
+ * on the schedule, a {@link RuntimeException} is logged (at DEBUG when the store's disk is full,
+ * which the store itself logs once) and the next run comes as planned, while an
  * {@link Error} ends the schedule (the service then reports {@code running} until stopped).
  *
  * <p>Thread-safe.
@@ -177,8 +179,23 @@ public abstract class BackgroundService implements AutoCloseable {
     try {
       runOnce();
     } catch (RuntimeException e) {
-      LOG.warn("{}: run failed", name, e);
+      if (fullDisk(e)) {
+        // The store logs a full disk once when it starts and once when it ends; a WARN per run
+        // would repeat it for as long as it lasts. The run is still counted as a failure.
+        LOG.debug("{}: run failed, the store's disk is full", name, e);
+      } else {
+        LOG.warn("{}: run failed", name, e);
+      }
     }
+  }
+
+  private static boolean fullDisk(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof StoreOutOfSpaceException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A snapshot of the service's counters. */

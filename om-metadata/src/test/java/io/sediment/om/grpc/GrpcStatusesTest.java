@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grpc.Status;
 import io.sediment.db.codec.CodecException;
+import io.sediment.db.managed.StoreOutOfSpaceException;
 import io.sediment.om.OmException;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /** Every om-metadata error code and the other failures map to the documented gRPC status. */
@@ -33,5 +35,19 @@ class GrpcStatusesTest {
         GrpcStatuses.toStatus(new CodecException("corrupt value")).getCode());
     assertEquals(Status.Code.RESOURCE_EXHAUSTED,
         GrpcStatuses.toStatus(Status.RESOURCE_EXHAUSTED.asRuntimeException()).getCode());
+  }
+
+  @Test
+  void aFullDiskIsResourceExhaustedWithTheDirectoryAndTheSpaceNeededWhereverItSurfaces() {
+    // A WAL sync, a flush or a compaction refused for lack of space reaches the server as the
+    // store's own exception (writes through the facade arrive as OmException RESOURCE_EXHAUSTED).
+    StoreOutOfSpaceException full = new StoreOutOfSpaceException(
+        "IOError(NoSpace): store om: WAL sync failed", Path.of("/data/om"), 64L << 20, 0,
+        new RuntimeException("No space left on device"));
+    Status s = GrpcStatuses.toStatus(full);
+    assertEquals(Status.Code.RESOURCE_EXHAUSTED, s.getCode());
+    assertEquals(full.getMessage(), s.getDescription());
+    assertTrue(s.getDescription().contains("/data/om") && s.getDescription().contains("67108864"),
+        s.getDescription());
   }
 }
