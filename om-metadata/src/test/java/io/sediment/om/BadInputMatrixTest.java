@@ -44,7 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>The rows cover: S3 bucket naming rules (for volumes, buckets and snapshots, and on the read
  * paths); key names (empty, over 1,024 UTF-8 bytes, unpaired surrogates) on every key-taking
  * call; FSO paths with {@code ..}, {@code .}, {@code //}, over 1,024 bytes or unpaired surrogates
- * on every path-taking call; page sizes at or below 0 and above the cap on every listing (the S3
+ * on every path-taking call; negative page sizes and sizes above the cap on every listing (the S3
  * listings clamp above the cap, so only their lower bound is bad) and bad purge limits; forged
  * (bit flips in the body and in the MAC), truncated, malformed, oversized, foreign-store, stale,
  * cross-bucket, cross-prefix, cross-delimiter, cross-flag and cross-listing tokens for every
@@ -434,9 +434,11 @@ class BadInputMatrixTest {
   // ---- page sizes and purge limits ----
 
   private void pageSizes() {
-    for (int bad : new int[] {0, -1, Integer.MIN_VALUE, CAP + 1, Integer.MAX_VALUE}) {
-      String why = bad <= 0 ? "must be at least 1: " + bad
-          : bad + " exceeds the page size cap " + CAP;
+    // 0 is a valid page size (an empty page, see ZeroPageSizeTest); only negative sizes and sizes
+    // above the cap are bad (the S3 listings clamp above the cap).
+    String negative = " must not be negative (0 asks for an empty page): ";
+    for (int bad : new int[] {-1, Integer.MIN_VALUE, CAP + 1, Integer.MAX_VALUE}) {
+      String why = bad < 0 ? negative + bad : bad + " exceeds the page size cap " + CAP;
       row("listKeys maxKeys " + bad, Code.INVALID_ARGUMENT,
           () -> om.listKeys(V, OBS, null, null, bad, null), "maxKeys", why);
       row("listVolumes maxResults " + bad, Code.INVALID_ARGUMENT,
@@ -452,20 +454,25 @@ class BadInputMatrixTest {
       row("listKeysInSnapshot maxKeys " + bad, Code.INVALID_ARGUMENT,
           () -> om.listKeysInSnapshot(V, OBS, "snap1", null, null, bad), "maxKeys", why);
     }
-    for (int bad : new int[] {0, -1, Integer.MIN_VALUE}) {
+    for (int bad : new int[] {-1, Integer.MIN_VALUE}) {
       row("listObjectsV2 max-keys " + bad, Code.INVALID_ARGUMENT,
           () -> om.listObjectsV2(ListObjectsV2Request.of(V, OBS).withMaxKeys(bad)),
-          "max-keys must be at least 1: " + bad);
+          "max-keys" + negative + bad);
       row("listObjectsV1 max-keys " + bad, Code.INVALID_ARGUMENT,
           () -> om.listObjectsV1(ListObjectsV1Request.of(V, OBS).withMaxKeys(bad)),
-          "max-keys must be at least 1: " + bad);
+          "max-keys" + negative + bad);
       row("listMultipartUploads max-uploads " + bad, Code.INVALID_ARGUMENT,
           () -> om.listMultipartUploads(V, OBS, null, null, null, bad),
-          "max-uploads must be at least 1: " + bad);
+          "max-uploads" + negative + bad);
       row("listParts max-parts " + bad, Code.INVALID_ARGUMENT,
-          () -> om.listParts(V, OBS, "big", uploadId, 0, bad), "max-parts must be at least 1");
+          () -> om.listParts(V, OBS, "big", uploadId, 0, bad), "max-parts" + negative + bad);
+    }
+    for (int bad : new int[] {0, -1, Integer.MIN_VALUE}) {
       row("purgeDeletedDirectories " + bad, Code.INVALID_ARGUMENT,
           () -> om.purgeDeletedDirectories(bad), "maxEntries must be at least 1: " + bad);
+      row("lifecycleScanStep maxExamined " + bad, Code.INVALID_ARGUMENT,
+          () -> om.lifecycleScanStep("scan", V, OBS, null, k -> true, bad),
+          "maxExamined must be at least 1: " + bad);
     }
     for (int bad : new int[] {0, -1, OmPurges.MAX_LIMIT + 1}) {
       String why = "A purge limit must be 1 to " + OmPurges.MAX_LIMIT + ": " + bad;
