@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -46,7 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
  * call; FSO paths with {@code ..}, {@code .}, {@code //}, over 1,024 bytes or unpaired surrogates
  * on every path-taking call; negative page sizes and sizes above the cap on every listing (the S3
  * listings clamp above the cap, so only their lower bound is bad) and bad purge limits; forged
- * (bit flips in the body and in the MAC), truncated, malformed, oversized, foreign-store, stale,
+ * (bit flips in the body and in the MAC), respelled (padded, or other unused bits in the last
+ * character), truncated, malformed, oversized, foreign-store, stale,
  * cross-bucket, cross-prefix, cross-delimiter, cross-flag and cross-listing tokens for every
  * token-issuing listing; a missing volume or bucket on every call that takes one; non-empty
  * volume, bucket and directory deletes; double commits and wrong client ids; completions with
@@ -77,6 +79,7 @@ class BadInputMatrixTest {
   private static long committedFileClient;
   private static String uploadId;
   private static final Map<String, String> TOKENS = new LinkedHashMap<>();
+  private static final Map<String, String> RESPELLABLE = new LinkedHashMap<>();
   private static String foreignToken;
 
   @BeforeAll
@@ -102,6 +105,8 @@ class BadInputMatrixTest {
       om.openKey(V, b, "open-b", null);
     }
     openClient = om.openKey(V, OBS, "pending", null).clientId();
+    // Its open entry follows "pending", so a page may end with an entry named at another length.
+    om.openKey(V, OBS, "pending2", null);
     OpenKeySession done = om.openKey(V, OBS, "committed", null);
     committedClient = done.clientId();
     om.commitKey(V, OBS, "committed", committedClient, 3);
@@ -124,6 +129,8 @@ class BadInputMatrixTest {
     om.initiateMultipartUpload(V, MPU_ONLY, "only", null);
     om.createSnapshot(V, OBS, "snap1");
     om.createSnapshot(V, OBS, "snap2");
+    // Between them, and longer: a page may end with a name of another length.
+    om.createSnapshot(V, OBS, "snap10");
     om.createSnapshot(V, FSO, "snap1");
     om.createSnapshot(V, SNAP_ONLY, "keep");
 
@@ -135,6 +142,19 @@ class BadInputMatrixTest {
     TOKENS.put("listSnapshots", om.listSnapshots(V, OBS, "snap", null, 1, null, false)
         .nextToken());
     TOKENS.values().forEach(t -> assertNotNull(t, "every setup listing has a next page"));
+    // Tokens of these same requests that can be respelled (a token whose byte count is a
+    // multiple of 3 has no other spelling, so the page size is chosen to avoid one).
+    RESPELLABLE.put("listKeys", respellable(n -> om.listKeys(V, OBS, "dir/", null, n, null)
+        .nextToken()));
+    RESPELLABLE.put("listObjectsV2", respellable(n -> om.listObjectsV2(ListObjectsV2Request
+        .of(V, OBS).withPrefix("dir/").withDelimiter("/").withMaxKeys(n))
+        .nextContinuationToken()));
+    RESPELLABLE.put("listStatus", respellable(n -> om.listStatus(V, FSO, "", true, null, n, null)
+        .nextToken()));
+    RESPELLABLE.put("listOpenFiles", respellable(n -> om.listOpenFiles(V, OBS, n, null)
+        .nextToken()));
+    RESPELLABLE.put("listSnapshots", respellable(n -> om.listSnapshots(V, OBS, "snap", null, n,
+        null, false).nextToken()));
 
     try (OmMetadataStore other = OmMetadataStore.open(dir.resolve("other"))) {
       other.createVolume(V, "alice");
@@ -553,6 +573,17 @@ class BadInputMatrixTest {
     return Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
   }
 
+  /** The first token, by page size, whose bytes are not a multiple of 3 (it can be respelled). */
+  private static String respellable(IntFunction<String> issue) {
+    for (int n = 1; n < CAP; n++) {
+      String token = issue.apply(n);
+      if (token != null && TokenSpellings.of(token).size() >= 4) {
+        return token;
+      }
+    }
+    throw new AssertionError("no page size issues a token that has other spellings");
+  }
+
   private static String cut(String token, int keepBytes) {
     byte[] raw = Base64.getUrlDecoder().decode(token);
     return Base64.getUrlEncoder().withoutPadding().encodeToString(
@@ -576,6 +607,10 @@ class BadInputMatrixTest {
           invalid + "it is truncated");
       row(n + "missing its last character", Code.INVALID_ARGUMENT,
           () -> l.call().apply(token.substring(0, token.length() - 1)), invalid);
+      // The same bytes spelled otherwise: a lenient decoder reads them as the issued token.
+      TokenSpellings.of(RESPELLABLE.get(l.name())).forEach((how, respelled) -> row(n + how,
+          Code.INVALID_ARGUMENT, () -> l.call().apply(respelled), invalid + "it was altered",
+          "not spelled as this store issues tokens"));
       row(n + "that is not base64url", Code.INVALID_ARGUMENT, () -> l.call().apply("!!!~"),
           invalid + "it is not base64url");
       row(n + "longer than the cap", Code.INVALID_ARGUMENT,
