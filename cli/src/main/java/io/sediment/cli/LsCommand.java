@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.concurrent.Callable;
+import java.util.function.IntConsumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -130,8 +131,10 @@ final class LsCommand implements Callable<Integer> {
   private void listVolumes(OmServiceGrpc.OmServiceBlockingStub stub, PrintWriter out) {
     String after = nz(startAfter);
     while (true) {
-      ListVolumesResponse r = target.deadline(stub).listVolumes(ListVolumesRequest.newBuilder()
-          .setPrefix(nz(prefix)).setStartAfter(after).setMaxResults(page()).build());
+      ListVolumesRequest.Builder req = ListVolumesRequest.newBuilder()
+          .setPrefix(nz(prefix)).setStartAfter(after);
+      pageSizeInto(req::setMaxResults);
+      ListVolumesResponse r = target.deadline(stub).listVolumes(req.build());
       for (VolumeInfo v : r.getVolumesList()) {
         out.println(json ? Json.of(v) : String.format("%s  %-20s %s",
             TIME.format(Instant.ofEpochMilli(v.getCreationTime())), v.getOwner(), v.getName()));
@@ -147,9 +150,10 @@ final class LsCommand implements Callable<Integer> {
       String volume) {
     String after = nz(startAfter);
     while (true) {
-      ListBucketsResponse r = target.deadline(stub).listBuckets(ListBucketsRequest.newBuilder()
-          .setVolume(volume).setPrefix(nz(prefix)).setStartAfter(after).setMaxResults(page())
-          .build());
+      ListBucketsRequest.Builder req = ListBucketsRequest.newBuilder()
+          .setVolume(volume).setPrefix(nz(prefix)).setStartAfter(after);
+      pageSizeInto(req::setMaxResults);
+      ListBucketsResponse r = target.deadline(stub).listBuckets(req.build());
       for (BucketInfo b : r.getBucketsList()) {
         out.println(json ? Json.of(b) : String.format("%s  %-22s %s",
             TIME.format(Instant.ofEpochMilli(b.getCreationTime())), b.getLayout(),
@@ -166,11 +170,12 @@ final class LsCommand implements Callable<Integer> {
       String bucket, String keyPrefix) {
     ByteString token = ByteString.EMPTY;
     do {
-      ListObjectsV2Response r = target.deadline(stub).listObjectsV2(
-          ListObjectsV2Request.newBuilder()
+      ListObjectsV2Request.Builder req = ListObjectsV2Request.newBuilder()
           .setVolume(volume).setBucket(bucket).setPrefix(keyPrefix)
           .setDelimiter(recursive ? "" : delimiter).setStartAfter(nz(startAfter))
-          .setMaxKeys(page()).setContinuationToken(token).build());
+          .setContinuationToken(token);
+      pageSizeInto(req::setMaxKeys);
+      ListObjectsV2Response r = target.deadline(stub).listObjectsV2(req.build());
       // One page holds common prefixes and keys; print them merged in name order.
       int p = 0;
       int k = 0;
@@ -197,9 +202,11 @@ final class LsCommand implements Callable<Integer> {
       String bucket, String dir) {
     ByteString token = ByteString.EMPTY;
     do {
-      ListStatusResponse r = target.deadline(stub).listStatus(ListStatusRequest.newBuilder()
+      ListStatusRequest.Builder req = ListStatusRequest.newBuilder()
           .setVolume(volume).setBucket(bucket).setPath(dir).setRecursive(recursive)
-          .setStartKey(nz(startAfter)).setNumEntries(page()).setPageToken(token).build());
+          .setStartKey(nz(startAfter)).setPageToken(token);
+      pageSizeInto(req::setNumEntries);
+      ListStatusResponse r = target.deadline(stub).listStatus(req.build());
       for (FileStatus s : r.getStatusesList()) {
         if (json) {
           out.println(Json.of(s));
@@ -215,9 +222,14 @@ final class LsCommand implements Callable<Integer> {
     } while (!token.isEmpty());
   }
 
-  /** Entries per request: --page-size, or 0 (the server's page cap). */
-  private int page() {
-    return pageSize == null ? 0 : pageSize;
+  /**
+   * Puts --page-size into a request's optional page-size field when given; left absent, the field
+   * asks for the server's page cap (an explicit 0 would ask for an empty page).
+   */
+  private void pageSizeInto(IntConsumer field) {
+    if (pageSize != null) {
+      field.accept(pageSize);
+    }
   }
 
   private static int compareUtf8(String a, String b) {

@@ -129,6 +129,8 @@ class SedimentCommandTest {
       om.createBucket("vol-0", "fso", BucketLayout.FILE_SYSTEM_OPTIMIZED, null, 0);
       for (int d = 0; d < 7; d++) {
         om.createDirectory("vol-0", "fso", "dir-" + d);
+        om.commitKey("vol-0", "obs", "key-" + d,
+            om.openKey("vol-0", "obs", "key-" + d, null).clientId(), d);
       }
       OmGrpcServer server = OmGrpcServer.builder(om).port(0).build().start();
       try {
@@ -139,7 +141,11 @@ class SedimentCommandTest {
               .toArray(String[]::new));
           assertEquals(0, r.code(), Arrays.toString(args) + ": " + r.err());
         }
+        // Without --page-size the request leaves the page size absent (the server's cap): an
+        // explicit 0 would ask for an empty page.
         assertEquals(7, run("ls", "--target", target).out().lines().count());
+        assertEquals(2, run("ls", "vol-0", "--target", target).out().lines().count());
+        assertEquals(7, run("ls", "vol-0/obs", "--target", target).out().lines().count());
         assertEquals(7, run("ls", "vol-0/fso", "-r", "--target", target).out().lines().count());
         Run paged = run("ls", "--page-size", "2", "--target", target);
         assertEquals(0, paged.code(), paged.err());

@@ -78,7 +78,8 @@ final class FsoListing {
    * @param path the directory to list ({@code ""} or {@code "/"}: the bucket root) or a file
    * @param startKey {@code null} or empty for none; else a path below {@code path} (or
    *     {@code path} itself), exclusive
-   * @param numEntries page size, 1 to the store's cap
+   * @param numEntries page size, 0 (an empty, untruncated page, even when {@code path} is a
+   *     file) to the store's cap
    * @param token {@code null} or empty for the first page; else the previous page's
    *     {@link ListPage#nextToken()}
    * @throws OmException INVALID_ARGUMENT for a bad name, path, start key, page size or token;
@@ -113,6 +114,9 @@ final class FsoListing {
       if (listed == null) {
         throw OmException.notFound("'" + path + "' does not exist in '" + volume + "/" + bucket
             + "'");
+      }
+      if (max == 0) {
+        return new ListPage<>(List.of(), false, null);
       }
       if (!listed.isDirectory()) {
         return new ListPage<>(cursor == null ? List.of(listed) : List.of(), false, null);

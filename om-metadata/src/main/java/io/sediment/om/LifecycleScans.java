@@ -58,7 +58,7 @@ final class LifecycleScans {
     OmValidation.checkResourceName("Bucket", bucket);
     OmValidation.checkOptionalText("Prefix", prefix);
     Objects.requireNonNull(rule, "rule");
-    int max = ctx.checkPageSize("maxExamined", maxExamined);
+    int max = ctx.checkBudget("maxExamined", maxExamined);
     PageScan scan;
     long bucketId;
     String metaKey;

@@ -6,7 +6,8 @@ package io.sediment.om;
  * @param marker list after this key (exclusive; it need not exist). With a delimiter, a marker
  *     that lies in a common prefix (for example the common prefix {@code photos/} itself, as
  *     returned in {@code NextMarker}) skips every key under that common prefix
- * @param maxKeys at least 1; values above the store's cap are clamped to it
+ * @param maxKeys 0 (an empty page, as S3 max-keys=0) or more; values above the store's cap are
+ *     clamped to it
  */
 public record ListObjectsV1Request(String volume, String bucket, String prefix, String delimiter,
     String marker, int maxKeys) {

@@ -4,7 +4,8 @@ package io.sediment.om;
  * S3 ListObjectsV2 parameters. {@code null} or empty strings mean "not given".
  *
  * @param continuationToken when given, {@code startAfter} is ignored (as S3 does)
- * @param maxKeys at least 1; values above the store's cap are clamped to it
+ * @param maxKeys 0 (an empty page, as S3 max-keys=0) or more; values above the store's cap are
+ *     clamped to it
  */
 public record ListObjectsV2Request(String volume, String bucket, String prefix, String delimiter,
     String startAfter, int maxKeys, String continuationToken) {

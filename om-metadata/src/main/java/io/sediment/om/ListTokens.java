@@ -20,14 +20,18 @@ import javax.crypto.spec.SecretKeySpec;
  * {@code token} is a serialized {@link ListToken}. The MAC makes a token unforgeable by anyone
  * without the store's secret; the token's request hash binds it to the listing, volume, bucket
  * (by object id, so a re-created bucket of the same name does not accept it), prefix and
- * delimiter it was issued for; its issue time bounds its age. Every failure is
- * {@link OmException.Code#INVALID_ARGUMENT}. Thread-safe.
+ * delimiter it was issued for; its issue time bounds its age. Only the exact text issued is
+ * accepted: base64 has other spellings of the same bytes (with {@code =} padding, or with
+ * non-zero unused bits in the last character), and a token that decodes but does not re-encode
+ * to itself was not issued by this store, so it is refused like any altered token. Every failure
+ * is {@link OmException.Code#INVALID_ARGUMENT}. Thread-safe.
  */
 final class ListTokens {
 
   static final int VERSION = 1;
   private static final String MAC = "HmacSHA256";
   private static final int MAC_BYTES = 32;
+  private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
   /**
    * Longest token accepted, in characters. A token holds one last key or path, and an FSO path
    * has no length limit once ancestors have been renamed, so this only bounds the work a forged
@@ -88,14 +92,14 @@ final class ListTokens {
         .toByteArray();
     byte[] out = Arrays.copyOf(body, body.length + MAC_BYTES);
     System.arraycopy(mac(body), 0, out, body.length, MAC_BYTES);
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(out);
+    return ENCODER.encodeToString(out);
   }
 
   /**
    * Verifies {@code token} for a request of {@code kind} whose hash is {@code requestHash}.
    *
-   * @throws OmException INVALID_ARGUMENT if it is malformed, forged, truncated, expired or was
-   *     issued for another request
+   * @throws OmException INVALID_ARGUMENT if it is malformed, not spelled exactly as issued,
+   *     forged, truncated, expired or was issued for another request
    */
   Cursor verify(String token, ListKind kind, byte[] requestHash) {
     if (token.length() > MAX_TOKEN_CHARS) {
@@ -106,6 +110,10 @@ final class ListTokens {
       raw = Base64.getUrlDecoder().decode(token);
     } catch (IllegalArgumentException e) {
       throw invalid("it is not base64url");
+    }
+    if (!ENCODER.encodeToString(raw).equals(token)) {
+      throw invalid("it was altered (it is not spelled as this store issues tokens: unpadded "
+          + "base64url, unused bits zero)");
     }
     if (raw.length <= MAC_BYTES) {
       throw invalid("it is truncated");

@@ -179,10 +179,7 @@ final class MultipartUploads {
       throw OmException.invalid("Part number marker must be 0 (from the first part) to "
           + MAX_PART_NUMBER + ": " + partNumberMarker);
     }
-    if (maxParts <= 0) {
-      throw OmException.invalid("max-parts must be at least 1: " + maxParts);
-    }
-    int max = Math.min(maxParts, ctx.options().maxListSize());
+    int max = ctx.clampPageSize("max-parts", maxParts);
     List<PartInfo> page = new ArrayList<>(Math.min(max, 64));
     boolean truncated;
     try (ReadView view = ctx.store().openReadView()) {
@@ -190,6 +187,9 @@ final class MultipartUploads {
       if (view.getTable(MULTIPART_INFO_TABLE)
           .get(OmKeys.multipartKey(volume, bucket, key, uploadId)) == null) {
         throw noSuchUpload(volume, bucket, key, uploadId);
+      }
+      if (max == 0) {
+        return new PartListing(List.of(), false, 0);
       }
       try (TableIterator<String, KeyValue<String, PartInfo>> it = view
           .getTable(MULTIPART_PARTS_TABLE)
@@ -336,14 +336,14 @@ final class MultipartUploads {
     if (hasUploadMarker) {
       checkUploadId(uploadIdMarker);
     }
-    if (maxUploads <= 0) {
-      throw OmException.invalid("max-uploads must be at least 1: " + maxUploads);
-    }
-    int max = Math.min(maxUploads, ctx.options().maxListSize());
+    int max = ctx.clampPageSize("max-uploads", maxUploads);
     List<MultipartUploadInfo> out = new ArrayList<>(Math.min(max, 64));
     boolean truncated;
     try (ReadView view = ctx.store().openReadView()) {
       ctx.requireObjectStoreBucket(view, volume, bucket);
+      if (max == 0) {
+        return new MultipartUploadListing(List.of(), false, null, null);
+      }
       Table<String, MultipartUploadInfo> table = view.getTable(MULTIPART_INFO_TABLE);
       try (TableIterator<String, KeyValue<String, MultipartUploadInfo>> it = table.iterator(
           OmKeys.multipartPrefix(volume, bucket, OmContext.nz(prefix)),

@@ -274,10 +274,47 @@ final class OmContext {
 
   // ---- shared checks ----
 
+  /**
+   * A listing's page size: 0 (an empty page, see {@link OmMetadataStore}) to the page cap.
+   *
+   * @throws OmException INVALID_ARGUMENT if negative or above the cap
+   */
   int checkPageSize(String what, int max) {
+    if (max < 0) {
+      throw OmException.invalid(what + " must not be negative (0 asks for an empty page): "
+          + max);
+    }
+    return atMostCap(what, max);
+  }
+
+  /**
+   * An S3 listing's page size (max-keys, max-parts, max-uploads): 0 (an empty page) or more,
+   * clamped to the page cap as S3 does.
+   *
+   * @throws OmException INVALID_ARGUMENT if negative
+   */
+  int clampPageSize(String what, int max) {
+    if (max < 0) {
+      throw OmException.invalid(what + " must not be negative (0 asks for an empty page): "
+          + max);
+    }
+    return Math.min(max, options.maxListSize());
+  }
+
+  /**
+   * The work budget of one step of a background scan: 1 to the page cap (0 would make no
+   * progress).
+   *
+   * @throws OmException INVALID_ARGUMENT if below 1 or above the cap
+   */
+  int checkBudget(String what, int max) {
     if (max <= 0) {
       throw OmException.invalid(what + " must be at least 1: " + max);
     }
+    return atMostCap(what, max);
+  }
+
+  private int atMostCap(String what, int max) {
     if (max > options.maxListSize()) {
       throw OmException.invalid(what + " " + max + " exceeds the page size cap "
           + options.maxListSize());

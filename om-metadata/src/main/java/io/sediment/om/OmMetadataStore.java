@@ -56,7 +56,11 @@ import java.util.Objects;
  * delimiter, a common prefix is skipped with one seek to its successor instead of walking its keys.
  * When the page is full, one {@code hasNext()} decides {@code truncated} exactly. A cursor whose key
  * was deleted meanwhile resumes at the next live key. Page sizes are capped by
- * {@link OmStoreOptions#maxListSize()}.
+ * {@link OmStoreOptions#maxListSize()}. A page size of 0 asks for an empty page: every argument,
+ * the volume and bucket, the upload and the token are checked as for any page, then no entry is
+ * read and the page is not truncated and carries no token or next marker (S3 answers max-keys=0,
+ * max-uploads=0 and max-parts=0 so; Ozone's listKeys, listStatus and listSnapshot of 0 entries
+ * return an empty list). {@code truncated} is exact for every page of at least one entry.
  *
  * <p>Continuation tokens are opaque, MACed with a random per-store secret kept in the meta table
  * (so tokens survive a restart), and bound to their request; see {@link ListTokens}.
@@ -272,7 +276,7 @@ public final class OmMetadataStore implements AutoCloseable {
    * (exclusive; it need not exist). Page with the last name returned as the next
    * {@code startAfter}.
    *
-   * @throws OmException INVALID_ARGUMENT if {@code maxResults} is not in {@code [1, cap]}
+   * @throws OmException INVALID_ARGUMENT if {@code maxResults} is not in {@code [0, cap]}
    */
   public ListPage<VolumeInfo> listVolumes(String prefix, String startAfter, int maxResults) {
     OmValidation.checkOptionalText("Prefix", prefix);
@@ -556,7 +560,7 @@ public final class OmMetadataStore implements AutoCloseable {
    * key (UTF-8 byte) order. The page starts after the token's last key when {@code token} is
    * given, else after {@code startAfter} (exclusive; it need not exist), else at the start.
    *
-   * @param maxKeys page size, 1 to the store's cap
+   * @param maxKeys page size, 0 (an empty page) to the store's cap
    * @throws OmException INVALID_ARGUMENT for a bad argument or token, NOT_FOUND if the volume or
    *     bucket is absent, UNIMPLEMENTED for FSO buckets
    */
@@ -586,9 +590,10 @@ public final class OmMetadataStore implements AutoCloseable {
    * the continuation token's position or else after start-after; with a delimiter, every key whose
    * remainder after the prefix contains it is rolled up into the common prefix ending at its first
    * occurrence, which is returned once and counts toward max-keys like a key. {@code maxKeys}
-   * above the cap is clamped to it.
+   * above the cap is clamped to it; 0 is the empty page S3 answers to max-keys=0 (no keys, no
+   * common prefixes, not truncated, no token).
    *
-   * @throws OmException INVALID_ARGUMENT for a bad argument or token (including maxKeys &lt; 1),
+   * @throws OmException INVALID_ARGUMENT for a bad argument or token (including maxKeys &lt; 0),
    *     NOT_FOUND if the volume or bucket is absent, UNIMPLEMENTED for FSO buckets
    */
   public ListObjectsV2Result listObjectsV2(ListObjectsV2Request request) {
@@ -598,10 +603,7 @@ public final class OmMetadataStore implements AutoCloseable {
     OmValidation.checkOptionalText("Prefix", request.prefix());
     OmValidation.checkOptionalText("Delimiter", request.delimiter());
     OmValidation.checkOptionalText("Start-after", request.startAfter());
-    if (request.maxKeys() <= 0) {
-      throw OmException.invalid("max-keys must be at least 1: " + request.maxKeys());
-    }
-    int max = Math.min(request.maxKeys(), options.maxListSize());
+    int max = ctx.clampPageSize("max-keys", request.maxKeys());
     try (ReadView view = store.openReadView()) {
       return listObjectsV2(view, request, max);
     }
@@ -686,9 +688,10 @@ public final class OmMetadataStore implements AutoCloseable {
    * bounded iterator seeked once past that whole prefix ({@link PageScan}). {@code NextMarker}
    * follows S3: set only when truncated and a delimiter was given. Paging with
    * {@code NextMarker} (or, without a delimiter, the last key) to the end lists every item once.
-   * {@code maxKeys} above the cap is clamped to it.
+   * {@code maxKeys} above the cap is clamped to it; 0 is the empty page S3 answers to
+   * max-keys=0 (no keys, no common prefixes, not truncated, no {@code NextMarker}).
    *
-   * @throws OmException INVALID_ARGUMENT for a bad argument (including maxKeys &lt; 1),
+   * @throws OmException INVALID_ARGUMENT for a bad argument (including maxKeys &lt; 0),
    *     NOT_FOUND if the volume or bucket is absent, UNIMPLEMENTED for FSO buckets
    */
   public ListObjectsV1Result listObjectsV1(ListObjectsV1Request request) {
@@ -698,10 +701,7 @@ public final class OmMetadataStore implements AutoCloseable {
     OmValidation.checkOptionalText("Prefix", request.prefix());
     OmValidation.checkOptionalText("Delimiter", request.delimiter());
     OmValidation.checkOptionalText("Marker", request.marker());
-    if (request.maxKeys() <= 0) {
-      throw OmException.invalid("max-keys must be at least 1: " + request.maxKeys());
-    }
-    int max = Math.min(request.maxKeys(), options.maxListSize());
+    int max = ctx.clampPageSize("max-keys", request.maxKeys());
     String prefix = nz(request.prefix());
     String delimiter = request.delimiter() == null || request.delimiter().isEmpty()
         ? null : request.delimiter();
@@ -877,10 +877,10 @@ public final class OmMetadataStore implements AutoCloseable {
   /**
    * One page of an upload's parts with numbers above {@code partNumberMarker} (exclusive; 0 for
    * the first page), ascending. {@code maxParts} above the store's page cap is clamped to it, as
-   * S3 does.
+   * S3 does; 0 answers no parts, not truncated, next marker 0 (once the upload is found).
    *
    * @throws OmException INVALID_ARGUMENT (names, upload id, marker not in {@code [0, 10000]},
-   *     maxParts &lt; 1), NOT_FOUND (volume, bucket or upload), UNIMPLEMENTED for FSO buckets
+   *     maxParts &lt; 0), NOT_FOUND (volume, bucket or upload), UNIMPLEMENTED for FSO buckets
    */
   public PartListing listParts(String volume, String bucket, String key, String uploadId,
       int partNumberMarker, int maxParts) {
@@ -924,9 +924,9 @@ public final class OmMetadataStore implements AutoCloseable {
    * {@code keyMarker}, {@code uploadIdMarker} is ignored, as in S3. Markers need not exist. Page on
    * with the returned {@code nextKeyMarker}/{@code nextUploadIdMarker}. One consistent view, one
    * bounded iterator positioned once; {@code truncated} is exact. {@code maxUploads} above the
-   * store's page cap is clamped to it.
+   * store's page cap is clamped to it; 0 answers no uploads, not truncated, no next markers.
    *
-   * @throws OmException INVALID_ARGUMENT (names, prefix, markers, maxUploads &lt; 1), NOT_FOUND
+   * @throws OmException INVALID_ARGUMENT (names, prefix, markers, maxUploads &lt; 0), NOT_FOUND
    *     (volume or bucket), UNIMPLEMENTED for FSO buckets
    */
   public MultipartUploadListing listMultipartUploads(String volume, String bucket, String prefix,
@@ -940,7 +940,7 @@ public final class OmMetadataStore implements AutoCloseable {
    * to this bucket (by object id). {@code totalOpenKeyCount} is the bucket's maintained OPEN_KEYS
    * or OPEN_FILES counter, never a recount.
    *
-   * @param maxKeys page size, 1 to the store's cap
+   * @param maxKeys page size, 0 (no entries: the total alone) to the store's cap
    * @throws OmException INVALID_ARGUMENT (names, page size, token), NOT_FOUND (volume or bucket)
    */
   public OpenFilesPage listOpenFiles(String volume, String bucket, int maxKeys, String token) {
@@ -1079,7 +1079,7 @@ public final class OmMetadataStore implements AutoCloseable {
    * or the token's position.
    *
    * @throws OmException INVALID_ARGUMENT (bad path, start key outside {@code path}, page size
-   *     not in {@code [1, cap]}, bad token), NOT_FOUND, UNIMPLEMENTED
+   *     not in {@code [0, cap]}, bad token), NOT_FOUND, UNIMPLEMENTED
    */
   public ListPage<FileStatus> listStatus(String volume, String bucket, String path,
       boolean recursive, String startKey, int numEntries, String token) {

@@ -22,7 +22,8 @@ import java.util.function.Function;
  * the cursor is skipped; a prefix cursor skips everything under it), advanced one entry per item;
  * a common prefix is left with one seek to its successor instead of walking its keys. When the
  * page is full, one {@code hasNext()} decides {@link #truncated()} exactly. A cursor whose key was
- * deleted meanwhile resumes at the next live key.
+ * deleted meanwhile resumes at the next live key. A page size of 0 reads nothing (no iterator is
+ * opened) and is never truncated, as S3 answers max-keys=0.
  *
  * @param entries the page, in key (UTF-8 byte) order; names are keys without {@code base}
  * @param truncated whether at least one more entry follows the page
@@ -32,6 +33,9 @@ record PageScan(List<PageScan.Entry> entries, boolean truncated) {
   /** One listed item: a key (with its encoded value) or a common prefix ({@code value} null). */
   record Entry(String name, byte[] value, boolean isPrefix) {
   }
+
+  /** The page asked for with a page size of 0. */
+  static final PageScan EMPTY = new PageScan(List.of(), false);
 
   Entry last() {
     return entries.get(entries.size() - 1);
@@ -59,10 +63,13 @@ record PageScan(List<PageScan.Entry> entries, boolean truncated) {
    * @param prefix the listing prefix after {@code base} ({@code ""} for none)
    * @param delimiter roll up names whose remainder after {@code prefix} contains it; null for none
    * @param cursor resume after this name (exclusive); null to start at the beginning
-   * @param max page size, at least 1
+   * @param max page size; 0 for the empty, untruncated page
    */
   static PageScan read(Table<byte[], byte[]> table, String base, String prefix, String delimiter,
       ListTokens.Cursor cursor, int max) {
+    if (max == 0) {
+      return EMPTY;
+    }
     int baseLength = utf8(base).length;
     List<Entry> out = new ArrayList<>(Math.min(max, 64));
     try (TableIterator<byte[], KeyValue<byte[], byte[]>> it =

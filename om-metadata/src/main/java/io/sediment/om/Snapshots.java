@@ -282,7 +282,7 @@ final class Snapshots implements AutoCloseable {
    * snapshots are read past to decide it). Paging with the tokens (or with the last name as
    * {@code prevSnapshot}) to the end returns every listed snapshot once.
    *
-   * @throws OmException INVALID_ARGUMENT for a bad argument, a page size outside {@code [1, cap]}
+   * @throws OmException INVALID_ARGUMENT for a bad argument, a page size outside {@code [0, cap]}
    *     or a token not issued for this bucket, prefix and {@code includeDeleted}; NOT_FOUND if
    *     the volume or bucket is absent
    */
@@ -300,6 +300,9 @@ final class Snapshots implements AutoCloseable {
       ListTokens.Cursor cursor = token == null || token.isEmpty()
           ? PageScan.cursorOf(prevSnapshot)
           : ctx.tokens().verify(token, ListKind.LIST_SNAPSHOTS, hash);
+      if (max == 0) {
+        return new ListPage<>(List.of(), false, null);
+      }
       String base = OmKeys.bucketPrefix(volume, bucket);
       List<SnapshotInfo> page = new ArrayList<>(Math.min(max, 64));
       boolean more = false;
@@ -359,7 +362,7 @@ final class Snapshots implements AutoCloseable {
    * key order, exact {@code truncated}. Page with the last key returned as the next
    * {@code startAfter} ({@code nextToken} is always {@code null}: the snapshot never changes).
    *
-   * @throws OmException INVALID_ARGUMENT (including {@code maxKeys} outside {@code [1, cap]});
+   * @throws OmException INVALID_ARGUMENT (including {@code maxKeys} outside {@code [0, cap]});
    *     NOT_FOUND if the volume, bucket (live) or ACTIVE snapshot is absent; UNIMPLEMENTED if the
    *     bucket was FSO
    */

@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -44,9 +45,10 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>The rows cover: S3 bucket naming rules (for volumes, buckets and snapshots, and on the read
  * paths); key names (empty, over 1,024 UTF-8 bytes, unpaired surrogates) on every key-taking
  * call; FSO paths with {@code ..}, {@code .}, {@code //}, over 1,024 bytes or unpaired surrogates
- * on every path-taking call; page sizes at or below 0 and above the cap on every listing (the S3
+ * on every path-taking call; negative page sizes and sizes above the cap on every listing (the S3
  * listings clamp above the cap, so only their lower bound is bad) and bad purge limits; forged
- * (bit flips in the body and in the MAC), truncated, malformed, oversized, foreign-store, stale,
+ * (bit flips in the body and in the MAC), respelled (padded, or other unused bits in the last
+ * character), truncated, malformed, oversized, foreign-store, stale,
  * cross-bucket, cross-prefix, cross-delimiter, cross-flag and cross-listing tokens for every
  * token-issuing listing; a missing volume or bucket on every call that takes one; non-empty
  * volume, bucket and directory deletes; double commits and wrong client ids; completions with
@@ -77,6 +79,7 @@ class BadInputMatrixTest {
   private static long committedFileClient;
   private static String uploadId;
   private static final Map<String, String> TOKENS = new LinkedHashMap<>();
+  private static final Map<String, String> RESPELLABLE = new LinkedHashMap<>();
   private static String foreignToken;
 
   @BeforeAll
@@ -102,6 +105,8 @@ class BadInputMatrixTest {
       om.openKey(V, b, "open-b", null);
     }
     openClient = om.openKey(V, OBS, "pending", null).clientId();
+    // Its open entry follows "pending", so a page may end with an entry named at another length.
+    om.openKey(V, OBS, "pending2", null);
     OpenKeySession done = om.openKey(V, OBS, "committed", null);
     committedClient = done.clientId();
     om.commitKey(V, OBS, "committed", committedClient, 3);
@@ -124,6 +129,8 @@ class BadInputMatrixTest {
     om.initiateMultipartUpload(V, MPU_ONLY, "only", null);
     om.createSnapshot(V, OBS, "snap1");
     om.createSnapshot(V, OBS, "snap2");
+    // Between them, and longer: a page may end with a name of another length.
+    om.createSnapshot(V, OBS, "snap10");
     om.createSnapshot(V, FSO, "snap1");
     om.createSnapshot(V, SNAP_ONLY, "keep");
 
@@ -135,6 +142,19 @@ class BadInputMatrixTest {
     TOKENS.put("listSnapshots", om.listSnapshots(V, OBS, "snap", null, 1, null, false)
         .nextToken());
     TOKENS.values().forEach(t -> assertNotNull(t, "every setup listing has a next page"));
+    // Tokens of these same requests that can be respelled (a token whose byte count is a
+    // multiple of 3 has no other spelling, so the page size is chosen to avoid one).
+    RESPELLABLE.put("listKeys", respellable(n -> om.listKeys(V, OBS, "dir/", null, n, null)
+        .nextToken()));
+    RESPELLABLE.put("listObjectsV2", respellable(n -> om.listObjectsV2(ListObjectsV2Request
+        .of(V, OBS).withPrefix("dir/").withDelimiter("/").withMaxKeys(n))
+        .nextContinuationToken()));
+    RESPELLABLE.put("listStatus", respellable(n -> om.listStatus(V, FSO, "", true, null, n, null)
+        .nextToken()));
+    RESPELLABLE.put("listOpenFiles", respellable(n -> om.listOpenFiles(V, OBS, n, null)
+        .nextToken()));
+    RESPELLABLE.put("listSnapshots", respellable(n -> om.listSnapshots(V, OBS, "snap", null, n,
+        null, false).nextToken()));
 
     try (OmMetadataStore other = OmMetadataStore.open(dir.resolve("other"))) {
       other.createVolume(V, "alice");
@@ -434,9 +454,11 @@ class BadInputMatrixTest {
   // ---- page sizes and purge limits ----
 
   private void pageSizes() {
-    for (int bad : new int[] {0, -1, Integer.MIN_VALUE, CAP + 1, Integer.MAX_VALUE}) {
-      String why = bad <= 0 ? "must be at least 1: " + bad
-          : bad + " exceeds the page size cap " + CAP;
+    // 0 is a valid page size (an empty page, see ZeroPageSizeTest); only negative sizes and sizes
+    // above the cap are bad (the S3 listings clamp above the cap).
+    String negative = " must not be negative (0 asks for an empty page): ";
+    for (int bad : new int[] {-1, Integer.MIN_VALUE, CAP + 1, Integer.MAX_VALUE}) {
+      String why = bad < 0 ? negative + bad : bad + " exceeds the page size cap " + CAP;
       row("listKeys maxKeys " + bad, Code.INVALID_ARGUMENT,
           () -> om.listKeys(V, OBS, null, null, bad, null), "maxKeys", why);
       row("listVolumes maxResults " + bad, Code.INVALID_ARGUMENT,
@@ -452,20 +474,25 @@ class BadInputMatrixTest {
       row("listKeysInSnapshot maxKeys " + bad, Code.INVALID_ARGUMENT,
           () -> om.listKeysInSnapshot(V, OBS, "snap1", null, null, bad), "maxKeys", why);
     }
-    for (int bad : new int[] {0, -1, Integer.MIN_VALUE}) {
+    for (int bad : new int[] {-1, Integer.MIN_VALUE}) {
       row("listObjectsV2 max-keys " + bad, Code.INVALID_ARGUMENT,
           () -> om.listObjectsV2(ListObjectsV2Request.of(V, OBS).withMaxKeys(bad)),
-          "max-keys must be at least 1: " + bad);
+          "max-keys" + negative + bad);
       row("listObjectsV1 max-keys " + bad, Code.INVALID_ARGUMENT,
           () -> om.listObjectsV1(ListObjectsV1Request.of(V, OBS).withMaxKeys(bad)),
-          "max-keys must be at least 1: " + bad);
+          "max-keys" + negative + bad);
       row("listMultipartUploads max-uploads " + bad, Code.INVALID_ARGUMENT,
           () -> om.listMultipartUploads(V, OBS, null, null, null, bad),
-          "max-uploads must be at least 1: " + bad);
+          "max-uploads" + negative + bad);
       row("listParts max-parts " + bad, Code.INVALID_ARGUMENT,
-          () -> om.listParts(V, OBS, "big", uploadId, 0, bad), "max-parts must be at least 1");
+          () -> om.listParts(V, OBS, "big", uploadId, 0, bad), "max-parts" + negative + bad);
+    }
+    for (int bad : new int[] {0, -1, Integer.MIN_VALUE}) {
       row("purgeDeletedDirectories " + bad, Code.INVALID_ARGUMENT,
           () -> om.purgeDeletedDirectories(bad), "maxEntries must be at least 1: " + bad);
+      row("lifecycleScanStep maxExamined " + bad, Code.INVALID_ARGUMENT,
+          () -> om.lifecycleScanStep("scan", V, OBS, null, k -> true, bad),
+          "maxExamined must be at least 1: " + bad);
     }
     for (int bad : new int[] {0, -1, OmPurges.MAX_LIMIT + 1}) {
       String why = "A purge limit must be 1 to " + OmPurges.MAX_LIMIT + ": " + bad;
@@ -546,6 +573,17 @@ class BadInputMatrixTest {
     return Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
   }
 
+  /** The first token, by page size, whose bytes are not a multiple of 3 (it can be respelled). */
+  private static String respellable(IntFunction<String> issue) {
+    for (int n = 1; n < CAP; n++) {
+      String token = issue.apply(n);
+      if (token != null && TokenSpellings.of(token).size() >= 4) {
+        return token;
+      }
+    }
+    throw new AssertionError("no page size issues a token that has other spellings");
+  }
+
   private static String cut(String token, int keepBytes) {
     byte[] raw = Base64.getUrlDecoder().decode(token);
     return Base64.getUrlEncoder().withoutPadding().encodeToString(
@@ -569,6 +607,10 @@ class BadInputMatrixTest {
           invalid + "it is truncated");
       row(n + "missing its last character", Code.INVALID_ARGUMENT,
           () -> l.call().apply(token.substring(0, token.length() - 1)), invalid);
+      // The same bytes spelled otherwise: a lenient decoder reads them as the issued token.
+      TokenSpellings.of(RESPELLABLE.get(l.name())).forEach((how, respelled) -> row(n + how,
+          Code.INVALID_ARGUMENT, () -> l.call().apply(respelled), invalid + "it was altered",
+          "not spelled as this store issues tokens"));
       row(n + "that is not base64url", Code.INVALID_ARGUMENT, () -> l.call().apply("!!!~"),
           invalid + "it is not base64url");
       row(n + "longer than the cap", Code.INVALID_ARGUMENT,

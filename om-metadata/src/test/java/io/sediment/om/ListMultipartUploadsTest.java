@@ -252,7 +252,7 @@ class ListMultipartUploadsTest {
   @Test
   void badArgumentsAreRejected() {
     assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.listMultipartUploads(V, B, null, null, null, 0));
+        () -> om.listMultipartUploads(V, B, null, null, null, -1));
     assertRejected(om, Code.INVALID_ARGUMENT,
         () -> om.listMultipartUploads(V, B, null, "k", "not-an-id", 5));
     assertRejected(om, Code.INVALID_ARGUMENT,

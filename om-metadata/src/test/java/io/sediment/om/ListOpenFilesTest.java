@@ -253,7 +253,7 @@ class ListOpenFilesTest {
   @Test
   void badArgumentsAreRejected() {
     om.createBucket(V, "obs", BucketLayout.OBJECT_STORE, null, 0);
-    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.listOpenFiles(V, "obs", 0, null));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.listOpenFiles(V, "obs", -1, null));
     assertRejected(om, Code.INVALID_ARGUMENT,
         () -> om.listOpenFiles(V, "obs", OmStoreOptions.DEFAULT_MAX_LIST_SIZE + 1, null));
     assertRejected(om, Code.NOT_FOUND, () -> om.listOpenFiles(V, "missing", 10, null));

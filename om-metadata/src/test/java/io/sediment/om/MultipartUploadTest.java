@@ -288,7 +288,7 @@ class MultipartUploadTest {
     assertRejected(om, Code.INVALID_ARGUMENT, () -> om.commitPart(V, B, "", uploadId, 1, 1, "e"));
     assertRejected(om, Code.NOT_FOUND, () -> om.commitPart(V, "nope", "k", uploadId, 1, 1, "e"));
     assertRejected(om, Code.INVALID_ARGUMENT, () -> om.listParts(V, B, "k", uploadId, -1, 10));
-    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.listParts(V, B, "k", uploadId, 0, 0));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.listParts(V, B, "k", uploadId, 0, -1));
     assertRejected(om, Code.NOT_FOUND, () -> om.initiateMultipartUpload(V, "nope", "k", null));
     assertRejected(om, Code.FAILED_PRECONDITION, () -> om.deleteBucket(V, B));
 

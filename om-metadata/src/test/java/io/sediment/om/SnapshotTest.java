@@ -168,13 +168,13 @@ class SnapshotTest {
     assertRejected(om, Code.NOT_FOUND, () -> om.getSnapshotInfo(V, B, "snap"));
     assertRejected(om, Code.NOT_FOUND, () -> om.lookupKeyInSnapshot(V, B, "snap", "k"));
     assertRejected(om, Code.NOT_FOUND, () -> om.lookupKeyInSnapshot(V, "nope", "snap", "k"));
-    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.listSnapshots(V, B, null, null, 0));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.listSnapshots(V, B, null, null, -1));
     assertRejected(om, Code.INVALID_ARGUMENT, () -> om.listSnapshots(V, B, null, null, 1001));
     assertRejected(om, Code.INVALID_ARGUMENT, () -> om.listSnapshots(V, B, "\uD800", null, 10));
     om.createSnapshot(V, B, "snap");
     assertRejected(om, Code.INVALID_ARGUMENT, () -> om.lookupKeyInSnapshot(V, B, "snap", ""));
     assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.listKeysInSnapshot(V, B, "snap", null, null, 0));
+        () -> om.listKeysInSnapshot(V, B, "snap", null, null, -1));
     assertRejected(om, Code.NOT_FOUND, () -> om.lookupKeyInSnapshot(V, B, "snap", "k"));
   }
 

@@ -107,8 +107,9 @@ import java.util.Objects;
  * {@code OmService}: each RPC is one call of the {@link OmMetadataStore} facade, run through
  * {@link UnaryCalls} (deadline and cancel checks, error mapping by {@link GrpcStatuses}).
  *
- * <p>Request conventions: empty strings mean "not given"; a page size of 0 means the store's page
- * cap; continuation tokens travel as the bytes of the facade's opaque token text.
+ * <p>Request conventions: empty strings mean "not given"; an absent page size means the store's
+ * page cap and an explicit 0 the facade's empty page; continuation tokens travel as the bytes of
+ * the facade's opaque token text.
  *
  * <p>Responses expose what the facade returns: S3 listings their markers and exact truncation,
  * ListOpenFiles the bucket's maintained open-key count, snapshot writes the snapshot row. A
@@ -168,7 +169,7 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
   public void listVolumes(ListVolumesRequest req, StreamObserver<ListVolumesResponse> obs) {
     UnaryCalls.run(obs, () -> {
       ListPage<VolumeInfo> page = store.listVolumes(req.getPrefix(), req.getStartAfter(),
-          pageSize(req.getMaxResults()));
+          pageSize(req.hasMaxResults(), req.getMaxResults()));
       return ListVolumesResponse.newBuilder().addAllVolumes(page.items())
           .setTruncated(page.truncated()).build();
     });
@@ -213,7 +214,7 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
   public void listBuckets(ListBucketsRequest req, StreamObserver<ListBucketsResponse> obs) {
     UnaryCalls.run(obs, () -> {
       ListPage<BucketInfo> page = store.listBuckets(req.getVolume(), req.getPrefix(),
-          req.getStartAfter(), pageSize(req.getMaxResults()));
+          req.getStartAfter(), pageSize(req.hasMaxResults(), req.getMaxResults()));
       return ListBucketsResponse.newBuilder().addAllBuckets(page.items())
           .setTruncated(page.truncated()).build();
     });
@@ -257,7 +258,8 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
   public void listKeys(ListKeysRequest req, StreamObserver<ListKeysResponse> obs) {
     UnaryCalls.run(obs, () -> {
       ListPage<KeyInfo> page = store.listKeys(req.getVolume(), req.getBucket(), req.getPrefix(),
-          req.getStartAfter(), pageSize(req.getMaxKeys()), token(req.getPageToken()));
+          req.getStartAfter(), pageSize(req.hasMaxKeys(), req.getMaxKeys()),
+          token(req.getPageToken()));
       return ListKeysResponse.newBuilder().addAllKeys(page.items())
           .setTruncated(page.truncated()).setNextPageToken(token(page.nextToken())).build();
     });
@@ -268,7 +270,8 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
     UnaryCalls.run(obs, () -> {
       ListObjectsV2Result r = store.listObjectsV2(new io.sediment.om.ListObjectsV2Request(
           req.getVolume(), req.getBucket(), req.getPrefix(), req.getDelimiter(),
-          req.getStartAfter(), pageSize(req.getMaxKeys()), token(req.getContinuationToken())));
+          req.getStartAfter(), pageSize(req.hasMaxKeys(), req.getMaxKeys()),
+          token(req.getContinuationToken())));
       return ListObjectsV2Response.newBuilder()
           .addAllContents(r.contents())
           .addAllCommonPrefixes(r.commonPrefixes())
@@ -293,7 +296,7 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
     UnaryCalls.run(obs, () -> {
       ListObjectsV1Result r = store.listObjectsV1(new io.sediment.om.ListObjectsV1Request(
           req.getVolume(), req.getBucket(), req.getPrefix(), req.getDelimiter(), req.getMarker(),
-          pageSize(req.getMaxKeys())));
+          pageSize(req.hasMaxKeys(), req.getMaxKeys())));
       return ListObjectsV1Response.newBuilder()
           .addAllContents(r.contents())
           .addAllCommonPrefixes(r.commonPrefixes())
@@ -353,7 +356,8 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
   public void listParts(ListPartsRequest req, StreamObserver<ListPartsResponse> obs) {
     UnaryCalls.run(obs, () -> {
       PartListing page = store.listParts(req.getVolume(), req.getBucket(), req.getKey(),
-          req.getUploadId(), uint32(req.getPartNumberMarker()), pageSize(req.getMaxParts()));
+          req.getUploadId(), uint32(req.getPartNumberMarker()),
+          pageSize(req.hasMaxParts(), req.getMaxParts()));
       return ListPartsResponse.newBuilder()
           .addAllParts(page.parts())
           .setIsTruncated(page.truncated())
@@ -368,7 +372,7 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
     UnaryCalls.run(obs, () -> {
       MultipartUploadListing page = store.listMultipartUploads(req.getVolume(), req.getBucket(),
           req.getPrefix(), req.getKeyMarker(), req.getUploadIdMarker(),
-          pageSize(req.getMaxUploads()));
+          pageSize(req.hasMaxUploads(), req.getMaxUploads()));
       return ListMultipartUploadsResponse.newBuilder()
           .addAllUploads(page.uploads())
           .setIsTruncated(page.truncated())
@@ -384,7 +388,7 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
   public void listOpenFiles(ListOpenFilesRequest req, StreamObserver<ListOpenFilesResponse> obs) {
     UnaryCalls.run(obs, () -> {
       OpenFilesPage page = store.listOpenFiles(req.getVolume(), req.getBucket(),
-          pageSize(req.getMaxKeys()), token(req.getPageToken()));
+          pageSize(req.hasMaxKeys(), req.getMaxKeys()), token(req.getPageToken()));
       ListOpenFilesResponse.Builder out = ListOpenFilesResponse.newBuilder();
       for (OpenFileEntry e : page.entries()) {
         out.addOpenKeys(OpenKeyEntry.newBuilder().setPath(e.path()).setClientId(e.clientId())
@@ -418,7 +422,8 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
   public void listSnapshots(ListSnapshotsRequest req, StreamObserver<ListSnapshotsResponse> obs) {
     UnaryCalls.run(obs, () -> {
       ListPage<SnapshotInfo> page = store.listSnapshots(req.getVolume(), req.getBucket(),
-          req.getPrefix(), req.getPreviousSnapshot(), pageSize(req.getMaxEntries()),
+          req.getPrefix(), req.getPreviousSnapshot(),
+          pageSize(req.hasMaxEntries(), req.getMaxEntries()),
           token(req.getPageToken()), req.getIncludeDeleted());
       return ListSnapshotsResponse.newBuilder()
           .addAllSnapshots(page.items())
@@ -439,12 +444,15 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
 
   // ---- Conversions ------------------------------------------------------------------------------
 
-  /** 0 → the store's cap; a uint32 above {@code Integer.MAX_VALUE} stays "too large". */
-  private int pageSize(int requested) {
-    if (requested == 0) {
+  /**
+   * An optional page size: absent → the store's cap; present → as given, 0 included (the facade's
+   * empty page); a uint32 above {@code Integer.MAX_VALUE} stays "too large".
+   */
+  private int pageSize(boolean present, int requested) {
+    if (!present) {
       return store.options().maxListSize();
     }
-    return requested < 0 ? Integer.MAX_VALUE : requested;
+    return uint32(requested);
   }
 
   /** A uint32 field as an int: values above {@code Integer.MAX_VALUE} become it (out of range). */
@@ -552,7 +560,8 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
   public void listStatus(ListStatusRequest req, StreamObserver<ListStatusResponse> obs) {
     UnaryCalls.run(obs, () -> {
       ListPage<FileStatus> page = store.listStatus(req.getVolume(), req.getBucket(),
-          req.getPath(), req.getRecursive(), req.getStartKey(), pageSize(req.getNumEntries()),
+          req.getPath(), req.getRecursive(), req.getStartKey(),
+          pageSize(req.hasNumEntries(), req.getNumEntries()),
           token(req.getPageToken()));
       ListStatusResponse.Builder out = ListStatusResponse.newBuilder();
       for (FileStatus s : page.items()) {

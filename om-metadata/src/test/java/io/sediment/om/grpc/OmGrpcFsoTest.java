@@ -168,7 +168,8 @@ class OmGrpcFsoTest {
     for (String path : List.of("", "d1", "d1/e0", "a-b", "top-0")) {
       for (boolean recursive : List.of(false, true)) {
         List<String> expected = expected(path, recursive);
-        for (int pageSize : List.of(1, 4, 0)) {
+        // null: num_entries absent, the page cap.
+        for (Integer pageSize : Arrays.asList(1, 4, null)) {
           List<FileStatus> viaGrpc = listAll(path, recursive, pageSize);
           String what = "'" + path + "' recursive=" + recursive + " pageSize=" + pageSize;
           assertEquals(expected, viaGrpc.stream().map(FileStatus::getPath).toList(), what);
@@ -222,7 +223,7 @@ class OmGrpcFsoTest {
     buildTree();
     Map<OmCounter, Long> counters = f.store.bucketCounters(V, B);
     List<String> before = expected("", true);
-    assertEquals(before, listAll("", true, 0).stream().map(FileStatus::getPath).toList());
+    assertEquals(before, listAll("", true, null).stream().map(FileStatus::getPath).toList());
 
     StatusRuntimeException notEmpty = assertStatus(Status.Code.FAILED_PRECONDITION,
         () -> f.om.deleteDirectory(DeleteDirectoryRequest.newBuilder().setVolume(V).setBucket(B)
@@ -285,7 +286,7 @@ class OmGrpcFsoTest {
         .setVolume(V).setBucket("obs").build()));
 
     assertEquals(counters, f.store.bucketCounters(V, B), "no rejected call changed a counter");
-    assertEquals(before, listAll("", true, 0).stream().map(FileStatus::getPath).toList());
+    assertEquals(before, listAll("", true, null).stream().map(FileStatus::getPath).toList());
     assertEquals(0L, counters.get(OmCounter.OPEN_FILES), "no rejected CreateFile left a file open");
   }
 
@@ -357,15 +358,19 @@ class OmGrpcFsoTest {
     }
   }
 
-  private List<FileStatus> listAll(String path, boolean recursive, int pageSize) {
+  /** With {@code pageSize} null, num_entries is left absent: the page cap. */
+  private List<FileStatus> listAll(String path, boolean recursive, Integer pageSize) {
     List<FileStatus> out = new ArrayList<>();
     ByteString token = ByteString.EMPTY;
     int pages = 0;
     do {
-      ListStatusResponse r = f.om.listStatus(ListStatusRequest.newBuilder().setVolume(V)
-          .setBucket(B).setPath(path).setRecursive(recursive).setNumEntries(pageSize)
-          .setPageToken(token).build());
-      assertTrue(pageSize == 0 || r.getStatusesCount() <= pageSize);
+      ListStatusRequest.Builder req = ListStatusRequest.newBuilder().setVolume(V)
+          .setBucket(B).setPath(path).setRecursive(recursive).setPageToken(token);
+      if (pageSize != null) {
+        req.setNumEntries(pageSize);
+      }
+      ListStatusResponse r = f.om.listStatus(req.build());
+      assertTrue(pageSize == null || r.getStatusesCount() <= pageSize);
       assertEquals(r.getTruncated(), !r.getNextPageToken().isEmpty());
       out.addAll(r.getStatusesList());
       token = r.getNextPageToken();

@@ -56,6 +56,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -215,7 +216,7 @@ class OmGrpcUploadsAndSnapshotsTest {
     String id = initiate("obs", "k");
     part("obs", "k", id, 1, 10, "e");
     f.om.abortMultipartUpload(abort("obs", "k", id));
-    assertEquals(0, uploads("obs", "", "", "", 0).getUploadsCount());
+    assertEquals(0, uploads("obs", "", "", "", null).getUploadsCount());
     assertStatus(Status.Code.NOT_FOUND, () -> f.om.abortMultipartUpload(abort("obs", "k", id)));
     String unknown = "00000000000fffff";
     assertStatus(Status.Code.NOT_FOUND, () -> f.om.abortMultipartUpload(abort("obs", "k", unknown)));
@@ -254,13 +255,17 @@ class OmGrpcUploadsAndSnapshotsTest {
       part("obs", "parts", id, n, n, "etag-" + n);
       numbers.add(n);
     }
-    for (int pageSize : List.of(1, 5, 14, 0)) {
+    // null: max_parts absent, the page cap.
+    for (Integer pageSize : Arrays.asList(1, 5, 14, null)) {
       List<Integer> listed = new ArrayList<>();
       int marker = 0;
       while (true) {
-        ListPartsResponse r = f.om.listParts(ListPartsRequest.newBuilder().setVolume("vol")
-            .setBucket("obs").setKey("parts").setUploadId(id).setPartNumberMarker(marker)
-            .setMaxParts(pageSize).build());
+        ListPartsRequest.Builder req = ListPartsRequest.newBuilder().setVolume("vol")
+            .setBucket("obs").setKey("parts").setUploadId(id).setPartNumberMarker(marker);
+        if (pageSize != null) {
+          req.setMaxParts(pageSize);
+        }
+        ListPartsResponse r = f.om.listParts(req.build());
         r.getPartsList().forEach(p -> listed.add(p.getPartNumber()));
         if (!r.getIsTruncated()) {
           assertEquals(0, r.getNextPartNumberMarker());
@@ -292,7 +297,7 @@ class OmGrpcUploadsAndSnapshotsTest {
         model.computeIfAbsent(key, x -> new ArrayList<>()).add(initiate("obs", key));
       }
     }
-    for (int pageSize : List.of(1, 4, 0)) {
+    for (Integer pageSize : Arrays.asList(1, 4, null)) {
       for (String prefix : List.of("", "data/")) {
         List<String> listed = new ArrayList<>();
         String keyMarker = "";
@@ -325,10 +330,10 @@ class OmGrpcUploadsAndSnapshotsTest {
     }
     // A key marker alone skips every upload of that key.
     String first = model.firstKey();
-    ListMultipartUploadsResponse after = uploads("obs", "", first, "", 0);
+    ListMultipartUploadsResponse after = uploads("obs", "", first, "", null);
     assertEquals(model.higherKey(first), after.getUploads(0).getKeyName());
-    assertStatus(Status.Code.INVALID_ARGUMENT, () -> uploads("obs", "", first, "bad-id", 0));
-    assertStatus(Status.Code.UNIMPLEMENTED, () -> uploads("fso", "", "", "", 0));
+    assertStatus(Status.Code.INVALID_ARGUMENT, () -> uploads("obs", "", first, "bad-id", null));
+    assertStatus(Status.Code.UNIMPLEMENTED, () -> uploads("fso", "", "", "", null));
   }
 
   // ---- ListOpenFiles ----------------------------------------------------------------------------
@@ -351,12 +356,17 @@ class OmGrpcUploadsAndSnapshotsTest {
         .setClientId(committed.getClientId()).setDataSize(1).build());
     // Built in (key, client id) order: keys ascending, a key's sessions in opening order.
 
-    for (int pageSize : List.of(1, 6, 0)) {
+    // null: max_keys absent, the page cap.
+    for (Integer pageSize : Arrays.asList(1, 6, null)) {
       List<String> listed = new ArrayList<>();
       ByteString token = ByteString.EMPTY;
       do {
-        ListOpenFilesResponse r = f.om.listOpenFiles(ListOpenFilesRequest.newBuilder()
-            .setVolume("vol").setBucket("obs").setMaxKeys(pageSize).setPageToken(token).build());
+        ListOpenFilesRequest.Builder req = ListOpenFilesRequest.newBuilder()
+            .setVolume("vol").setBucket("obs").setPageToken(token);
+        if (pageSize != null) {
+          req.setMaxKeys(pageSize);
+        }
+        ListOpenFilesResponse r = f.om.listOpenFiles(req.build());
         assertEquals(expected.size(), r.getTotalOpenKeyCount());
         assertEquals(r.getTruncated(), !r.getNextPageToken().isEmpty());
         for (OpenKeyEntry e : r.getOpenKeysList()) {
@@ -623,11 +633,16 @@ class OmGrpcUploadsAndSnapshotsTest {
     }
   }
 
+  /** With {@code max} null, max_uploads is left absent: the page cap. */
   private ListMultipartUploadsResponse uploads(String bucket, String prefix, String keyMarker,
-      String uploadMarker, int max) {
-    return f.om.listMultipartUploads(ListMultipartUploadsRequest.newBuilder().setVolume("vol")
-        .setBucket(bucket).setPrefix(prefix).setKeyMarker(keyMarker)
-        .setUploadIdMarker(uploadMarker).setMaxUploads(max).build());
+      String uploadMarker, Integer max) {
+    ListMultipartUploadsRequest.Builder req = ListMultipartUploadsRequest.newBuilder()
+        .setVolume("vol").setBucket(bucket).setPrefix(prefix).setKeyMarker(keyMarker)
+        .setUploadIdMarker(uploadMarker);
+    if (max != null) {
+      req.setMaxUploads(max);
+    }
+    return f.om.listMultipartUploads(req.build());
   }
 
   private static CreateSnapshotRequest snapshot(String bucket, String name) {
