@@ -1,11 +1,11 @@
 package io.sediment.db.managed;
 
+import static io.sediment.db.testing.Eventually.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import ch.qos.logback.classic.Level;
 import io.sediment.db.BatchOperation;
@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -185,16 +184,5 @@ class DiskFullTest {
     }
     store.syncWal();
     acked.put(key, value);
-  }
-
-  private static void waitFor(BooleanSupplier condition, long millis, String what)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + millis * 1_000_000;
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        fail("Timed out after " + millis + " ms waiting for " + what);
-      }
-      Thread.sleep(100);
-    }
   }
 }

@@ -1,10 +1,10 @@
 package io.sediment.om.grpc;
 
+import static io.sediment.db.testing.Eventually.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import ch.qos.logback.classic.Level;
 import io.grpc.Status;
@@ -29,7 +29,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -177,16 +176,5 @@ class DiskFullGrpcTest {
 
   private static ServingStatus status(HealthGrpc.HealthBlockingStub health, String service) {
     return health.check(HealthCheckRequest.newBuilder().setService(service).build()).getStatus();
-  }
-
-  private static void waitFor(BooleanSupplier condition, long millis, String what)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + millis * 1_000_000;
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        fail("Timed out after " + millis + " ms waiting for " + what);
-      }
-      Thread.sleep(100);
-    }
   }
 }
