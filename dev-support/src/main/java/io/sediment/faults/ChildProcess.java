@@ -64,18 +64,27 @@ final class ChildProcess {
    * process exited first or {@code timeout} passed.
    */
   Matcher awaitOutput(Pattern regex, Duration timeout) throws InterruptedException {
+    return await(regex, timeout, false);
+  }
+
+  /** As {@link #awaitOutput}, for stderr (where serve logs). */
+  Matcher awaitLog(Pattern regex, Duration timeout) throws InterruptedException {
+    return await(regex, timeout, true);
+  }
+
+  private Matcher await(Pattern regex, Duration timeout, boolean log) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
-      Matcher m = regex.matcher(stdout());
+      Matcher m = regex.matcher(log ? stderr() : stdout());
       if (m.find()) {
         return m;
       }
       if (!process.isAlive() || System.nanoTime() > deadline) {
         // one more look: the line may have been written just before the exit
-        m = regex.matcher(stdout());
+        m = regex.matcher(log ? stderr() : stdout());
         return m.find() ? m : null;
       }
-      Thread.sleep(50);
+      Thread.sleep(20);
     }
   }
 

@@ -79,8 +79,8 @@ final class DiskFull {
         return Row.skipped(name, tried, "writes never failed (" + (writers.acks() - acksAtFill)
             + " acknowledged after the filler took " + (filled >> 20) + " MiB)");
       }
-      facts.add("writes failed with " + code + " (" + writers.failures() + "): \""
-          + shorten(writers.firstMessage(code)) + "\"");
+      facts.add("writes failed with " + code + ": \"" + shorten(writers.firstMessage(code))
+          + "\"");
       if (code != Status.Code.RESOURCE_EXHAUSTED) {
         facts.add("(RESOURCE_EXHAUSTED expected once the disk-full handling lands)");
       }
@@ -98,6 +98,7 @@ final class DiskFull {
           : "after freeing " + (freed >> 20) + " MiB writes did not resume within "
               + resumeWait.toSeconds() + " s without a restart");
       writers.stop();
+      facts.add("failed calls in all: " + writers.failures());
     } catch (StatusRuntimeException e) {
       problems.add("a setup or read call failed: " + e.getStatus());
     }

@@ -39,8 +39,9 @@ final class KillCycles {
     SplittableRandom random = new SplittableRandom(options.seed());
     AckLedger ledger = new AckLedger();
     String tried = options.cycles() + " cycles: serve killed with SIGKILL 0.3-3 s into the writes of "
-        + options.writers() + " threads (OpenKey+CommitKey, 20 % DeleteKey), restarted, every key "
-        + "checked with ListKeys";
+        + options.writers() + " threads (OpenKey+CommitKey, 20 % DeleteKey), restarted (every 4th "
+        + "restart first killed again 0-0.7 s into opening the store), every key checked with "
+        + "ListKeys";
 
     Server server = Server.start(launcher, work, "serve", data, options.startTimeout());
     if (!server.up()) {
@@ -50,6 +51,7 @@ final class KillCycles {
     List<String> problems = new ArrayList<>();
     int lost = 0;
     int done = 0;
+    int killedOpening = 0;
     try {
       client.ensureBucket(VOLUME, BUCKET);
       for (int cycle = 1; cycle <= options.cycles(); cycle++) {
@@ -73,6 +75,14 @@ final class KillCycles {
         if (!acked) {
           problems.add("cycle " + cycle + ": no write acknowledged in "
               + options.startTimeout().toSeconds() + " s " + writers.failures());
+        }
+        if (cycle % 4 == 0) {
+          Server.OpeningKill k = Server.killWhileOpening(launcher, work, data,
+              options.startTimeout(), random.nextInt(700));
+          killedOpening += k.beforeListening() ? 1 : 0;
+          if (k.problem() != null) {
+            problems.add("cycle " + cycle + ": " + k.problem());
+          }
         }
         server = Server.start(launcher, work, "serve", data, options.startTimeout());
         if (!server.up()) {
@@ -101,8 +111,10 @@ final class KillCycles {
     }
 
     List<Row> rows = new ArrayList<>();
-    String outcome = String.format("%d restarts; %d acknowledged writes and %d acknowledged deletes; "
-            + "%s", done, ledger.acknowledgedWrites(), ledger.acknowledgedDeletes(),
+    String outcome = String.format("%d restarts (%d of them after a kill before the restart "
+            + "listened); %d "
+            + "acknowledged writes and %d acknowledged deletes; %s", done, killedOpening,
+        ledger.acknowledgedWrites(), ledger.acknowledgedDeletes(),
         lost == 0 ? "every acknowledged write present and every acknowledged delete absent after "
             + "each restart" : "LOST: " + String.join("; ", problems));
     boolean failed = lost > 0 || !problems.isEmpty();

@@ -16,6 +16,8 @@ import java.util.regex.Pattern;
 final class Server {
 
   private static final Pattern LISTENING = Pattern.compile("listening on (\\S+)");
+  /** Logged by the store as it opens (before RocksDB's recovery ends). */
+  private static final Pattern OPENING = Pattern.compile("Store om: ");
 
   private final ChildProcess process;
   private final String target;
@@ -35,16 +37,59 @@ final class Server {
    */
   static Server start(SedimentLauncher launcher, Path workDir, String label, Path data,
       Duration startTimeout, String... extra) throws IOException, InterruptedException {
-    List<String> args = new ArrayList<>(List.of("serve", "--data", data.toString(), "--host",
-        "127.0.0.1", "--port", "0", "--no-recon"));
-    args.addAll(List.of(extra));
-    ChildProcess p = launcher.start(workDir, label, args);
+    ChildProcess p = launcher.start(workDir, label, args(data, extra));
     Matcher m = p.awaitOutput(LISTENING, startTimeout);
     if (m != null) {
       return new Server(p, m.group(1), null);
     }
     ToolResult ended = p.alive() ? p.await(Duration.ZERO) : p.await(Duration.ofSeconds(30));
     return new Server(p, null, ended);
+  }
+
+  /**
+   * How a kill while opening went.
+   *
+   * @param problem null, or what went wrong: serve never began to open, or exited by itself
+   * @param beforeListening the kill came before serve listened (while RocksDB recovered the log or
+   *     the namespace was being set up)
+   */
+  record OpeningKill(String problem, boolean beforeListening) {
+  }
+
+  /**
+   * Starts serve and kills it with SIGKILL {@code delayMillis} after it logged that the store is
+   * opening (RocksDB then replays the log, flushes it and writes a new MANIFEST), or as soon as it
+   * listens if that comes first.
+   */
+  static OpeningKill killWhileOpening(SedimentLauncher launcher, Path workDir, Path data,
+      Duration startTimeout, long delayMillis) throws IOException, InterruptedException {
+    ChildProcess p = launcher.start(workDir, "serve-killed-opening", args(data));
+    Matcher opening = p.awaitLog(OPENING, startTimeout);
+    if (opening == null && p.alive()) {
+      p.kill();
+      return new OpeningKill("serve did not begin to open the store within "
+          + startTimeout.toSeconds() + " s", false);
+    }
+    long deadline = System.nanoTime() + delayMillis * 1_000_000;
+    boolean listening = false;
+    while (System.nanoTime() < deadline && p.alive() && !listening) {
+      listening = LISTENING.matcher(p.stdout()).find();
+      Thread.sleep(2);
+    }
+    if (!p.alive()) {
+      ToolResult r = p.await(Duration.ofSeconds(5));
+      return new OpeningKill("serve exited by itself while opening, code " + r.exitCode()
+          + (r.crashed() ? " (CRASH: " + r.crash() + ")" : "") + ": " + r.firstMessage(), false);
+    }
+    p.kill();
+    return new OpeningKill(null, !listening && !LISTENING.matcher(p.stdout()).find());
+  }
+
+  private static List<String> args(Path data, String... extra) {
+    List<String> args = new ArrayList<>(List.of("serve", "--data", data.toString(), "--host",
+        "127.0.0.1", "--port", "0", "--no-recon"));
+    args.addAll(List.of(extra));
+    return args;
   }
 
   boolean up() {
