@@ -50,6 +50,10 @@ final class MatrixJudge {
       if (!damage.losesData()) {
         return Row.fail(name, tried, "UNEXPECTED: " + outcome + " (the data is intact)", -1);
       }
+      if (r.exitCode() != 1) {
+        return Row.fail(name, tried, "UNEXPECTED: " + outcome + " (a damaged store is exit 1)",
+            -1);
+      }
       if (!names) {
         return Row.fail(name, tried, "UNEXPECTED: " + outcome + " (does not name "
             + done.file() + ")", -1);

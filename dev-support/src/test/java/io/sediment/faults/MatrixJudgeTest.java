@@ -50,6 +50,10 @@ class MatrixJudgeTest {
     Row unnamed = judge(Damage.TRUNCATED_SST, "000010.sst", MatrixTool.SERVE,
         refused("error: something is wrong"), FILES);
     assertEquals(Row.Verdict.FAIL, unnamed.verdict(), unnamed.outcome());
+
+    Row usage = judge(Damage.TRUNCATED_SST, "000010.sst", MatrixTool.SERVE,
+        new ToolProbe.Observation(exit(2, "", "000010.sst"), false, null, null, 0), FILES);
+    assertEquals(Row.Verdict.FAIL, usage.verdict(), "a damaged store is exit 1, not a usage error");
   }
 
   @Test
