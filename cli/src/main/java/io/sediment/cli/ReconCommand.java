@@ -67,7 +67,8 @@ final class ReconCommand implements Callable<Integer> {
     Path secondary = secondaryDir != null ? secondaryDir : Files.createTempDirectory("sediment-recon-");
     CountDownLatch stop = new CountDownLatch(1);
     CountDownLatch stopped = new CountDownLatch(1);
-    // On Ctrl-C or SIGTERM the JVM exits once the hook returns: it waits for the cleanup below.
+    // Ctrl-C and SIGTERM stop it through StopSignals (exit 0); where the JVM shuts down anyway,
+    // it exits once this hook returns, and the hook waits for the cleanup below.
     Thread hook = new Thread(() -> {
       stop.countDown();
       try {
@@ -77,6 +78,7 @@ final class ReconCommand implements Callable<Integer> {
       }
     }, "sediment-recon-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
+    StopSignals.install(stop::countDown);
     try (ReconSource source = ReconSource.secondary(db, secondary, Duration.ofMillis(catchUpMillis));
          ReconServer recon = ReconServer.start(ReconConfig.defaults().withPort(port), source, null)) {
       out.printf("Recon at %s/ over %s (secondary, catching up every %d ms)%n", recon.url(),

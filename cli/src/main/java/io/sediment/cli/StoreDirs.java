@@ -67,11 +67,7 @@ final class StoreDirs {
    */
   static ReadOnlyStore openReadOnly(Path data) throws IOException {
     Path dir = store(data).toAbsolutePath().normalize();
-    if (!Files.isRegularFile(dir.resolve("CURRENT"))) {
-      if (StoreDirectory.inspect(dir).state() == StoreDirectory.State.NO_CURRENT) {
-        throw failure(dir, data, new DamagedStoreException("Cannot open store at " + dir + ": "
-            + StoreDirectory.inspect(dir).refusal(), dir.resolve("CURRENT"), null));
-      }
+    if (StoreDirectory.inspect(dir).state() == StoreDirectory.State.NEW) {
       throw new CliFailure("No store at " + dir + " (expected the --data directory of a "
           + "`sediment serve`)");
     }

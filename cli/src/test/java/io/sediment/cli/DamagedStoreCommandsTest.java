@@ -115,6 +115,9 @@ class DamagedStoreCommandsTest {
     Run ldb = run("ldb", "--data", data().toString(), "--table", "keyTable");
     assertEquals(1, ldb.code());
     assertTrue(ldb.err().contains("CURRENT file is missing"), ldb.err());
+    Run recon = run("recon", "--db", om().toString(), "--port", "0");
+    assertEquals(1, recon.code());
+    assertTrue(recon.err().contains("CURRENT file is missing"), recon.err());
 
     Run diagnose = run("repair", "--data", data().toString());
     assertEquals(1, diagnose.code());

@@ -51,8 +51,8 @@ class ReconCommandTest {
   }
 
   /**
-   * Stopped the documented way (Ctrl-C or SIGTERM: the JVM exits once its shutdown hooks return),
-   * {@code sediment recon} still removes the temporary directory of its secondary instance.
+   * Stopped the documented way (Ctrl-C or SIGTERM), {@code sediment recon} exits 0 and removes the
+   * temporary directory of its secondary instance.
    */
   @Test
   void stoppedBySigtermRemovesItsTemporarySecondaryDirectory() throws Exception {
@@ -78,6 +78,7 @@ class ReconCommandTest {
       }
       p.destroy(); // SIGTERM
       assertTrue(p.waitFor(60, TimeUnit.SECONDS), "recon stops on SIGTERM");
+      assertEquals(0, p.exitValue(), "a graceful stop exits 0");
     } finally {
       p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }

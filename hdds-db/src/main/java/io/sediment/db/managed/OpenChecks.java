@@ -95,6 +95,23 @@ final class OpenChecks {
   }
 
   /**
+   * Throws the {@link DamagedStoreException} a primary open would if {@code path} holds data but
+   * no CURRENT; returns if it does not.
+   */
+  static void refuseDamaged(String name, Path path) {
+    try {
+      StoreDirectory dir = StoreDirectory.inspect(path);
+      if (dir.state() == StoreDirectory.State.NO_CURRENT) {
+        throw new DamagedStoreException("Cannot open store " + name + " at " + path + ": "
+            + dir.refusal(), path.resolve("CURRENT"), null);
+      }
+    } catch (IOException e) {
+      throw new RocksDatabaseException("Cannot open store " + name + " at " + path + ": "
+          + e.getMessage(), e);
+    }
+  }
+
+  /**
    * Opens {@code path} read-only with every live file loaded (the options must say
    * {@code max_open_files=-1}) and its logs replayed, then closes it: a missing, truncated or
    * unreadable SST, a missing MANIFEST or a damaged log fails here. Writes nothing in

@@ -151,6 +151,7 @@ public final class RocksDatabase implements AutoCloseable {
       DBProfile profile, List<String> familyNames, Set<String> deleteHeavy,
       Duration closeTimeout) {
     if (!Files.isRegularFile(path.resolve("CURRENT"))) {
+      OpenChecks.refuseDamaged(name, path);
       throw new RocksDatabaseException("Cannot open store " + name + " at " + path
           + " as a secondary: no store there (no CURRENT file)");
     }
