@@ -97,46 +97,64 @@ final class PathDepthLimit {
    */
   static boolean hasEntryBelow(Table<String, DirectoryInfo> dirs, Table<String, KeyInfo> files,
       long volumeId, long bucketId, long rootId, int levels) {
-    // path.get(i) is the directory i levels below the root (0: the root itself); after.get(i) the
-    // name of its child the walk last went into (null: none yet).
-    List<Long> path = new ArrayList<>();
-    List<String> after = new ArrayList<>();
-    path.add(rootId);
-    after.add(null);
-    while (!path.isEmpty()) {
-      int top = path.size() - 1;
-      String prefix = OmKeys.childPrefix(volumeId, bucketId, path.get(top));
+    // way.get(i): the directory i levels below the root (0: the root itself), the name of its
+    // child the walk last went into, and whether it has more children after that one.
+    List<Step> way = new ArrayList<>();
+    way.add(new Step(rootId));
+    while (!way.isEmpty()) {
+      int top = way.size() - 1;
+      Step s = way.get(top);
+      String prefix = OmKeys.childPrefix(volumeId, bucketId, s.dirId);
       if (top == levels) {
         // Any child here would lie levels + 1 below the root.
         if (OmContext.hasLiveKey(dirs, prefix) || OmContext.hasLiveKey(files, prefix)) {
           return true;
         }
-        path.remove(top);
-        after.remove(top);
+        way.remove(top);
         continue;
       }
-      DirectoryInfo child = firstAfter(dirs, prefix, after.get(top));
+      DirectoryInfo child = s.more ? s.nextChild(dirs, prefix) : null;
       if (child == null) {
-        path.remove(top);
-        after.remove(top);
+        way.remove(top);
         continue;
       }
-      after.set(top, child.getName());
-      path.add(child.getObjectId());
-      after.add(null);
+      way.add(new Step(child.getObjectId()));
     }
     return false;
   }
 
-  /** The first row under {@code prefix} whose name sorts after {@code afterName} (null: any). */
-  private static <V> V firstAfter(Table<String, V> table, String prefix, String afterName) {
-    try (TableIterator<String, KeyValue<String, V>> it =
-             table.iterator(prefix, IteratorType.KEY_AND_VALUE)) {
-      if (afterName != null) {
-        // The smallest key after k is k followed by U+0000 (a 0x00 byte in UTF-8).
-        it.seek(prefix + afterName + '\u0000');
+  /** One directory on the walk's way down; no native resources. */
+  private static final class Step {
+    final long dirId;
+    /** The child the walk last went into; null: none yet. */
+    String after;
+    /** Whether children may follow {@link #after}. */
+    boolean more = true;
+
+    Step(long dirId) {
+      this.dirId = dirId;
+    }
+
+    /**
+     * The next child directory after {@link #after}, or null; notes whether another follows, so
+     * coming back up from the last child needs no iterator. One bounded iterator, closed here.
+     */
+    DirectoryInfo nextChild(Table<String, DirectoryInfo> dirs, String prefix) {
+      try (TableIterator<String, KeyValue<String, DirectoryInfo>> it =
+               dirs.iterator(prefix, IteratorType.KEY_AND_VALUE)) {
+        if (after != null) {
+          // The smallest key after k is k followed by U+0000 (a 0x00 byte in UTF-8).
+          it.seek(prefix + after + '\u0000');
+        }
+        if (!it.hasNext()) {
+          more = false;
+          return null;
+        }
+        DirectoryInfo child = it.next().getValue();
+        after = child.getName();
+        more = it.hasNext();
+        return child;
       }
-      return it.hasNext() ? it.next().getValue() : null;
     }
   }
 
