@@ -71,6 +71,14 @@ final class ServeCommand implements Callable<Integer> {
       description = "Largest page of any listing (default: ${DEFAULT-VALUE}).")
   int pageCap;
 
+  @Option(names = "--max-path-depth", paramLabel = "N",
+      defaultValue = "" + OmStoreOptions.DEFAULT_MAX_PATH_DEPTH,
+      description = "Most components of a path in a FILE_SYSTEM_OPTIMIZED bucket: a create "
+          + "deeper than it, or a rename that would put an entry deeper, is INVALID_ARGUMENT; "
+          + "deeper entries a store already holds stay readable and deletable "
+          + "(default: ${DEFAULT-VALUE}).")
+  int maxPathDepth;
+
   @Option(names = "--handler-threads", paramLabel = "N",
       defaultValue = "" + OmGrpcServer.DEFAULT_HANDLER_THREADS,
       description = "Threads running calls (default: ${DEFAULT-VALUE}).")
@@ -120,7 +128,7 @@ final class ServeCommand implements Callable<Integer> {
     Path logFile = StoreDirs.logs(dataDir).resolve("sediment.log");
     try (ServeLogging logging = ServeLogging.start(logFile)) {
       OmMetadataStore store = StoreDirs.open(dataDir, OmStoreOptions.defaults()
-          .withMaxListSize(pageCap).withSyncPolicy(sync));
+          .withMaxListSize(pageCap).withSyncPolicy(sync).withMaxPathDepth(maxPathDepth));
       AutoCloseable reconHandle = null;
       OmServices bg = null;
       Thread hook = null;
@@ -259,6 +267,10 @@ final class ServeCommand implements Callable<Integer> {
     }
     if (pageCap < 1) {
       throw new CommandLine.ParameterException(cmd, "--page-cap must be at least 1: " + pageCap);
+    }
+    if (maxPathDepth < 1) {
+      throw new CommandLine.ParameterException(cmd, "--max-path-depth must be at least 1: "
+          + maxPathDepth);
     }
     if (maxMessageBytes < 1024) {
       throw new CommandLine.ParameterException(cmd,

@@ -159,6 +159,16 @@ class ServeBackgroundServicesTest {
    */
   private static String serve(Path data, List<String> flags,
       Consumer<AdminServiceGrpc.AdminServiceBlockingStub> body) throws Exception {
+    return serveWith(data, flags, channel -> body.accept(
+        AdminServiceGrpc.newBlockingStub(channel).withDeadlineAfter(60, TimeUnit.SECONDS)));
+  }
+
+  /**
+   * Runs serve on {@code data} (port 0) with {@code flags}, hands a channel to it to
+   * {@code body}, stops it, and returns what it printed.
+   */
+  static String serveWith(Path data, List<String> flags, Consumer<ManagedChannel> body)
+      throws Exception {
     CommandLine cmd = Sediment.commandLine();
     ServeCommand serve = cmd.getSubcommands().get("serve").getCommand();
     serve.installShutdownHook = false;
@@ -177,8 +187,7 @@ class ServeBackgroundServicesTest {
       ManagedChannel channel = Grpc.newChannelBuilderForAddress("127.0.0.1",
           serve.server.port(), InsecureChannelCredentials.create()).build();
       try {
-        body.accept(AdminServiceGrpc.newBlockingStub(channel).withDeadlineAfter(60,
-            TimeUnit.SECONDS));
+        body.accept(channel);
       } finally {
         channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
       }

@@ -29,33 +29,40 @@ import java.util.function.BiConsumer;
  * periodically; it can also be called directly (tests, tools).
  *
  * <h2>What a step does</h2>
- * It takes queued directories in deletedDirectoryTable key order and, for each, removes its direct
- * children, which are exactly the ranges {@code /vid/bid/<dirId>/} of directoryTable, fileTable and
- * openFileTable:
+ * It takes queued directories in deletedDirectoryTable key order and removes each one's whole
+ * subtree, depth first, as far as the budget allows. The children of a directory are exactly the
+ * ranges {@code /vid/bid/<dirId>/} of directoryTable, fileTable and openFileTable. For each
+ * directory of the subtree, starting at the queued one:
  * <ul>
- *   <li>each child directory is queued itself (a deletedDirectoryTable row with its full path), so
- *       a later step finds its own subtree; queuing happens before its row's range is deleted, in
- *       the same batch, so nothing is lost;
- *   <li>each child file moves to deletedTable ({@link OmKeys#deletedKey} with its full path), where
- *       the key purge finds it, as for a deleted OBJECT_STORE key;
- *   <li>each file still open in the directory is discarded;
- *   <li>then each of the three ranges is removed with ONE range delete ({@code deletePrefix}), not
- *       one point delete per child, and the queue row itself is removed.
+ *   <li>each file moves to deletedTable ({@link OmKeys#deletedKey} with its full path), where the
+ *       key purge finds it, as for a deleted OBJECT_STORE key; each file still open in it is
+ *       discarded; each of the two ranges then goes with ONE range delete ({@code deletePrefix}),
+ *       not one point delete per row;
+ *   <li>then its subdirectories are taken one at a time, in name order, and each is handled the
+ *       same way before the next; a subdirectory is finished when nothing is left below it;
+ *   <li>its finished subdirectories' rows go with one range delete of directoryTable when the
+ *       directory itself is finished; the queued directory, once finished, loses its queue row.
  * </ul>
- * The children must be read anyway (to queue directories and move files), and they are counted as
- * they are read, so the namespace counters stay exact. Reading them and deleting the range is
- * provably equivalent: the step runs under the store's write lock, and nothing can add a child
- * under a deleted directory (every write resolves parents by path, and the deleted directory is no
- * longer on any path).
+ * Rows are read before their range is deleted, so the namespace counters stay exact. Reading them
+ * and deleting the range is provably equivalent: the step runs under the store's write lock, and
+ * nothing can add a child under a deleted directory (every write resolves parents by path, and
+ * the deleted directory is no longer on any path).
  *
  * <h2>Bounds</h2>
- * {@code maxEntries} bounds the work of one step (one write batch): every child row removed counts
- * one, and so does every queue row removed. A directory with more children than the budget left is
- * processed in part: the children read so far are handled and their part of each range is removed
- * with one {@code deleteRange(rangeStart, firstChildNotRead)}; the queue row stays and the next
- * step continues with it (the part already removed is behind a range tombstone, which costs one
- * reseek). Queue rows finished in one step are consecutive in the table, so they are removed with
- * one range delete too (a point delete for a single row).
+ * {@code maxEntries} bounds the work of one step (one write batch): every file or open file moved
+ * or discarded counts one, every subdirectory finished counts one, and so does every queue row
+ * removed. So a step removes a whole subtree of up to that many rows, whatever its depth. When the
+ * budget runs out inside a subtree, the step removes what it finished: the files and open files
+ * read so far with {@code deleteRange(rangeStart, firstRowNotRead)}, and in each directory on the
+ * way down the finished subdirectories with {@code deleteRange(rangeStart, lastFinished + U+0000)};
+ * the unfinished directories on that way keep their rows, and the queue row stays. The next step
+ * goes down the same way again (the rows already removed are behind range tombstones, one reseek
+ * each) and continues. Nothing is queued below the queued directory, so a step writes no path per
+ * level, and going down costs one short-lived bounded iterator per level, not budget.
+ *
+ * <p>Memory: one small record per level of the current way down (an id, its child-range prefix,
+ * the last finished subdirectory's key) and the current directory's path once; at most one native
+ * iterator is open at a time.
  *
  * <h2>Resume cursor</h2>
  * The key of the last queue row a step finished is persisted in metaTable under
@@ -89,8 +96,6 @@ final class DirectoryPurge {
   private final Table<String, KeyInfo> openFileTable;
   private final Table<String, KeyInfo> deletedDirTable;
   private final Table<String, KeyInfo> deletedTable;
-  /** Directories queued by this step; put after the finished rows' range delete. */
-  private final List<KeyValue<String, KeyInfo>> queued = new ArrayList<>();
   private final Map<Long, Boolean> liveBuckets = new HashMap<>();
 
   private DirectoryPurge(OmContext ctx, WriteTxn txn, int budget) {
@@ -169,9 +174,6 @@ final class DirectoryPurge {
         }
       }
     }
-    for (KeyValue<String, KeyInfo> q : queued) {
-      deletedDirTable.putWithBatch(batch, q.getKey(), q.getValue());
-    }
     if (resetCursor) {
       meta.deleteWithBatch(batch, CURSOR_KEY);
     } else if (newCursor != null && !newCursor.equals(cursor)) {
@@ -215,7 +217,8 @@ final class DirectoryPurge {
   }
 
   /**
-   * Removes what the budget allows below one queued directory.
+   * Removes what the budget allows of the subtree of one queued directory, depth first; see the
+   * class comment.
    *
    * @return whether the directory is finished (its queue row is then counted as removed; the
    *     caller deletes it)
@@ -227,24 +230,96 @@ final class DirectoryPurge {
       BucketInfo b = bucketTable.get(OmKeys.bucketKey(dir.getVolumeName(), dir.getBucketName()));
       return b != null && b.getObjectId() == id;
     });
-    String children = OmKeys.childPrefix(vid, bid, dir.getObjectId());
-    long now = txn.now();
-    boolean done = drain(dirTable, IteratorType.KEY_AND_VALUE, children, (key, d) -> {
-      queued.add(KeyValue.of(
-          OmKeys.deletedDirectoryKey(vid, bid, dir.getObjectId(), d.getName(), d.getObjectId()),
-          queueRow(dir.getVolumeName(), dir.getBucketName(),
-              FsoPath.join(dir.getKeyName(), d.getName()), d, now)));
+    // The way down from the queued directory to the one being purged, and that one's path.
+    List<Level> way = new ArrayList<>();
+    StringBuilder path = new StringBuilder(dir.getKeyName());
+    way.add(new Level(null, OmKeys.childPrefix(vid, bid, dir.getObjectId()), path.length()));
+    while (true) {
+      Level top = way.get(way.size() - 1);
+      if (!top.rowsDone) {
+        top.rowsDone = drainRows(top, path, dir, live, bid);
+        if (!top.rowsDone) {
+          break;
+        }
+      }
+      if (used >= budget) {
+        break;
+      }
+      KeyValue<String, DirectoryInfo> sub = top.moreSubdirectories ? nextSubdirectory(top) : null;
+      if (sub != null) {
+        path.append(OmKeys.SEPARATOR).append(sub.getValue().getName());
+        way.add(new Level(sub.getKey(),
+            OmKeys.childPrefix(vid, bid, sub.getValue().getObjectId()), path.length()));
+        continue;
+      }
+      // Nothing is left below top: it is finished.
+      if (top.lastFinished != null) {
+        dirTable.deletePrefixWithBatch(batch, top.prefix);
+      }
+      way.remove(way.size() - 1);
+      used++;
+      if (way.isEmpty()) {
+        count(live, bid, OmCounter.DELETED_DIRECTORIES, -1);
+        return true;
+      }
       count(live, bid, OmCounter.DIRECTORIES, -1);
-      count(live, bid, OmCounter.DELETED_DIRECTORIES, 1);
-    });
-    done = done && drain(fileTable, IteratorType.KEY_AND_VALUE, children, (key, f) -> {
-      String path = FsoPath.join(dir.getKeyName(), f.getFileName());
+      Level parent = way.get(way.size() - 1);
+      parent.lastFinished = top.key;
+      path.setLength(parent.pathEnd);
+    }
+    // Out of budget: remove the finished subdirectories on the way; the rest waits for the next
+    // step, which comes down the same way.
+    for (Level l : way) {
+      if (l.lastFinished != null) {
+        dirTable.deleteRangeWithBatch(batch, l.prefix, l.lastFinished + '\u0000');
+      }
+    }
+    return false;
+  }
+
+  /** One directory on the way down; no native resources. */
+  private static final class Level {
+    /** Its directoryTable key; null for the queued directory (its row is already gone). */
+    final String key;
+    /** The prefix of its children in every table. */
+    final String prefix;
+    /** Length of the path being built while it is the deepest level. */
+    final int pathEnd;
+    /** Whether its files and open files are all removed. */
+    boolean rowsDone;
+    /** The key of its last finished subdirectory; null: none yet. */
+    String lastFinished;
+    /** Whether subdirectories may follow the one the purge went into. */
+    boolean moreSubdirectories = true;
+
+    Level(String key, String prefix, int pathEnd) {
+      this.key = key;
+      this.prefix = prefix;
+      this.pathEnd = pathEnd;
+    }
+  }
+
+  /**
+   * Moves the files of the directory at {@code level} to deletedTable and discards its open files,
+   * while budget is left.
+   *
+   * @return whether none is left
+   */
+  private boolean drainRows(Level level, StringBuilder path, KeyInfo dir, boolean live,
+      long bid) {
+    long now = txn.now();
+    String[] dirPath = new String[1];
+    boolean done = drain(fileTable, IteratorType.KEY_AND_VALUE, level.prefix, (key, f) -> {
+      if (dirPath[0] == null) {
+        dirPath[0] = path.substring(0, level.pathEnd);
+      }
+      String filePath = FsoPath.join(dirPath[0], f.getFileName());
       deletedTable.putWithBatch(batch,
-          OmKeys.deletedKey(dir.getVolumeName(), dir.getBucketName(), path, f.getObjectId()),
+          OmKeys.deletedKey(dir.getVolumeName(), dir.getBucketName(), filePath, f.getObjectId()),
           f.toBuilder()
               .setVolumeName(dir.getVolumeName())
               .setBucketName(dir.getBucketName())
-              .setKeyName(path)
+              .setKeyName(filePath)
               .setDeletionTime(now)
               .build());
       count(live, bid, OmCounter.FILES, -1);
@@ -252,14 +327,30 @@ final class DirectoryPurge {
       count(live, bid, OmCounter.DELETED_KEYS, 1);
       count(live, bid, OmCounter.DELETED_KEY_BYTES, f.getDataSize());
     });
-    done = done && drain(openFileTable, IteratorType.KEY_ONLY, children,
+    return done && drain(openFileTable, IteratorType.KEY_ONLY, level.prefix,
         (key, f) -> count(live, bid, OmCounter.OPEN_FILES, -1));
-    if (!done || used >= budget) {
-      return false;
+  }
+
+  /**
+   * The first subdirectory of {@code level} after its last finished one, or null; notes whether
+   * another follows it, so coming back up from the last one needs no iterator. One bounded
+   * iterator, closed here.
+   */
+  private KeyValue<String, DirectoryInfo> nextSubdirectory(Level level) {
+    try (TableIterator<String, KeyValue<String, DirectoryInfo>> it =
+             dirTable.iterator(level.prefix, IteratorType.KEY_AND_VALUE)) {
+      if (level.lastFinished != null) {
+        // The batch is not visible to reads: skip the finished one, the smallest key after it
+        // being itself followed by U+0000.
+        it.seek(level.lastFinished + '\u0000');
+      }
+      if (!it.hasNext()) {
+        return null;
+      }
+      KeyValue<String, DirectoryInfo> sub = it.next();
+      level.moreSubdirectories = it.hasNext();
+      return sub;
     }
-    used++;
-    count(live, bid, OmCounter.DELETED_DIRECTORIES, -1);
-    return true;
   }
 
   /**

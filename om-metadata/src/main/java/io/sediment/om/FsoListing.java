@@ -12,9 +12,7 @@ import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.DirectoryInfo;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.ListKind;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 
 /**
@@ -56,11 +54,16 @@ import java.util.List;
  * <h2>Reads</h2>
  * Each listed directory is read with one natively bounded iterator per table (directoryTable and
  * fileTable, both on the child range {@code /vid/bid/dirId/}), each positioned once: at the range
- * start, or with one seek just after the cursor's component. The two are merged by name; a
- * recursive page keeps one such pair per directory on the current path (at most the depth of the
- * tree), opened when the walk enters the directory. {@code truncated} is exact: after the page is
- * full, the open iterators are asked {@code hasNext()} (and, if the last entry is a directory
- * whose children come next, its child ranges are probed once).
+ * start, or with one seek just after the cursor's component or the child the walk came back
+ * from. The two are merged by name. A recursive page holds one such pair at a time, whatever the
+ * depth: going into a subdirectory closes its parent's pair (after noting whether the parent has
+ * children left), and coming back up re-opens the parent's pair with one seek after that
+ * subdirectory, skipping parents known to have nothing left. What a page keeps besides its
+ * entries is one id, name and flag per level of the current path and that path once: memory
+ * bounded by the page size and the depth, never one iterator (and its native buffers) per level.
+ * {@code truncated} is exact: after the page is full, the open pair is asked {@code hasNext()},
+ * the children of a directory returned last are probed, and so is, one at a time, each ancestor
+ * whose remainder is not known yet (on a page resumed from a token).
  *
  * <p>The continuation token (see {@link ListTokens}) carries the last path and is bound to the
  * volume, bucket (and its object id), normalized path and the recursive flag.
@@ -139,13 +142,24 @@ final class FsoListing {
     }
   }
 
-  /** A depth-first walk below one directory; one {@link Frame} per directory on the way. */
+  /**
+   * A depth-first walk below one directory. It remembers one {@link Level} per directory on the
+   * way from the listed directory down to the one being read (an id, a name and a flag, no
+   * iterator), and holds the iterators of that deepest one only: going down closes the parent's
+   * iterators, coming back up re-opens them with one seek after the child it went into. So at
+   * most two native iterators are open at a time (one {@link Frame}), whatever the depth, and the
+   * path of the current directory is kept once, not once per level.
+   */
   private static final class Walk implements AutoCloseable {
     private final Table<String, DirectoryInfo> dirs;
     private final Table<String, KeyInfo> files;
     private final BucketInfo bucket;
     private final boolean recursive;
-    private final Deque<Frame> stack = new ArrayDeque<>();
+    private final List<Level> levels = new ArrayList<>();
+    /** The path of the deepest level's directory. */
+    private final StringBuilder dirPath = new StringBuilder();
+    /** The deepest level's iterators, or null when they are closed. */
+    private Frame open;
     /** The last directory returned, whose children come next (recursive only). */
     private FileStatus pending;
 
@@ -158,11 +172,12 @@ final class FsoListing {
 
     /** Positions after {@code cursor} (null: at the start) below directory {@code listed}. */
     void start(FileStatus listed, FsoPath path, FsoPath cursor) {
+      dirPath.append(path.path());
       if (cursor == null || cursor.depth() == path.depth()) {
-        push(listed.objectId(), path.path(), null);
+        levels.add(new Level(listed.objectId(), dirPath.length(), null));
         return;
       }
-      push(listed.objectId(), path.path(), cursor.component(path.depth()));
+      levels.add(new Level(listed.objectId(), dirPath.length(), cursor.component(path.depth())));
       if (!recursive) {
         return;
       }
@@ -174,11 +189,10 @@ final class FsoListing {
         if (d == null) {
           return;
         }
-        String sub = cursor.prefix(i + 1).path();
         if (i + 1 < cursor.depth()) {
-          push(d.getObjectId(), sub, cursor.component(i + 1));
+          descend(d.getObjectId(), cursor.component(i), cursor.component(i + 1));
         } else {
-          pending = FileStatus.ofDirectory(sub, d);
+          pending = FileStatus.ofDirectory(cursor.path(), d);
         }
         parent = d.getObjectId();
       }
@@ -188,51 +202,124 @@ final class FsoListing {
     FileStatus next() {
       while (true) {
         if (pending != null) {
-          push(pending.objectId(), pending.path(), null);
+          descend(pending.objectId(), pending.name(), null);
           pending = null;
         }
-        Frame top = stack.peek();
-        if (top == null) {
+        if (levels.isEmpty()) {
           return null;
         }
-        FileStatus s = top.next();
+        Level top = levels.get(levels.size() - 1);
+        if (open == null) {
+          if (top.more == Boolean.FALSE) {
+            ascend();
+            continue;
+          }
+          open = new Frame(dirs, files, childPrefix(top.dirId), dirPath.toString(), top.after);
+        }
+        FileStatus s = open.next();
         if (s == null) {
-          stack.pop().close();
+          ascend();
           continue;
         }
         if (recursive && s.isDirectory()) {
+          // The walk goes into s next: remember where to come back to, then let go of the
+          // iterators (one hasNext() each at most, on entries they have already reached).
+          top.after = s.name();
+          top.more = open.hasMore();
+          closeOpen();
           pending = s;
         }
         return s;
       }
     }
 
-    /** Whether {@link #next()} would return an entry; reads at most one entry per open iterator. */
+    /**
+     * Whether {@link #next()} would return an entry. Reads at most one entry per iterator still
+     * open, probes the children of the last directory returned, and re-opens, one at a time, the
+     * levels whose remainder is not known yet (those a resumed page started in).
+     */
     boolean hasMore() {
-      for (Frame f : stack) {
-        if (f.hasMore()) {
+      if (open != null) {
+        if (open.hasMore()) {
+          return true;
+        }
+        closeOpen();
+        levels.get(levels.size() - 1).more = false;
+      }
+      if (pending != null) {
+        String children = childPrefix(pending.objectId());
+        if (OmContext.hasLiveKey(dirs, children) || OmContext.hasLiveKey(files, children)) {
           return true;
         }
       }
-      if (pending != null) {
-        String children = OmKeys.childPrefix(bucket.getVolumeId(), bucket.getObjectId(),
-            pending.objectId());
-        return OmContext.hasLiveKey(dirs, children) || OmContext.hasLiveKey(files, children);
+      for (int i = levels.size() - 1; i >= 0; i--) {
+        Level l = levels.get(i);
+        if (l.more == null) {
+          try (Frame probe = new Frame(dirs, files, childPrefix(l.dirId), "", l.after)) {
+            l.more = probe.hasMore();
+          }
+        }
+        if (l.more) {
+          return true;
+        }
       }
       return false;
     }
 
-    private void push(long dirId, String dirPath, String afterName) {
-      stack.push(new Frame(dirs, files,
-          OmKeys.childPrefix(bucket.getVolumeId(), bucket.getObjectId(), dirId), dirPath,
-          afterName));
+    /** Makes directory {@code dirId}, child {@code name} of the deepest level, the deepest. */
+    private void descend(long dirId, String name, String after) {
+      closeOpen();
+      if (dirPath.length() > 0) {
+        dirPath.append(OmKeys.SEPARATOR);
+      }
+      dirPath.append(name);
+      levels.add(new Level(dirId, dirPath.length(), after));
+    }
+
+    /** Drops the deepest level: its parent is read next, after the child the walk left. */
+    private void ascend() {
+      closeOpen();
+      levels.remove(levels.size() - 1);
+      if (!levels.isEmpty()) {
+        dirPath.setLength(levels.get(levels.size() - 1).pathEnd);
+      }
+    }
+
+    private String childPrefix(long dirId) {
+      return OmKeys.childPrefix(bucket.getVolumeId(), bucket.getObjectId(), dirId);
+    }
+
+    private void closeOpen() {
+      if (open != null) {
+        Frame f = open;
+        open = null;
+        f.close();
+      }
     }
 
     @Override
     public void close() {
-      while (!stack.isEmpty()) {
-        stack.pop().close();
-      }
+      closeOpen();
+    }
+  }
+
+  /** One directory on the walk's way down; no native resources. */
+  private static final class Level {
+    final long dirId;
+    /** Length of the walk's path while this directory is the deepest. */
+    final int pathEnd;
+    /** Read the children after this name (exclusive); null: from the first. */
+    String after;
+    /**
+     * Whether children remain after {@link #after} on the page's view: known when the walk went
+     * down from this directory, {@code null} for a level a resumed page started in.
+     */
+    Boolean more;
+
+    Level(long dirId, int pathEnd, String after) {
+      this.dirId = dirId;
+      this.pathEnd = pathEnd;
+      this.after = after;
     }
   }
 

@@ -38,8 +38,9 @@ import io.sediment.proto.om.KeyInfo;
  * in one atomic batch; a rejected call throws {@link OmException} and changes nothing. Every
  * operation on a bucket that is not FILE_SYSTEM_OPTIMIZED is {@link Code#UNIMPLEMENTED}. Error
  * codes, unless a method says otherwise: INVALID_ARGUMENT for a bad name, path (see
- * {@link FsoPath}) or argument; NOT_FOUND for a missing volume, bucket, path or ancestor
- * directory; FAILED_PRECONDITION when an ancestor of a path to create is a file.
+ * {@link FsoPath}) or argument, and for a create or rename that would put an entry deeper than
+ * the maximum path depth ({@link PathDepthLimit}); NOT_FOUND for a missing volume, bucket, path
+ * or ancestor directory; FAILED_PRECONDITION when an ancestor of a path to create is a file.
  *
  * <h2>Counters</h2>
  * FILES/FILE_BYTES count fileTable rows, DIRECTORIES directoryTable rows, OPEN_FILES openFileTable
@@ -58,9 +59,11 @@ final class FsoNamespace {
   private final Table<String, KeyInfo> fileTable;
   private final Table<String, KeyInfo> openFileTable;
   private final Table<String, KeyInfo> deletedDirTable;
+  private final PathDepthLimit depthLimit;
 
   FsoNamespace(OmContext ctx) {
     this.ctx = ctx;
+    this.depthLimit = new PathDepthLimit(ctx.options().maxPathDepth());
     this.dirTable = ctx.table(DIRECTORY_TABLE);
     this.fileTable = ctx.table(FILE_TABLE);
     this.openFileTable = ctx.table(OPEN_FILE_TABLE);
@@ -82,6 +85,7 @@ final class FsoNamespace {
     checkNames(volume, bucket);
     FsoPath path = FsoPath.parseNew("Path", rawPath);
     requireNotRoot(path, "create a directory at");
+    depthLimit.checkCreate(path, "directory");
     return ctx.write(txn -> {
       BucketInfo b = requireFsoBucket(null, volume, bucket);
       long parent = b.getObjectId();
@@ -221,6 +225,7 @@ final class FsoNamespace {
     OmValidation.checkOwner(owner);
     FsoPath path = FsoPath.parseNew("Path", rawPath);
     requireNotRoot(path, "create a file at");
+    depthLimit.checkCreate(path, "file");
     return ctx.write(txn -> {
       BucketInfo b = requireFsoBucket(null, volume, bucket);
       long bid = b.getObjectId();
@@ -369,8 +374,10 @@ final class FsoNamespace {
    * sessions then fail with NOT_FOUND).
    *
    * @return the status at the new path
-   * @throws OmException INVALID_ARGUMENT if either path is the root or {@code to} is below
-   *     {@code from}; NOT_FOUND if {@code from} or the parent of {@code to} does not exist;
+   * @throws OmException INVALID_ARGUMENT if either path is the root, {@code to} is below
+   *     {@code from}, or an entry of the moved subtree would end deeper than the maximum path
+   *     depth (see {@link PathDepthLimit} for the walk this may take); NOT_FOUND if
+   *     {@code from} or the parent of {@code to} does not exist;
    *     ALREADY_EXISTS if {@code to} exists (also when {@code to} equals {@code from});
    *     FAILED_PRECONDITION if an ancestor of {@code to} is a file
    */
@@ -401,6 +408,8 @@ final class FsoNamespace {
       if (dirTable.isExist(toKey) || fileTable.isExist(toKey)) {
         throw new OmException(Code.ALREADY_EXISTS, context + ": the destination exists");
       }
+      depthLimit.checkRename(dirTable, fileTable, vid, bid, d == null ? null : d.getObjectId(),
+          from, to);
       if (d != null) {
         DirectoryInfo moved = d.toBuilder()
             .setName(to.leaf())

@@ -276,10 +276,8 @@ class FsoNamespaceTest {
       removed += n;
       assertCountersExact(om);
     }
-    // Step 1: a's children; step 2: d0..d4's; step 3: the five deep/ directories'.
-    assertEquals(3, steps, "one step per level of the tree");
-    int queueRows = 1 + 5 + 5;
-    assertEquals(rows + 1 + queueRows, removed, "every row below a, the open file, the queue rows");
+    assertEquals(1, steps, "the whole subtree in one step, whatever its depth");
+    assertEquals(rows + 1 + 1, removed, "every row below a, the open file, the queue row");
 
     assertEquals(List.of(), keys(om, OmDBDefinition.DELETED_DIRECTORY_TABLE));
     assertEquals(List.of(), keys(om, OmDBDefinition.OPEN_FILE_TABLE));
@@ -342,9 +340,8 @@ class FsoNamespaceTest {
     buildTree("t", 2, 2);
     om.deleteDirectory(V, B, "t", true);
     int steps = purgeAll(om, 1);
-    // Children: t's 4, each d's 4 (3 files + deep), each deep's 1 = 14; queue rows: t, d0, d1,
-    // d0/deep, d1/deep = 5.
-    assertEquals(14 + 5, steps, "one row per step: every child row and every queue row");
+    // Rows below t: t's 4, each d's 4 (3 files + deep), each deep's 1 = 14; and t's queue row.
+    assertEquals(14 + 1, steps, "one row per step: every row below t, then its queue row");
     assertEquals(List.of(), keys(om, OmDBDefinition.DIRECTORY_TABLE));
     assertEquals(List.of(), keys(om, OmDBDefinition.FILE_TABLE));
     assertCountersExact(om);
@@ -408,9 +405,11 @@ class FsoNamespaceTest {
     om.createDirectory(V, B, "a/empty");
     putFile(om, V, B, "a/f", 3);
     om.deleteDirectory(V, B, "a", true);
-    // The first step removes a's children and queues a/empty (which has no children).
-    assertEquals(3, om.purgeDeletedDirectories(3));
+    // The first step removes a's children (the file, then a/empty) but has no budget left for
+    // a's queue row.
+    assertEquals(2, om.purgeDeletedDirectories(2));
     assertEquals(1, keys(om, OmDBDefinition.DELETED_DIRECTORY_TABLE).size());
+    assertEquals(List.of(), keys(om, OmDBDefinition.DIRECTORY_TABLE));
     om.deleteBucket(V, B);
     assertEquals(1, counter(OmCounter.DELETED_DIRECTORIES));
     assertEquals(1, om.purgeDeletedDirectories(10));

@@ -840,7 +840,6 @@ final class NamespaceModel {
   private final class DirStep {
     private final int budget;
     private int used;
-    private final List<Map.Entry<String, QueuedM>> queued = new ArrayList<>();
 
     DirStep(int budget) {
       this.budget = budget;
@@ -875,9 +874,6 @@ final class NamespaceModel {
           reset = true;
         }
       }
-      for (Map.Entry<String, QueuedM> q : queued) {
-        deletedDirTable.put(q.getKey(), q.getValue());
-      }
       dirCursor = reset ? null : newCursor;
       return used;
     }
@@ -900,19 +896,37 @@ final class NamespaceModel {
 
     private boolean purge(QueuedM dir) {
       // The bucket may be gone (an empty queued directory can outlive it): use the row's ids.
-      String children = OmKeys.childPrefix(dir.volumeId(), dir.bucketId(), dir.objectId());
-      boolean done = drain(dirTable, children, d -> queued.add(Map.entry(
-          OmKeys.deletedDirectoryKey(dir.volumeId(), dir.bucketId(), dir.objectId(), d.name(),
-              d.objectId()),
-          new QueuedM(dir.bucket(), dir.volumeId(), dir.bucketId(), d.objectId(),
-              FsoPath.join(dir.path(), d.name())))));
-      done = done && drain(fileTable, children, f -> toDeleted(dir.bucket(),
-          FsoPath.join(dir.path(), f.name()), f.objectId(), f.size()));
-      done = done && drain(openFileTable, children, o -> { });
-      if (!done || used >= budget) {
+      if (!purgeBelow(dir, dir.objectId(), dir.path()) || used >= budget) {
         return false;
       }
       used++;
+      return true;
+    }
+
+    /**
+     * Depth first below directory {@code dirId} at {@code path}: its files, its open files, then
+     * each subdirectory in key order, finished (its row removed, one unit) before the next.
+     *
+     * @return whether nothing is left below it
+     */
+    private boolean purgeBelow(QueuedM root, long dirId, String path) {
+      String children = OmKeys.childPrefix(root.volumeId(), root.bucketId(), dirId);
+      if (!drain(fileTable, children, f -> toDeleted(root.bucket(),
+          FsoPath.join(path, f.name()), f.objectId(), f.size()))) {
+        return false;
+      }
+      if (!drain(openFileTable, children, o -> { })) {
+        return false;
+      }
+      for (Map.Entry<String, DirM> sub : under(dirTable, children)) {
+        if (used >= budget
+            || !purgeBelow(root, sub.getValue().objectId(), FsoPath.join(path, sub.getValue().name()))
+            || used >= budget) {
+          return false;
+        }
+        dirTable.remove(sub.getKey());
+        used++;
+      }
       return true;
     }
 

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.rocksdb.Checkpoint;
 import org.rocksdb.ColumnFamilyDescriptor;
@@ -64,7 +65,14 @@ public final class RocksDatabase implements AutoCloseable {
   private final OperationGuard guard;
   private final Duration closeTimeout;
   private final Set<ManagedRocksIterator> openIterators = ConcurrentHashMap.newKeySet();
-  private final Consumer<ManagedRocksIterator> iteratorClosed = openIterators::remove;
+  /** {@code openIterators.size()}, kept alongside so the peak costs no set traversal. */
+  private final AtomicInteger iteratorsOpen = new AtomicInteger();
+  private final AtomicInteger iteratorPeak = new AtomicInteger();
+  private final Consumer<ManagedRocksIterator> iteratorClosed = it -> {
+    if (openIterators.remove(it)) {
+      iteratorsOpen.decrementAndGet();
+    }
+  };
   private final Set<ManagedSnapshot> openSnapshots = ConcurrentHashMap.newKeySet();
   /** Manual compactions running, to cancel at close; guarded by itself. */
   private final Set<CompactRangeOptions> runningCompactions = new HashSet<>();
@@ -578,6 +586,7 @@ public final class RocksDatabase implements AutoCloseable {
               lowerInclusive == null ? null : lowerInclusive.clone(),
               upperExclusive == null ? null : upperExclusive.clone(), countSkips ? db : null);
       openIterators.add(iterator);
+      iteratorPeak.accumulateAndGet(iteratorsOpen.incrementAndGet(), Math::max);
       return iterator;
     } catch (RuntimeException e) {
       if (it != null) {
@@ -598,6 +607,20 @@ public final class RocksDatabase implements AutoCloseable {
   /** Number of iterators created and not yet closed. */
   public int openIteratorCount() {
     return openIterators.size();
+  }
+
+  /**
+   * The most iterators that were open at once since the database opened or since the last
+   * {@link #resetOpenIteratorPeak()}: what a caller checks to prove that an operation holds a
+   * bounded number of native iterators.
+   */
+  public int openIteratorPeak() {
+    return iteratorPeak.get();
+  }
+
+  /** Restarts {@link #openIteratorPeak()} from the number of iterators open now. */
+  public void resetOpenIteratorPeak() {
+    iteratorPeak.set(iteratorsOpen.get());
   }
 
   // ---- maintenance ------------------------------------------------------------------------

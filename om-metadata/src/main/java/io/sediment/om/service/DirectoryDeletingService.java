@@ -6,9 +6,10 @@ import java.util.Objects;
 
 /**
  * Purges the subtrees of recursively deleted FSO directories: each run is one
- * {@link OmMetadataStore#purgeDeletedDirectories} step of up to {@code batchSize} rows (children
- * go with one range delete per directory and table; files move to deletedTable for the
- * {@link KeyDeletingService}), resuming after the previous step's persisted cursor.
+ * {@link OmMetadataStore#purgeDeletedDirectories} step of up to {@code batchSize} rows, depth
+ * first through whole subtrees whatever their depth (children go with one range delete per
+ * directory and table; files move to deletedTable for the {@link KeyDeletingService}), resuming
+ * after the previous step's persisted cursor.
  */
 public final class DirectoryDeletingService extends BackgroundService {
 
