@@ -15,37 +15,30 @@ import java.util.Map;
  */
 final class CorruptionMatrix {
 
-  private final SedimentLauncher launcher;
-  private final Workspace workspace;
-  private final CampaignOptions options;
-  private final Deadline deadline;
+  private final CampaignContext ctx;
 
-  CorruptionMatrix(SedimentLauncher launcher, Workspace workspace, CampaignOptions options,
-      Deadline deadline) {
-    this.launcher = launcher;
-    this.workspace = workspace;
-    this.options = options;
-    this.deadline = deadline;
+  CorruptionMatrix(CampaignContext ctx) {
+    this.ctx = ctx;
   }
 
   List<Row> run() throws IOException, InterruptedException {
-    Path dir = workspace.dir("matrix");
+    Path dir = ctx.workspace().dir("matrix");
     PristineStore pristine;
     try {
-      pristine = PristineStore.create(launcher, dir.resolve("pristine"), options);
+      pristine = PristineStore.create(ctx.launcher(), dir.resolve("pristine"), ctx.options());
     } catch (IOException e) {
       return List.of(Row.fail("corruption matrix", "make the pristine store (load, serve + "
           + "gRPC writes, stop, verify)", "could not: " + e.getMessage(), -1));
     }
     System.err.println("faults: pristine store: " + pristine.describe() + ", keyTable SST "
         + pristine.keyTableSst());
-    ToolProbe probe = new ToolProbe(launcher, options);
+    ToolProbe probe = new ToolProbe(ctx.launcher(), ctx.options());
     Map<MatrixTool, List<String>> reference = new EnumMap<>(MatrixTool.class);
     List<Row> rows = new ArrayList<>();
     for (Damage damage : Damage.values()) {
-      for (MatrixTool tool : options.matrixTools()) {
+      for (MatrixTool tool : ctx.options().matrixTools()) {
         String name = damage.title() + " × " + tool.display();
-        if (deadline.passed()) {
+        if (ctx.deadline().passed()) {
           rows.add(Row.skipped(name, "", "time limit reached"));
           continue;
         }
@@ -69,7 +62,7 @@ final class CorruptionMatrix {
         rows.add(row);
         System.err.println("faults: " + row.caseName() + ": " + row.verdict() + " "
             + row.outcome());
-        if (!options.keep()) {
+        if (!ctx.options().keep()) {
           StoreFiles.deleteTree(caseDir);
         }
       }

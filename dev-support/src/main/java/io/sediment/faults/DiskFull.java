@@ -29,32 +29,28 @@ final class DiskFull {
    */
   private static final int TMPFS_MIB = 192;
 
-  private final SedimentLauncher launcher;
-  private final Workspace workspace;
-  private final CampaignOptions options;
+  private final CampaignContext ctx;
 
-  DiskFull(SedimentLauncher launcher, Workspace workspace, CampaignOptions options) {
-    this.launcher = launcher;
-    this.workspace = workspace;
-    this.options = options;
+  DiskFull(CampaignContext ctx) {
+    this.ctx = ctx;
   }
 
   Row run() throws IOException, InterruptedException {
     String name = "disk full";
     String tried = "serve on a " + TMPFS_MIB + " MiB tmpfs, 2 writers of ~1 KiB keys, the free "
         + "space then taken by another file until writes fail; file removed; stop; restart";
-    Path mnt = workspace.dir("diskfull/mnt");
-    Path work = workspace.dir("diskfull/run");
+    Path mnt = ctx.workspace().dir("diskfull/mnt");
+    Path work = ctx.workspace().dir("diskfull/run");
     TmpfsMount.Attempt attempt = TmpfsMount.tryMount(mnt, TMPFS_MIB);
     if (attempt.mount() == null) {
       return Row.skipped(name, tried, attempt.refusal());
     }
-    workspace.track(attempt.mount());
+    ctx.workspace().track(attempt.mount());
     try {
       return exercise(name, tried, mnt.resolve("data"), mnt.resolve("filler"), work);
     } finally {
       attempt.mount().unmountQuietly();
-      workspace.untrack(attempt.mount());
+      ctx.workspace().untrack(attempt.mount());
     }
   }
 
@@ -63,23 +59,23 @@ final class DiskFull {
     List<String> facts = new ArrayList<>();
     List<String> problems = new ArrayList<>();
     AckLedger ledger = new AckLedger();
-    Server server = Server.start(launcher, work, "serve", data, options.startTimeout());
+    Server server = Server.start(ctx.launcher(), work, "serve", data, ctx.options().startTimeout());
     if (!server.up()) {
       return Row.fail(name, tried, "serve did not start on the tmpfs: "
           + KillCycles.describe(server), -1);
     }
-    try (OmClient client = new OmClient(server.target(), options.callDeadline())) {
+    try (OmClient client = new OmClient(server.target(), ctx.options().callDeadline())) {
       client.ensureBucket(VOLUME, BUCKET);
       Writers writers = new Writers(client, VOLUME, BUCKET, ledger,
-          new Writers.Settings(2, 0.1, 900, Duration.ofMinutes(5)), options.seed() + 3);
+          new Writers.Settings(2, 0.1, 900, Duration.ofMinutes(5)), ctx.options().seed() + 3);
       writers.start();
-      writers.awaitAcks(20, options.startTimeout());
+      writers.awaitAcks(20, ctx.options().startTimeout());
       long filled = fill(filler);
       long acksAtFill = writers.acks();
-      Status.Code code = awaitFailure(writers, Duration.ofSeconds(options.quick() ? 60 : 120));
+      Status.Code code = awaitFailure(writers, Duration.ofSeconds(ctx.options().quick() ? 60 : 120));
       if (code == null) {
         writers.stop();
-        server.stop(options.drainTimeout().plusSeconds(60));
+        server.stop(ctx.options().drainTimeout().plusSeconds(60));
         return Row.skipped(name, tried, "writes never failed (" + (writers.acks() - acksAtFill)
             + " acknowledged after the filler took " + (filled >> 20) + " MiB)");
       }
@@ -94,7 +90,7 @@ final class DiskFull {
       long freed = Files.size(filler);
       Files.delete(filler);
       long t0 = System.nanoTime();
-      Duration resumeWait = Duration.ofSeconds(options.quick() ? 20 : 40);
+      Duration resumeWait = Duration.ofSeconds(ctx.options().quick() ? 20 : 40);
       boolean resumed = writers.awaitAcks(acksBeforeFree + 5, resumeWait);
       facts.add(resumed
           ? String.format("after freeing %d MiB writes resumed without a restart in %.1f s",
@@ -109,7 +105,7 @@ final class DiskFull {
     } catch (StatusRuntimeException e) {
       problems.add("a setup or read call failed: " + e.getStatus());
     }
-    ToolResult stopped = server.stop(options.drainTimeout().plusSeconds(60));
+    ToolResult stopped = server.stop(ctx.options().drainTimeout().plusSeconds(60));
     facts.add("stop: " + (stopped.timedOut() ? "did not exit (killed)" : "exit "
         + stopped.exitCode()));
     if (stopped.crashed()) {
@@ -117,11 +113,11 @@ final class DiskFull {
     }
 
     int lost = 0;
-    Server again = Server.start(launcher, work, "serve", data, options.startTimeout());
+    Server again = Server.start(ctx.launcher(), work, "serve", data, ctx.options().startTimeout());
     if (!again.up()) {
       problems.add("restart failed: " + KillCycles.describe(again));
     } else {
-      try (OmClient client = new OmClient(again.target(), options.callDeadline())) {
+      try (OmClient client = new OmClient(again.target(), ctx.options().callDeadline())) {
         AckLedger.Check check = ledger.check(client.listKeys(VOLUME, BUCKET));
         lost = check.lost();
         facts.add("after restart " + ledger.acknowledgedWrites() + " acknowledged writes checked"
@@ -131,12 +127,12 @@ final class DiskFull {
       } catch (StatusRuntimeException e) {
         problems.add("after restart: " + e.getStatus());
       }
-      ToolResult s = again.stop(options.drainTimeout().plusSeconds(60));
+      ToolResult s = again.stop(ctx.options().drainTimeout().plusSeconds(60));
       if (s.crashed()) {
         problems.add("CRASH " + s.crash());
       }
     }
-    ToolResult verify = launcher.run(work, "verify", options.toolTimeout(), "verify", "--data",
+    ToolResult verify = ctx.launcher().run(work, "verify", ctx.options().toolTimeout(), "verify", "--data",
         data.toString());
     facts.add("verify exit " + verify.exitCode());
     if (verify.exitCode() != 0) {

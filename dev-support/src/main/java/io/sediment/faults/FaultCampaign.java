@@ -48,6 +48,7 @@ public final class FaultCampaign {
     try {
       SedimentLauncher launcher = new SedimentLauncher(options.jar(), workspace, childJvmOptions());
       Deadline deadline = new Deadline(options.limit());
+      CampaignContext ctx = new CampaignContext(launcher, workspace, options, deadline);
       for (CampaignOptions.Part part : options.parts()) {
         if (deadline.passed()) {
           table.add(part.tableOrder(),
@@ -58,13 +59,13 @@ public final class FaultCampaign {
         System.err.println("faults: part " + part.name().toLowerCase() + " ...");
         switch (part) {
           case KILL -> table.addAll(part.tableOrder(),
-              new KillCycles(launcher, workspace, options, deadline).run());
+              new KillCycles(ctx).run());
           case MATRIX -> table.addAll(part.tableOrder(),
-              new CorruptionMatrix(launcher, workspace, options, deadline).run());
+              new CorruptionMatrix(ctx).run());
           case DISKFULL -> table.add(part.tableOrder(),
-              new DiskFull(launcher, workspace, options).run());
+              new DiskFull(ctx).run());
           case SIGTERM -> table.add(part.tableOrder(),
-              new SigtermUnderLoad(launcher, workspace, options).run());
+              new SigtermUnderLoad(ctx).run());
         }
         System.err.printf("faults: part %s took %d s%n", part.name().toLowerCase(),
             Duration.ofNanos(System.nanoTime() - t0).toSeconds());

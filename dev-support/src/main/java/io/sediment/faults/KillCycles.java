@@ -19,51 +19,44 @@ final class KillCycles {
   static final String VOLUME = "faults";
   static final String BUCKET = "kill9";
 
-  private final SedimentLauncher launcher;
-  private final Workspace workspace;
-  private final CampaignOptions options;
-  private final Deadline deadline;
+  private final CampaignContext ctx;
 
-  KillCycles(SedimentLauncher launcher, Workspace workspace, CampaignOptions options,
-      Deadline deadline) {
-    this.launcher = launcher;
-    this.workspace = workspace;
-    this.options = options;
-    this.deadline = deadline;
+  KillCycles(CampaignContext ctx) {
+    this.ctx = ctx;
   }
 
   List<Row> run() throws IOException, InterruptedException {
     String name = "kill -9 under writes";
-    Path data = workspace.dir("kill9/data");
-    Path work = workspace.dir("kill9/run");
-    SplittableRandom random = new SplittableRandom(options.seed());
+    Path data = ctx.workspace().dir("kill9/data");
+    Path work = ctx.workspace().dir("kill9/run");
+    SplittableRandom random = new SplittableRandom(ctx.options().seed());
     AckLedger ledger = new AckLedger();
-    String tried = options.cycles() + " cycles: serve killed with SIGKILL 0.3-3 s into the writes of "
-        + options.writers() + " threads (OpenKey+CommitKey, 20 % DeleteKey), restarted (every 4th "
+    String tried = ctx.options().cycles() + " cycles: serve killed with SIGKILL 0.3-3 s into the writes of "
+        + ctx.options().writers() + " threads (OpenKey+CommitKey, 20 % DeleteKey), restarted (every 4th "
         + "restart first killed again 0-0.7 s into opening the store), every key checked with "
         + "ListKeys";
 
-    Server server = Server.start(launcher, work, "serve", data, options.startTimeout());
+    Server server = Server.start(ctx.launcher(), work, "serve", data, ctx.options().startTimeout());
     if (!server.up()) {
       return List.of(Row.fail(name, tried, "serve did not start: " + describe(server), -1));
     }
-    OmClient client = new OmClient(server.target(), options.callDeadline());
+    OmClient client = new OmClient(server.target(), ctx.options().callDeadline());
     List<String> problems = new ArrayList<>();
     int lost = 0;
     int done = 0;
     int killedOpening = 0;
     try {
       client.ensureBucket(VOLUME, BUCKET);
-      for (int cycle = 1; cycle <= options.cycles(); cycle++) {
-        if (deadline.passed()) {
+      for (int cycle = 1; cycle <= ctx.options().cycles(); cycle++) {
+        if (ctx.deadline().passed()) {
           problems.add("time limit reached after " + done + " cycles");
           break;
         }
         Writers writers = new Writers(client, VOLUME, BUCKET, ledger,
-            new Writers.Settings(options.writers(), 0.2, 0, Duration.ofMinutes(2)),
-            options.seed() + cycle);
+            new Writers.Settings(ctx.options().writers(), 0.2, 0, Duration.ofMinutes(2)),
+            ctx.options().seed() + cycle);
         writers.start();
-        boolean acked = writers.awaitAcks(1, options.startTimeout());
+        boolean acked = writers.awaitAcks(1, ctx.options().startTimeout());
         Thread.sleep(300 + random.nextInt(2700));
         long acksBeforeKill = writers.acks();
         String died = server.kill();
@@ -74,23 +67,23 @@ final class KillCycles {
         }
         if (!acked) {
           problems.add("cycle " + cycle + ": no write acknowledged in "
-              + options.startTimeout().toSeconds() + " s " + writers.failures());
+              + ctx.options().startTimeout().toSeconds() + " s " + writers.failures());
         }
         if (cycle % 4 == 2) { // cycles 2, 6, 10...: --quick has one too
-          Server.OpeningKill k = Server.killWhileOpening(launcher, work, data,
-              options.startTimeout(), random.nextInt(700));
+          Server.OpeningKill k = Server.killWhileOpening(ctx.launcher(), work, data,
+              ctx.options().startTimeout(), random.nextInt(700));
           killedOpening += k.beforeListening() ? 1 : 0;
           if (k.problem() != null) {
             problems.add("cycle " + cycle + ": " + k.problem());
           }
         }
-        server = Server.start(launcher, work, "serve", data, options.startTimeout());
+        server = Server.start(ctx.launcher(), work, "serve", data, ctx.options().startTimeout());
         if (!server.up()) {
           problems.add("cycle " + cycle + ": restart after kill -9 failed: " + describe(server));
           client = null;
           break;
         }
-        client = new OmClient(server.target(), options.callDeadline());
+        client = new OmClient(server.target(), ctx.options().callDeadline());
         AckLedger.Check check = ledger.check(client.listKeys(VOLUME, BUCKET));
         lost += check.lost();
         if (check.lost() > 0) {
@@ -98,7 +91,7 @@ final class KillCycles {
         }
         done = cycle;
         System.err.printf("faults: kill -9 cycle %d/%d: %d calls acknowledged before the kill, "
-                + "%d keys checked, %d in doubt settled, %d lost%n", cycle, options.cycles(),
+                + "%d keys checked, %d in doubt settled, %d lost%n", cycle, ctx.options().cycles(),
             acksBeforeKill, check.committedChecked() + check.deletedChecked(),
             check.inDoubtSettled(), check.lost());
       }
@@ -133,11 +126,11 @@ final class KillCycles {
     List<String> out = new ArrayList<>();
     boolean ok = true;
     if (server.up() && server.alive()) {
-      ToolResult stopped = server.stop(options.drainTimeout().plusSeconds(60));
+      ToolResult stopped = server.stop(ctx.options().drainTimeout().plusSeconds(60));
       out.add("serve exit " + stopped.exitCode());
       ok &= stopped.exitCode() == 0 && !stopped.crashed();
     }
-    ToolResult verify = launcher.run(work, "verify", options.toolTimeout(), "verify", "--data",
+    ToolResult verify = ctx.launcher().run(work, "verify", ctx.options().toolTimeout(), "verify", "--data",
         data.toString());
     String summary = verify.out().lines().filter(l -> l.startsWith("OK:") || l.startsWith("FAILED"))
         .findFirst().orElse(verify.firstMessage());
