@@ -69,16 +69,16 @@ final class RepairCommand implements Callable<Integer> {
             + "checkpoint");
       }
       String manifest = StoreMaintenance.rebuildCurrent(dir);
-      String problem = opensReadOnly();
+      CliFailure problem = openFailure();
       if (problem != null && !isWalDamage(problem)) {
         Files.delete(dir.resolve("CURRENT"));
         throw new CliFailure("Rebuilt CURRENT naming " + manifest + ", but the store still does "
-            + "not open, so CURRENT was removed again: " + problem);
+            + "not open, so CURRENT was removed again: " + problem.getMessage());
       }
       out.printf("Rebuilt CURRENT: it names %s%n", manifest);
       out.flush();
     }
-    String problem = opensReadOnly();
+    CliFailure problem = openFailure();
     if (problem == null) {
       out.printf("The store at %s opens: nothing %s (`sediment verify` checks every file)%n",
           dir, found.state() == StoreDirectory.State.NO_CURRENT ? "more to repair"
@@ -88,7 +88,7 @@ final class RepairCommand implements Callable<Integer> {
     }
     if (!isWalDamage(problem)) {
       throw new CliFailure("The store at " + dir + " does not open, and not because of its "
-          + "write-ahead log: " + problem + ". Restore it from a checkpoint");
+          + "write-ahead log: " + problem.getMessage() + ". Restore it from a checkpoint");
     }
     return repairWal(dir, out);
   }
@@ -127,10 +127,10 @@ final class RepairCommand implements Callable<Integer> {
     } catch (RocksDatabaseException e) {
       throw StoreDirs.failure(dir, data, e);
     }
-    String still = opensReadOnly();
+    CliFailure still = openFailure();
     if (still != null) {
       throw new CliFailure("Replayed the logs up to the damage, but the store still does not "
-          + "open: " + still + ". The original files are in " + aside);
+          + "open: " + still.getMessage() + ". The original files are in " + aside);
     }
     out.printf("Repaired: %s. Dropped the damaged record and %d readable records (%d bytes) "
         + "after it; the store now opens as of the last write before the damage.%n", what,
@@ -142,17 +142,17 @@ final class RepairCommand implements Callable<Integer> {
   }
 
   /** Null if the store opens read-only, else why not. */
-  private String opensReadOnly() throws IOException {
+  private CliFailure openFailure() throws IOException {
     try (StoreDirs.ReadOnlyStore ro = StoreDirs.openReadOnly(data)) {
       return null;
     } catch (CliFailure e) {
-      return e.getCause() instanceof DamagedStoreException d && d.file() != null
-          && d.file().getFileName().toString().endsWith(".log")
-          ? "WAL: " + e.getMessage() : e.getMessage();
+      return e;
     }
   }
 
-  private static boolean isWalDamage(String problem) {
-    return problem.startsWith("WAL: ");
+  /** Whether the open failed on a damaged write-ahead log (and nothing else it could tell). */
+  private static boolean isWalDamage(CliFailure problem) {
+    return problem.getCause() instanceof DamagedStoreException d && d.file() != null
+        && d.file().getFileName().toString().endsWith(".log");
   }
 }
