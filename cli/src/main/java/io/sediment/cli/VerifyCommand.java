@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -105,7 +104,7 @@ final class VerifyCommand implements Callable<Integer> {
     for (OmCounter counter : counters) {
       long m = maintained.getOrDefault(counter, 0L);
       long s = scanned.getOrDefault(counter, 0L);
-      if (!Objects.equals(m, s)) {
+      if (m != s) {
         out.add(new Row("counters", owner + " " + counter, false,
             "maintained " + m + ", a full scan finds " + s));
       }

@@ -18,7 +18,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.rocksdb.Checkpoint;
-import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.CompactRangeOptions;
 import org.rocksdb.LiveFileMetaData;
@@ -83,7 +82,8 @@ public final class RocksDatabase implements AutoCloseable {
   /** This JVM's claim on a primary store's directory, released at close; null for a secondary. */
   private final OpenChecks.Claim claim;
 
-  private RocksDatabase(String name, Path path, RocksOptions options, Managed<RocksDB> db,
+  /** Takes ownership of an opened database; use the static {@code open} methods. */
+  RocksDatabase(String name, Path path, RocksOptions options, Managed<RocksDB> db,
       Map<String, ColumnFamilyHandle> familyHandles, List<Managed<ColumnFamilyHandle>> handles,
       Duration closeTimeout, Path secondaryPath, PinningDecision pinning, OpenChecks.Claim claim) {
     this.claim = claim;
@@ -123,8 +123,8 @@ public final class RocksDatabase implements AutoCloseable {
    */
   public static RocksDatabase open(String name, Path path, DBProfile profile,
       List<String> familyNames, Set<String> deleteHeavy, Duration closeTimeout) {
-    return open(name, path, profile, familyNames, deleteHeavy, closeTimeout, null,
-        WalRecovery.STRICT);
+    return RocksDatabaseOpener.open(name, path, profile, familyNames, deleteHeavy, closeTimeout,
+        null, WalRecovery.STRICT);
   }
 
   /**
@@ -135,7 +135,8 @@ public final class RocksDatabase implements AutoCloseable {
   public static RocksDatabase open(String name, Path path, DBProfile profile,
       List<String> familyNames, Set<String> deleteHeavy, Duration closeTimeout,
       WalRecovery walRecovery) {
-    return open(name, path, profile, familyNames, deleteHeavy, closeTimeout, null, walRecovery);
+    return RocksDatabaseOpener.open(name, path, profile, familyNames, deleteHeavy, closeTimeout,
+        null, walRecovery);
   }
 
   /**
@@ -163,74 +164,8 @@ public final class RocksDatabase implements AutoCloseable {
       throw new RocksDatabaseException("Cannot open store " + name + " at " + path
           + " as a secondary: no store there (no CURRENT file)");
     }
-    return open(name, path, profile, familyNames, deleteHeavy, closeTimeout,
+    return RocksDatabaseOpener.open(name, path, profile, familyNames, deleteHeavy, closeTimeout,
         java.util.Objects.requireNonNull(secondaryPath, "secondaryPath"), WalRecovery.STRICT);
-  }
-
-  private static RocksDatabase open(String name, Path path, DBProfile profile,
-      List<String> familyNames, Set<String> deleteHeavy, Duration closeTimeout,
-      Path secondaryPath, WalRecovery walRecovery) {
-    List<String> all = new ArrayList<>();
-    all.add(DEFAULT_FAMILY);
-    for (String f : familyNames) {
-      if (!all.contains(f)) {
-        all.add(f);
-      }
-    }
-    OpenChecks.Claim claim = secondaryPath == null ? OpenChecks.claimPrimary(name, path) : null;
-    RocksOptions options = null;
-    List<ColumnFamilyHandle> rawHandles = new ArrayList<>();
-    try {
-      PinningDecision pinning = PinningDecision.decide(profile, path);
-      if (pinning.budgetBytes() >= 0) {
-        LOG.info("Store {}: index and filters on disk {} bytes (-1: unknown), auto-pinning"
-                + " allows {}: partitions {}", name, pinning.estimatedMetadataBytes(),
-            pinning.budgetBytes(), pinning.pinned() ? "pinned" : "not pinned");
-      }
-      options = RocksOptions.create(profile, pinning.pinned(), all, deleteHeavy, name,
-          claim != null && claim.create(), walRecovery);
-      List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
-      for (String f : all) {
-        descriptors.add(new ColumnFamilyDescriptor(f.getBytes(StandardCharsets.UTF_8),
-            options.columnFamilyOptions(f)));
-      }
-      RocksDB rocks;
-      if (secondaryPath == null) {
-        rocks = RocksDB.open(options.dbOptions(), path.toString(), descriptors, rawHandles);
-      } else {
-        Files.createDirectories(secondaryPath);
-        // A secondary keeps every table file open: the primary may delete them at any time. Its
-        // info log, and the probe's, go to its own directory, never the primary's.
-        options.dbOptions().setMaxOpenFiles(-1);
-        options.dbOptions().setDbLogDir(secondaryPath.toString());
-        OpenChecks.probeReadOnly(options.dbOptions(), path, descriptors);
-        rocks = RocksDB.openAsSecondary(options.dbOptions(), path.toString(),
-            secondaryPath.toString(), descriptors, rawHandles);
-      }
-      Managed<RocksDB> db = Managed.of(rocks, name);
-      Map<String, ColumnFamilyHandle> families = new LinkedHashMap<>();
-      List<Managed<ColumnFamilyHandle>> handles = new ArrayList<>();
-      for (int i = 0; i < all.size(); i++) {
-        handles.add(Managed.of(rawHandles.get(i), name));
-        families.put(all.get(i), rawHandles.get(i));
-      }
-      return new RocksDatabase(name, path, options, db, families, handles, closeTimeout,
-          secondaryPath, pinning, claim);
-    } catch (RocksDBException | IOException | RuntimeException e) {
-      for (ColumnFamilyHandle h : rawHandles) {
-        h.close();
-      }
-      if (options != null) {
-        options.close();
-      }
-      if (claim != null) {
-        claim.close();
-      }
-      if (e instanceof RocksDatabaseException r) {
-        throw r;
-      }
-      throw OpenChecks.explain(name, path, e);
-    }
   }
 
   public String name() {
