@@ -91,7 +91,7 @@ final class FsoListing {
    */
   static ListPage<FileStatus> listStatus(OmContext ctx, String volume, String bucket,
       String rawPath, boolean recursive, String startKey, int numEntries, String token) {
-    FsoNamespace.checkNames(volume, bucket);
+    OmValidation.checkBucketArgs(volume, bucket);
     FsoPath path = FsoPath.parse("Path", rawPath);
     FsoPath start = startKey == null || startKey.isEmpty()
         ? null : FsoPath.parse("Start key", startKey);
@@ -101,7 +101,7 @@ final class FsoListing {
     }
     int max = ctx.checkPageSize("numEntries", numEntries);
     try (ReadView view = ctx.store().openReadView()) {
-      BucketInfo b = FsoNamespace.requireFsoBucket(ctx, view, volume, bucket);
+      BucketInfo b = FsoResolver.requireFsoBucket(ctx, view, volume, bucket);
       byte[] hash = ListTokens.requestHash(ListKind.LIST_STATUS, volume, bucket,
           b.getObjectId(), path.path(), recursive ? RECURSIVE : null);
       FsoPath cursor = start;
@@ -113,7 +113,7 @@ final class FsoListing {
               + path + "'");
         }
       }
-      FileStatus listed = FsoNamespace.status(view, b, path);
+      FileStatus listed = FsoResolver.status(view, b, path);
       if (listed == null) {
         throw OmException.notFound("'" + path + "' does not exist in '" + volume + "/" + bucket
             + "'");

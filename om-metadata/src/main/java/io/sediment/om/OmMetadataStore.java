@@ -1,24 +1,15 @@
 package io.sediment.om;
 
 import static io.sediment.om.OmDBDefinition.BUCKET_TABLE;
-import static io.sediment.om.OmDBDefinition.DIRECTORY_TABLE;
-import static io.sediment.om.OmDBDefinition.FILE_TABLE;
 import static io.sediment.om.OmDBDefinition.KEY_TABLE;
-import static io.sediment.om.OmDBDefinition.MULTIPART_INFO_TABLE;
-import static io.sediment.om.OmDBDefinition.OPEN_FILE_TABLE;
 import static io.sediment.om.OmDBDefinition.OPEN_KEY_TABLE;
 import static io.sediment.om.OmDBDefinition.VOLUME_TABLE;
 
-import io.sediment.db.BatchOperation;
 import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
-import io.sediment.db.IteratorType;
-import io.sediment.db.KeyValue;
 import io.sediment.db.ReadView;
 import io.sediment.db.Table;
-import io.sediment.db.TableIterator;
 import io.sediment.db.codec.Codec;
-import io.sediment.om.OmException.Code;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
@@ -35,7 +26,7 @@ import java.util.Objects;
 /**
  * The object-store namespace over one hdds-db store ({@link OmDBDefinition}): volumes, buckets,
  * OBJECT_STORE/LEGACY keys with their open, committed and deleted versions, FSO directories and
- * files ({@link FsoNamespace}), multipart uploads ({@link MultipartUploads}), open-file listings,
+ * files ({@link FsoResolver}), multipart uploads ({@link MultipartUploads}), open-file listings,
  * snapshots ({@link Snapshots}), the purge steps the background services run ({@link OmPurges},
  * {@link #purgeDeletedDirectories}), read-only insight ({@link OmInsight}) and every paged listing
  * of them. This class is the public facade; the feature classes share one {@link OmContext}.
@@ -86,6 +77,12 @@ public final class OmMetadataStore implements AutoCloseable {
   private final Table<byte[], byte[]> rawVolumeTable;
   private final Snapshots snapshots;
   private final LifecycleScans lifecycleScans;
+  private final Volumes volumes;
+  private final Buckets buckets;
+  private final ObjectKeys objectKeys;
+  private final FsoResolver fsoResolver;
+  private final FsoDirectories fsoDirectories;
+  private final FsoFiles fsoFiles;
 
   private OmMetadataStore(DBStore store, OmStoreOptions options) {
     this.ctx = new OmContext(store, options);
@@ -99,6 +96,12 @@ public final class OmMetadataStore implements AutoCloseable {
     this.rawVolumeTable = store.getTable(VOLUME_TABLE.name());
     this.snapshots = new Snapshots(ctx);
     this.lifecycleScans = new LifecycleScans(ctx);
+    this.volumes = new Volumes(ctx);
+    this.buckets = new Buckets(ctx, snapshots);
+    this.objectKeys = new ObjectKeys(ctx);
+    this.fsoResolver = new FsoResolver(ctx);
+    this.fsoDirectories = new FsoDirectories(ctx);
+    this.fsoFiles = new FsoFiles(ctx, fsoDirectories);
     this.multipartUploads = new MultipartUploads(ctx);
     multipartUploads.moveInlineParts();
     this.openFiles = new OpenFiles(ctx);
@@ -192,28 +195,7 @@ public final class OmMetadataStore implements AutoCloseable {
    * @throws OmException INVALID_ARGUMENT for a bad name or owner, ALREADY_EXISTS if it exists
    */
   public VolumeInfo createVolume(String volume, String owner) {
-    OmValidation.checkResourceName("Volume", volume);
-    OmValidation.checkOwner(owner);
-    return ctx.write(txn -> {
-      String key = OmKeys.volumeKey(volume);
-      if (volumeTable.isExist(key)) {
-        throw new OmException(Code.ALREADY_EXISTS, "Volume '" + volume + "' already exists");
-      }
-      long id = txn.allocateId();
-      long now = txn.now();
-      VolumeInfo info = VolumeInfo.newBuilder()
-          .setName(volume)
-          .setOwner(nz(owner))
-          .setAdmin(nz(owner))
-          .setObjectId(id)
-          .setUpdateId(id)
-          .setCreationTime(now)
-          .setModificationTime(now)
-          .build();
-      volumeTable.putWithBatch(txn.batch(), key, info);
-      txn.count(OmCounter.VOLUMES, 1);
-      return info;
-    });
+    return volumes.create(volume, owner);
   }
 
   /**
@@ -225,31 +207,13 @@ public final class OmMetadataStore implements AutoCloseable {
    */
   public VolumeInfo setVolumeProperties(String volume, String owner, Long quotaInBytes,
       Long quotaInNamespace) {
-    OmValidation.checkResourceName("Volume", volume);
-    OmValidation.checkOwner(owner);
-    checkQuota(quotaInBytes);
-    checkQuota(quotaInNamespace);
-    return ctx.write(txn -> {
-      VolumeInfo.Builder b = requireVolume(volume).toBuilder().setModificationTime(txn.now());
-      if (owner != null) {
-        b.setOwner(owner);
-      }
-      if (quotaInBytes != null) {
-        b.setQuotaInBytes(quotaInBytes);
-      }
-      if (quotaInNamespace != null) {
-        b.setQuotaInNamespace(quotaInNamespace);
-      }
-      VolumeInfo info = b.build();
-      volumeTable.putWithBatch(txn.batch(), OmKeys.volumeKey(volume), info);
-      return info;
-    });
+    return volumes.setProperties(volume,
+        new PropertyPatch(owner, quotaInBytes, quotaInNamespace));
   }
 
   /** @throws OmException INVALID_ARGUMENT for a bad name, NOT_FOUND if absent */
   public VolumeInfo getVolumeInfo(String volume) {
-    OmValidation.checkResourceName("Volume", volume);
-    return requireVolume(volume);
+    return volumes.get(volume);
   }
 
   /**
@@ -258,17 +222,7 @@ public final class OmMetadataStore implements AutoCloseable {
    * @throws OmException NOT_FOUND if absent, FAILED_PRECONDITION if it has buckets
    */
   public void deleteVolume(String volume) {
-    OmValidation.checkResourceName("Volume", volume);
-    ctx.write(txn -> {
-      requireVolume(volume);
-      if (hasLiveKey(bucketTable, OmKeys.volumePrefix(volume))) {
-        throw new OmException(Code.FAILED_PRECONDITION,
-            "Volume '" + volume + "' is not empty: delete its buckets first");
-      }
-      volumeTable.deleteWithBatch(txn.batch(), OmKeys.volumeKey(volume));
-      txn.count(OmCounter.VOLUMES, -1);
-      return null;
-    });
+    volumes.delete(volume);
   }
 
   /**
@@ -299,42 +253,7 @@ public final class OmMetadataStore implements AutoCloseable {
    */
   public BucketInfo createBucket(String volume, String bucket, BucketLayout layout, String owner,
       long quotaInBytes) {
-    OmValidation.checkResourceName("Volume", volume);
-    OmValidation.checkResourceName("Bucket", bucket);
-    OmValidation.checkOwner(owner);
-    if (layout == null || layout == BucketLayout.BUCKET_LAYOUT_UNSPECIFIED
-        || layout == BucketLayout.UNRECOGNIZED) {
-      throw OmException.invalid("Bucket layout must be OBJECT_STORE, LEGACY or "
-          + "FILE_SYSTEM_OPTIMIZED, not " + layout);
-    }
-    if (quotaInBytes < 0) {
-      throw OmException.invalid("Bucket quota must not be negative: " + quotaInBytes);
-    }
-    return ctx.write(txn -> {
-      VolumeInfo vol = requireVolume(volume);
-      String key = OmKeys.bucketKey(volume, bucket);
-      if (bucketTable.isExist(key)) {
-        throw new OmException(Code.ALREADY_EXISTS,
-            "Bucket '" + bucket + "' already exists in volume '" + volume + "'");
-      }
-      long id = txn.allocateId();
-      long now = txn.now();
-      BucketInfo info = BucketInfo.newBuilder()
-          .setVolumeName(volume)
-          .setBucketName(bucket)
-          .setLayout(layout)
-          .setObjectId(id)
-          .setVolumeId(vol.getObjectId())
-          .setUpdateId(id)
-          .setOwner(owner == null || owner.isEmpty() ? vol.getOwner() : owner)
-          .setQuotaInBytes(quotaInBytes)
-          .setCreationTime(now)
-          .setModificationTime(now)
-          .build();
-      bucketTable.putWithBatch(txn.batch(), key, info);
-      txn.count(OmCounter.BUCKETS, 1);
-      return info;
-    });
+    return buckets.create(volume, bucket, layout, owner, quotaInBytes);
   }
 
   /**
@@ -346,33 +265,13 @@ public final class OmMetadataStore implements AutoCloseable {
    */
   public BucketInfo setBucketProperties(String volume, String bucket, String owner,
       Long quotaInBytes, Long quotaInNamespace) {
-    OmValidation.checkResourceName("Volume", volume);
-    OmValidation.checkResourceName("Bucket", bucket);
-    OmValidation.checkOwner(owner);
-    checkQuota(quotaInBytes);
-    checkQuota(quotaInNamespace);
-    return ctx.write(txn -> {
-      BucketInfo.Builder b = requireBucket(volume, bucket).toBuilder().setModificationTime(txn.now());
-      if (owner != null) {
-        b.setOwner(owner);
-      }
-      if (quotaInBytes != null) {
-        b.setQuotaInBytes(quotaInBytes);
-      }
-      if (quotaInNamespace != null) {
-        b.setQuotaInNamespace(quotaInNamespace);
-      }
-      BucketInfo info = b.build();
-      bucketTable.putWithBatch(txn.batch(), OmKeys.bucketKey(volume, bucket), info);
-      return info;
-    });
+    return buckets.setProperties(volume, bucket,
+        new PropertyPatch(owner, quotaInBytes, quotaInNamespace));
   }
 
   /** @throws OmException INVALID_ARGUMENT for bad names, NOT_FOUND if the volume or bucket is absent */
   public BucketInfo getBucketInfo(String volume, String bucket) {
-    OmValidation.checkResourceName("Volume", volume);
-    OmValidation.checkResourceName("Bucket", bucket);
-    return requireBucket(volume, bucket);
+    return buckets.get(volume, bucket);
   }
 
   /**
@@ -386,43 +285,7 @@ public final class OmMetadataStore implements AutoCloseable {
    * @throws OmException NOT_FOUND if absent, FAILED_PRECONDITION if not empty
    */
   public void deleteBucket(String volume, String bucket) {
-    OmValidation.checkResourceName("Volume", volume);
-    OmValidation.checkResourceName("Bucket", bucket);
-    ctx.write(txn -> {
-      BucketInfo info = requireBucket(volume, bucket);
-      String names = OmKeys.bucketPrefix(volume, bucket);
-      String ids = OmKeys.fsoBucketPrefix(info.getVolumeId(), info.getObjectId());
-      boolean fso = info.getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED;
-      if (fso ? hasLiveKey(store.getTable(FILE_TABLE), ids)
-              || hasLiveKey(store.getTable(DIRECTORY_TABLE), ids)
-          : hasLiveKey(keyTable, names)) {
-        throw new OmException(Code.FAILED_PRECONDITION,
-            "Bucket '" + volume + "/" + bucket + "' is not empty: delete its keys first");
-      }
-      if (hasLiveKey(store.getTable(MULTIPART_INFO_TABLE), names)) {
-        throw new OmException(Code.FAILED_PRECONDITION, "Bucket '" + volume + "/" + bucket
-            + "' has multipart uploads in progress: complete or abort them first");
-      }
-      if (snapshots.hasActive(volume, bucket)) {
-        throw new OmException(Code.FAILED_PRECONDITION, "Bucket '" + volume + "/" + bucket
-            + "' has snapshots: delete them first");
-      }
-      BatchOperation batch = txn.batch();
-      bucketTable.deleteWithBatch(batch, OmKeys.bucketKey(volume, bucket));
-      txn.count(OmCounter.BUCKETS, -1);
-      Table<String, KeyInfo> open = fso ? store.getTable(OPEN_FILE_TABLE) : openKeyTable;
-      String openPrefix = fso ? ids : names;
-      long discarded = countRows(open, openPrefix);
-      if (discarded > 0) {
-        open.deletePrefixWithBatch(batch, openPrefix);
-        txn.count(fso ? OmCounter.OPEN_FILES : OmCounter.OPEN_KEYS, -discarded);
-      }
-      snapshots.forgetBucket(txn, volume, bucket, info.getObjectId());
-      LifecycleScans.forgetBucket(txn, store.getTable(OmDBDefinition.META_TABLE),
-          info.getObjectId());
-      txn.dropBucketCounters(info.getObjectId());
-      return null;
-    });
+    buckets.delete(volume, bucket);
   }
 
   /**
@@ -455,28 +318,7 @@ public final class OmMetadataStore implements AutoCloseable {
    * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume/bucket), UNIMPLEMENTED for FSO buckets
    */
   public OpenKeySession openKey(String volume, String bucket, String key, String owner) {
-    checkKeyArgs(volume, bucket, key);
-    OmValidation.checkOwner(owner);
-    return ctx.write(txn -> {
-      BucketInfo info = requireObjectStoreBucket(volume, bucket);
-      long objectId = txn.allocateId();
-      long clientId = txn.allocateId();
-      long now = txn.now();
-      KeyInfo open = KeyInfo.newBuilder()
-          .setVolumeName(volume)
-          .setBucketName(bucket)
-          .setKeyName(key)
-          .setObjectId(objectId)
-          .setUpdateId(objectId)
-          .setClientId(clientId)
-          .setOwner(owner == null || owner.isEmpty() ? info.getOwner() : owner)
-          .setCreationTime(now)
-          .setModificationTime(now)
-          .build();
-      openKeyTable.putWithBatch(txn.batch(), OmKeys.openKey(volume, bucket, key, clientId), open);
-      txn.count(info.getObjectId(), OmCounter.OPEN_KEYS, 1);
-      return new OpenKeySession(clientId, open);
-    });
+    return objectKeys.open(volume, bucket, key, owner);
   }
 
   /**
@@ -489,50 +331,12 @@ public final class OmMetadataStore implements AutoCloseable {
    */
   public KeyInfo commitKey(String volume, String bucket, String key, long clientId,
       long dataSize) {
-    checkKeyArgs(volume, bucket, key);
-    OmValidation.checkDataSize("Data size", dataSize, OmValidation.MAX_OBJECT_BYTES);
-    return ctx.write(txn -> {
-      long bucketId = requireObjectStoreBucket(volume, bucket).getObjectId();
-      String openKey = OmKeys.openKey(volume, bucket, key, clientId);
-      KeyInfo open = openKeyTable.get(openKey);
-      if (open == null) {
-        if (OmContext.hasOpenSession(openKeyTable, OmKeys.objectKey(volume, bucket, key))) {
-          throw new OmException(Code.FAILED_PRECONDITION, "Key '" + key + "' in '" + volume + "/"
-              + bucket + "' is open under another client id, not " + clientId
-              + ": commit with the client id openKey returned");
-        }
-        throw OmException.notFound("No open key '" + key + "' in '" + volume + "/" + bucket
-            + "' for client id " + clientId + " (already committed, or discarded)");
-      }
-      String objectKey = OmKeys.objectKey(volume, bucket, key);
-      KeyInfo previous = keyTable.get(objectKey);
-      long now = txn.now();
-      KeyInfo committed = open.toBuilder()
-          .setClientId(0)
-          .setDataSize(dataSize)
-          .setModificationTime(now)
-          .build();
-      openKeyTable.deleteWithBatch(txn.batch(), openKey);
-      txn.count(bucketId, OmCounter.OPEN_KEYS, -1);
-      keyTable.putWithBatch(txn.batch(), objectKey, committed);
-      txn.count(bucketId, OmCounter.KEYS, 1);
-      txn.count(bucketId, OmCounter.KEY_BYTES, dataSize);
-      if (previous != null) {
-        ctx.retire(txn, bucketId, OmCounter.KEYS, OmCounter.KEY_BYTES, previous);
-      }
-      return committed;
-    });
+    return objectKeys.commit(volume, bucket, key, clientId, dataSize);
   }
 
   /** @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume, bucket or key) */
   public KeyInfo lookupKey(String volume, String bucket, String key) {
-    checkKeyArgs(volume, bucket, key);
-    requireObjectStoreBucket(volume, bucket);
-    KeyInfo info = keyTable.get(OmKeys.objectKey(volume, bucket, key));
-    if (info == null) {
-      throw OmException.notFound("Key '" + key + "' does not exist in '" + volume + "/" + bucket + "'");
-    }
-    return info;
+    return objectKeys.lookup(volume, bucket, key);
   }
 
   /**
@@ -541,18 +345,7 @@ public final class OmMetadataStore implements AutoCloseable {
    * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume, bucket or key)
    */
   public void deleteKey(String volume, String bucket, String key) {
-    checkKeyArgs(volume, bucket, key);
-    ctx.write(txn -> {
-      long bucketId = requireObjectStoreBucket(volume, bucket).getObjectId();
-      String objectKey = OmKeys.objectKey(volume, bucket, key);
-      KeyInfo existing = keyTable.get(objectKey);
-      if (existing == null) {
-        throw OmException.notFound("Key '" + key + "' does not exist in '" + volume + "/" + bucket + "'");
-      }
-      keyTable.deleteWithBatch(txn.batch(), objectKey);
-      ctx.retire(txn, bucketId, OmCounter.KEYS, OmCounter.KEY_BYTES, existing);
-      return null;
-    });
+    objectKeys.delete(volume, bucket, key);
   }
 
   /**
@@ -652,30 +445,7 @@ public final class OmMetadataStore implements AutoCloseable {
    *     buckets
    */
   public KeyInfo renameKey(String volume, String bucket, String fromKey, String toKey) {
-    checkKeyArgs(volume, bucket, fromKey);
-    OmValidation.checkKeyName(toKey);
-    return ctx.write(txn -> {
-      requireObjectStoreBucket(volume, bucket);
-      String from = OmKeys.objectKey(volume, bucket, fromKey);
-      String to = OmKeys.objectKey(volume, bucket, toKey);
-      if (keyTable.isExist(to)) {
-        throw new OmException(Code.ALREADY_EXISTS, "Cannot rename '" + fromKey + "' to '"
-            + toKey + "' in '" + volume + "/" + bucket + "': the destination exists");
-      }
-      KeyInfo source = keyTable.get(from);
-      if (source == null) {
-        throw OmException.notFound("Cannot rename '" + fromKey + "' in '" + volume + "/"
-            + bucket + "': the key does not exist");
-      }
-      KeyInfo renamed = source.toBuilder()
-          .setKeyName(toKey)
-          .setUpdateId(txn.allocateId())
-          .setModificationTime(txn.now())
-          .build();
-      keyTable.deleteWithBatch(txn.batch(), from);
-      keyTable.putWithBatch(txn.batch(), to, renamed);
-      return renamed;
-    });
+    return objectKeys.rename(volume, bucket, fromKey, toKey);
   }
 
   /**
@@ -972,24 +742,12 @@ public final class OmMetadataStore implements AutoCloseable {
   // FSO (file-system-optimized buckets)
   //
   // Directories, files, rename, listStatus and the directory purge step of FILE_SYSTEM_OPTIMIZED
-  // buckets; the contracts (paths, order, cursors, error codes) are on FsoNamespace, FsoPath,
+  // buckets; the contracts (paths, order, cursors, error codes) are on FsoResolver, FsoPath,
   // FsoListing and DirectoryPurge. Every method here only delegates.
-
-  /** Created on first use, so that the rest of this class stays as it was; stateless. */
-  private volatile FsoNamespace fso;
-
-  private FsoNamespace fso() {
-    FsoNamespace f = fso;
-    if (f == null) {
-      f = new FsoNamespace(ctx);
-      fso = f;
-    }
-    return f;
-  }
 
   /**
    * Creates a directory and its missing ancestors ({@code mkdir -p}) in one batch; idempotent for
-   * an existing directory. Paths are relative to the bucket root; see {@link FsoNamespace}.
+   * an existing directory. Paths are relative to the bucket root; see {@link FsoResolver}.
    *
    * @return the directory's status
    * @throws OmException INVALID_ARGUMENT (bad path, the root), NOT_FOUND (volume/bucket),
@@ -997,7 +755,7 @@ public final class OmMetadataStore implements AutoCloseable {
    *     UNIMPLEMENTED (not an FSO bucket)
    */
   public FileStatus createDirectory(String volume, String bucket, String path) {
-    return fso().createDirectory(volume, bucket, path);
+    return fsoDirectories.create(volume, bucket, path);
   }
 
   /**
@@ -1008,7 +766,7 @@ public final class OmMetadataStore implements AutoCloseable {
    *     is at {@code path}), FAILED_PRECONDITION (an ancestor is a file), UNIMPLEMENTED
    */
   public OpenKeySession createFile(String volume, String bucket, String path, String owner) {
-    return fso().createFile(volume, bucket, path, owner);
+    return fsoFiles.create(volume, bucket, path, owner);
   }
 
   /**
@@ -1020,7 +778,7 @@ public final class OmMetadataStore implements AutoCloseable {
    */
   public KeyInfo commitFile(String volume, String bucket, String path, long clientId,
       long size) {
-    return fso().commitFile(volume, bucket, path, clientId, size);
+    return fsoFiles.commit(volume, bucket, path, clientId, size);
   }
 
   /**
@@ -1029,7 +787,7 @@ public final class OmMetadataStore implements AutoCloseable {
    * @throws OmException NOT_FOUND, FAILED_PRECONDITION (a directory), INVALID_ARGUMENT
    */
   public KeyInfo lookupFile(String volume, String bucket, String path) {
-    return fso().lookupFile(volume, bucket, path);
+    return fsoResolver.lookupFile(volume, bucket, path);
   }
 
   /**
@@ -1038,7 +796,7 @@ public final class OmMetadataStore implements AutoCloseable {
    * @throws OmException NOT_FOUND, INVALID_ARGUMENT
    */
   public FileStatus getFileStatus(String volume, String bucket, String path) {
-    return fso().getFileStatus(volume, bucket, path);
+    return fsoResolver.getFileStatus(volume, bucket, path);
   }
 
   /**
@@ -1047,7 +805,7 @@ public final class OmMetadataStore implements AutoCloseable {
    * @throws OmException NOT_FOUND, FAILED_PRECONDITION (a directory), INVALID_ARGUMENT
    */
   public void deleteFile(String volume, String bucket, String path) {
-    fso().deleteFile(volume, bucket, path);
+    fsoFiles.delete(volume, bucket, path);
   }
 
   /**
@@ -1059,7 +817,7 @@ public final class OmMetadataStore implements AutoCloseable {
    *     {@code recursive}), INVALID_ARGUMENT (the root)
    */
   public void deleteDirectory(String volume, String bucket, String path, boolean recursive) {
-    fso().deleteDirectory(volume, bucket, path, recursive);
+    fsoDirectories.delete(volume, bucket, path, recursive);
   }
 
   /**
@@ -1070,7 +828,7 @@ public final class OmMetadataStore implements AutoCloseable {
    *     INVALID_ARGUMENT (root, or a directory into its own subtree), FAILED_PRECONDITION
    */
   public FileStatus rename(String volume, String bucket, String from, String to) {
-    return fso().rename(volume, bucket, from, to);
+    return fsoFiles.rename(volume, bucket, from, to);
   }
 
   /**
@@ -1083,7 +841,8 @@ public final class OmMetadataStore implements AutoCloseable {
    */
   public ListPage<FileStatus> listStatus(String volume, String bucket, String path,
       boolean recursive, String startKey, int numEntries, String token) {
-    return fso().listStatus(volume, bucket, path, recursive, startKey, numEntries, token);
+    return FsoListing.listStatus(ctx, volume, bucket, path, recursive, startKey, numEntries,
+        token);
   }
 
   /**
@@ -1094,7 +853,7 @@ public final class OmMetadataStore implements AutoCloseable {
    * @return the rows removed; 0 if and only if nothing was queued
    */
   public int purgeDeletedDirectories(int maxEntries) {
-    return fso().purgeDeletedDirectories(maxEntries);
+    return DirectoryPurge.run(ctx, maxEntries);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -1118,24 +877,8 @@ public final class OmMetadataStore implements AutoCloseable {
   // ------------------------------------------------------------------------------------------
   // Helpers
 
-  private static void checkKeyArgs(String volume, String bucket, String key) {
-    OmValidation.checkResourceName("Volume", volume);
-    OmValidation.checkResourceName("Bucket", bucket);
-    OmValidation.checkKeyName(key);
-  }
-
-  private static void checkQuota(Long quota) {
-    if (quota != null && quota < 0) {
-      throw OmException.invalid("Quota must not be negative (0 = unlimited): " + quota);
-    }
-  }
-
   private int checkPageSize(String what, int max) {
     return ctx.checkPageSize(what, max);
-  }
-
-  private VolumeInfo requireVolume(String volume) {
-    return ctx.requireVolume(null, volume);
   }
 
   private VolumeInfo requireVolume(ReadView view, String volume) {
@@ -1146,32 +889,12 @@ public final class OmMetadataStore implements AutoCloseable {
     return ctx.requireBucket(null, volume, bucket);
   }
 
-  private BucketInfo requireObjectStoreBucket(String volume, String bucket) {
-    return ctx.requireObjectStoreBucket(null, volume, bucket);
-  }
-
   private BucketInfo requireObjectStoreBucket(ReadView view, String volume, String bucket) {
     return ctx.requireObjectStoreBucket(view, volume, bucket);
-  }
-
-  private static boolean hasLiveKey(Table<String, ?> table, String prefix) {
-    return OmContext.hasLiveKey(table, prefix);
   }
 
   private static String nz(String s) {
     return OmContext.nz(s);
   }
 
-  /** Rows under {@code prefix}, counted with one bounded key-only iterator. */
-  private static long countRows(Table<String, ?> table, String prefix) {
-    long n = 0;
-    try (TableIterator<String, ? extends KeyValue<String, ?>> it =
-             table.iterator(prefix, IteratorType.KEY_ONLY)) {
-      while (it.hasNext()) {
-        it.next();
-        n++;
-      }
-    }
-    return n;
-  }
 }

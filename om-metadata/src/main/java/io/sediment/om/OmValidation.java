@@ -88,6 +88,18 @@ public final class OmValidation {
     }
   }
 
+  /** A volume and a bucket name ({@link #checkResourceName}), the volume checked first. */
+  public static void checkBucketArgs(String volume, String bucket) {
+    checkResourceName("Volume", volume);
+    checkResourceName("Bucket", bucket);
+  }
+
+  /** A volume, a bucket and a key name, checked in that order. */
+  public static void checkKeyArgs(String volume, String bucket, String key) {
+    checkBucketArgs(volume, bucket);
+    checkKeyName(key);
+  }
+
   /** A key name: non-empty, well-formed Unicode, at most 1024 UTF-8 bytes. */
   public static void checkKeyName(String key) {
     if (key == null) {

@@ -154,11 +154,11 @@ class CrashConsistencyTest {
     CountDownLatch release = new CountDownLatch(1);
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try (DBStore real = DBStoreBuilder.newBuilder(OmDBDefinition.DEFINITION).setPath(store).build()) {
-      FsoNamespace fso = new FsoNamespace(
+      FsoDirectories fso = new FsoDirectories(
           new OmContext(GatedSync.holding(real, syncing, release), OmStoreOptions.defaults()));
-      Future<FileStatus> creator = pool.submit(() -> fso.createDirectory("vol", "fso", "d"));
+      Future<FileStatus> creator = pool.submit(() -> fso.create("vol", "fso", "d"));
       assertTrue(syncing.await(30, TimeUnit.SECONDS), "the creating write never reached its fsync");
-      Future<FileStatus> again = pool.submit(() -> fso.createDirectory("vol", "fso", "d"));
+      Future<FileStatus> again = pool.submit(() -> fso.create("vol", "fso", "d"));
       boolean acknowledgedBeforeSync = GatedSync.finishesWithin(again, 500);
       release.countDown();
       assertEquals(creator.get().objectId(), again.get().objectId());

@@ -73,7 +73,7 @@ class ListOpenFilesTest {
 
   /**
    * An FSO openFileTable row {@code /volId/bucketId/parentId/leaf/<clientId>} written in one
-   * counted write (OPEN_FILES), as FsoNamespace will write it.
+   * counted write (OPEN_FILES), as FsoFiles writes it.
    */
   static String writeOpenFile(OmMetadataStore om, BucketInfo b, long parentId, String path,
       long size, long creationTime) {
