@@ -138,15 +138,9 @@ final class FsoDirectories {
       long parent = FsoResolver.parentId(dirTable, fileTable, b, path, Code.NOT_FOUND,
           "Cannot delete directory '" + path + "'");
       String key = OmKeys.pathKey(b.getVolumeId(), bid, parent, path.leaf());
-      DirectoryInfo d = dirTable.get(key);
-      if (d == null) {
-        if (fileTable.isExist(key)) {
-          throw new OmException(Code.FAILED_PRECONDITION,
-              "'" + path + "' is a file, not a directory; use deleteFile");
-        }
-        throw OmException.notFound("Directory '" + path + "' does not exist in '" + volume + "/"
-            + bucket + "'");
-      }
+      DirectoryInfo d = FsoResolver.requireRow(dirTable, fileTable, key,
+          "'" + path + "' is a file, not a directory; use deleteFile",
+          "Directory '" + path + "' does not exist in '" + volume + "/" + bucket + "'");
       String children = OmKeys.childPrefix(b.getVolumeId(), bid, d.getObjectId());
       boolean empty = !OmContext.hasLiveKey(dirTable, children)
           && !OmContext.hasLiveKey(fileTable, children);

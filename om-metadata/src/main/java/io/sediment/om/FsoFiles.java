@@ -177,15 +177,9 @@ final class FsoFiles {
       long parent = FsoResolver.parentId(dirTable, fileTable, b, path, Code.NOT_FOUND,
           "Cannot delete file '" + path + "'");
       String key = OmKeys.pathKey(b.getVolumeId(), bid, parent, path.leaf());
-      KeyInfo f = fileTable.get(key);
-      if (f == null) {
-        if (dirTable.isExist(key)) {
-          throw new OmException(Code.FAILED_PRECONDITION,
-              "'" + path + "' is a directory; use deleteDirectory");
-        }
-        throw OmException.notFound("File '" + path + "' does not exist in '" + volume + "/"
-            + bucket + "'");
-      }
+      KeyInfo f = FsoResolver.requireRow(fileTable, dirTable, key,
+          "'" + path + "' is a directory; use deleteDirectory",
+          "File '" + path + "' does not exist in '" + volume + "/" + bucket + "'");
       fileTable.deleteWithBatch(txn.batch(), key);
       ctx.retire(txn, bid, OmCounter.FILES, OmCounter.FILE_BYTES,
           FsoResolver.withPath(f, volume, bucket, path.path()));

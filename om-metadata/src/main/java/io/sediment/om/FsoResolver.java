@@ -80,16 +80,9 @@ final class FsoResolver {
       long parent = parentId(dirs, files, b, path, Code.NOT_FOUND,
           "File '" + path + "' does not exist");
       String key = OmKeys.pathKey(b.getVolumeId(), b.getObjectId(), parent, path.leaf());
-      KeyInfo f = files.get(key);
-      if (f != null) {
-        return withPath(f, volume, bucket, path.path());
-      }
-      if (dirs.isExist(key)) {
-        throw new OmException(Code.FAILED_PRECONDITION,
-            "'" + path + "' is a directory, not a file");
-      }
-      throw OmException.notFound("File '" + path + "' does not exist in '" + volume + "/"
-          + bucket + "'");
+      KeyInfo f = requireRow(files, dirs, key, "'" + path + "' is a directory, not a file",
+          "File '" + path + "' does not exist in '" + volume + "/" + bucket + "'");
+      return withPath(f, volume, bucket, path.path());
     }
   }
 
@@ -185,6 +178,23 @@ final class FsoResolver {
       parent = d.getObjectId();
     }
     return parent;
+  }
+
+  /**
+   * The row at {@code key} in {@code wanted}: FAILED_PRECONDITION with {@code otherKindMessage}
+   * when {@code other} has a row there instead (a file where a directory is wanted, or the
+   * reverse), NOT_FOUND with {@code missingMessage} when neither has.
+   */
+  static <T> T requireRow(Table<String, T> wanted, Table<String, ?> other, String key,
+      String otherKindMessage, String missingMessage) {
+    T row = wanted.get(key);
+    if (row != null) {
+      return row;
+    }
+    if (other.isExist(key)) {
+      throw new OmException(Code.FAILED_PRECONDITION, otherKindMessage);
+    }
+    throw OmException.notFound(missingMessage);
   }
 
   /** {@code f} as returned to callers: volume, bucket and the full path as its key name. */

@@ -2,20 +2,15 @@ package io.sediment.om.service;
 
 import io.sediment.om.OmPurges;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * Aborts multipart uploads initiated at least {@code expireThreshold} ago (store clock) and never
  * completed: each run examines up to {@code limit} uploads ({@link OmPurges#abortExpiredUploads}),
  * resuming after the previous run's cursor; aborted uploads' parts go to deletedTable.
  */
-public final class MultipartUploadCleanupService extends BackgroundService {
+public final class MultipartUploadCleanupService extends ExpiryService {
 
   public static final String NAME = "MultipartUploadCleanupService";
-
-  private final OmPurges purges;
-  private final Duration expireThreshold;
-  private final int limit;
 
   /**
    * @param expireThreshold age (since initiation) from which an upload is aborted
@@ -23,10 +18,7 @@ public final class MultipartUploadCleanupService extends BackgroundService {
    */
   public MultipartUploadCleanupService(OmPurges purges, Duration interval,
       Duration expireThreshold, int limit) {
-    super(NAME, interval);
-    this.purges = Objects.requireNonNull(purges, "purges");
-    this.expireThreshold = checkThreshold(expireThreshold);
-    this.limit = checkLimit(limit, "limit");
+    super(NAME, purges, interval, expireThreshold, limit);
   }
 
   @Override

@@ -2,7 +2,6 @@ package io.sediment.om.service;
 
 import io.sediment.om.OmPurges;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * Expires keys and files opened for writing but never committed: each run examines up to
@@ -10,13 +9,9 @@ import java.util.Objects;
  * openFileTable ({@link OmPurges#expireOpenFiles}), each resuming after its own cursor, and
  * removes those created at least {@code expireThreshold} ago by the store's clock.
  */
-public final class OpenKeyCleanupService extends BackgroundService {
+public final class OpenKeyCleanupService extends ExpiryService {
 
   public static final String NAME = "OpenKeyCleanupService";
-
-  private final OmPurges purges;
-  private final Duration expireThreshold;
-  private final int limit;
 
   /**
    * @param expireThreshold age (since opening) from which an open key or file expires
@@ -24,10 +19,7 @@ public final class OpenKeyCleanupService extends BackgroundService {
    */
   public OpenKeyCleanupService(OmPurges purges, Duration interval, Duration expireThreshold,
       int limit) {
-    super(NAME, interval);
-    this.purges = Objects.requireNonNull(purges, "purges");
-    this.expireThreshold = checkThreshold(expireThreshold);
-    this.limit = checkLimit(limit, "limit");
+    super(NAME, purges, interval, expireThreshold, limit);
   }
 
   @Override

@@ -1,0 +1,29 @@
+package io.sediment.om.service;
+
+import io.sediment.om.OmPurges;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * A cleanup that removes what has waited at least {@code expireThreshold} (store clock), examining
+ * at most {@code limit} rows per run through {@link OmPurges}. Arguments are checked on
+ * construction.
+ */
+abstract class ExpiryService extends BackgroundService {
+
+  protected final OmPurges purges;
+  protected final Duration expireThreshold;
+  protected final int limit;
+
+  /**
+   * @param expireThreshold age from which an entry expires, positive
+   * @param limit rows examined per run, 1 to {@link OmPurges#MAX_LIMIT}
+   */
+  ExpiryService(String name, OmPurges purges, Duration interval, Duration expireThreshold,
+      int limit) {
+    super(name, interval);
+    this.purges = Objects.requireNonNull(purges, "purges");
+    this.expireThreshold = checkThreshold(expireThreshold);
+    this.limit = checkLimit(limit, "limit");
+  }
+}
