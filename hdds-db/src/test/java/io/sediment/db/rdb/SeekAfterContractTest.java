@@ -21,6 +21,8 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,76 +63,26 @@ class SeekAfterContractTest {
       Cursor open(DBStore store, String lower, String upper, boolean prefix) {
         RDBTable t = raw(store);
         byte[] lo = bytes(lower);
-        TableIterator<byte[], KeyValue<byte[], byte[]>> it = prefix
-            ? t.iterator(lo, IteratorType.KEY_AND_VALUE)
-            : t.rangeIterator(lo, bytes(upper), IteratorType.KEY_AND_VALUE);
-        return new Cursor() {
-          @Override
-          public String seekAfter(String key) {
-            KeyValue<byte[], byte[]> kv = it.seekAfter(encode(key));
-            return kv == null ? null : decode(kv.getKey());
-          }
-
-          @Override
-          public String next() {
-            return decode(it.next().getKey());
-          }
-
-          @Override
-          public boolean hasNext() {
-            return it.hasNext();
-          }
-
-          @Override
-          public void close() {
-            it.close();
-          }
-        };
+        return adapt(prefix ? t.iterator(lo, IteratorType.KEY_AND_VALUE)
+            : t.rangeIterator(lo, bytes(upper), IteratorType.KEY_AND_VALUE),
+            this::encode, target -> { }, this::decode);
       }
     },
     CODEC_BUFFER {
       @Override
       Cursor open(DBStore store, String lower, String upper, boolean prefix) {
-        RDBTable t = raw(store);
         byte[] lo = bytes(lower);
-        TableIterator<CodecBuffer, KeyValue<CodecBuffer, CodecBuffer>> it = t.codecBufferIterator(
+        return adapt(raw(store).codecBufferIterator(
             lo, prefix ? (lo == null ? null : Bytes.prefixSuccessor(lo)) : bytes(upper),
-            IteratorType.KEY_AND_VALUE);
-        return new Cursor() {
-          @Override
-          public String seekAfter(String key) {
-            try (CodecBuffer target = CodecBuffer.copyOf(encode(key))) {
-              KeyValue<CodecBuffer, CodecBuffer> kv = it.seekAfter(target);
-              return kv == null ? null : decode(kv.getKey().getArray());
-            }
-          }
-
-          @Override
-          public String next() {
-            return decode(it.next().getKey().getArray());
-          }
-
-          @Override
-          public boolean hasNext() {
-            return it.hasNext();
-          }
-
-          @Override
-          public void close() {
-            it.close();
-          }
-        };
+            IteratorType.KEY_AND_VALUE),
+            key -> CodecBuffer.copyOf(encode(key)), CodecBuffer::release,
+            key -> decode(key.getArray()));
       }
     },
     TYPED {
       @Override
       byte[] encode(String key) {
         return key.getBytes(StandardCharsets.UTF_8);
-      }
-
-      @Override
-      String decode(byte[] key) {
-        return new String(key, StandardCharsets.UTF_8);
       }
 
       @Override
@@ -141,31 +93,9 @@ class SeekAfterContractTest {
       @Override
       Cursor open(DBStore store, String lower, String upper, boolean prefix) {
         Table<String, String> t = store.getTable(TestStores.STRINGS);
-        TableIterator<String, KeyValue<String, String>> it = prefix
-            ? t.iterator(lower, IteratorType.KEY_AND_VALUE)
-            : t.rangeIterator(lower, upper, IteratorType.KEY_AND_VALUE);
-        return new Cursor() {
-          @Override
-          public String seekAfter(String key) {
-            KeyValue<String, String> kv = it.seekAfter(key);
-            return kv == null ? null : kv.getKey();
-          }
-
-          @Override
-          public String next() {
-            return it.next().getKey();
-          }
-
-          @Override
-          public boolean hasNext() {
-            return it.hasNext();
-          }
-
-          @Override
-          public void close() {
-            it.close();
-          }
-        };
+        return adapt(prefix ? t.iterator(lower, IteratorType.KEY_AND_VALUE)
+            : t.rangeIterator(lower, upper, IteratorType.KEY_AND_VALUE),
+            key -> key, key -> { }, key -> key);
       }
     };
 
@@ -193,6 +123,41 @@ class SeekAfterContractTest {
 
     static RDBTable raw(DBStore store) {
       return (RDBTable) store.getTable(TestStores.BYTES.name());
+    }
+
+    /**
+     * {@code it} with string keys: {@code target} makes a seek target (released by
+     * {@code release} after the seek), {@code name} reads a returned key.
+     */
+    static <X> Cursor adapt(TableIterator<X, ? extends KeyValue<X, ?>> it,
+        Function<String, X> target, Consumer<X> release, Function<X, String> name) {
+      return new Cursor() {
+        @Override
+        public String seekAfter(String key) {
+          X t = target.apply(key);
+          try {
+            KeyValue<X, ?> kv = it.seekAfter(t);
+            return kv == null ? null : name.apply(kv.getKey());
+          } finally {
+            release.accept(t);
+          }
+        }
+
+        @Override
+        public String next() {
+          return name.apply(it.next().getKey());
+        }
+
+        @Override
+        public boolean hasNext() {
+          return it.hasNext();
+        }
+
+        @Override
+        public void close() {
+          it.close();
+        }
+      };
     }
   }
 
