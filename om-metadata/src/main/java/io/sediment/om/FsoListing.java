@@ -425,20 +425,12 @@ final class FsoListing {
       try {
         this.fileIt = files.iterator(prefix, IteratorType.KEY_AND_VALUE);
         if (afterName != null) {
-          positionAfter(dirIt, prefix + afterName);
-          positionAfter(fileIt, prefix + afterName);
+          dirIt.seekAfter(prefix + afterName);
+          fileIt.seekAfter(prefix + afterName);
         }
       } catch (RuntimeException | Error e) {
         dirIt.close();
         throw e;
-      }
-    }
-
-    private static void positionAfter(TableIterator<String, ? extends KeyValue<String, ?>> it,
-        String key) {
-      KeyValue<String, ?> landed = it.seek(key);
-      if (landed != null && landed.getKey().equals(key)) {
-        it.next();
       }
     }
 
