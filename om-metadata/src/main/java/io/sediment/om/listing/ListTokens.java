@@ -115,7 +115,8 @@ public final class ListTokens {
     }
     if (t.getKind() != request.kind()
         || !MessageDigest.isEqual(t.getRequestHash().toByteArray(), request.hash())) {
-      throw invalid("it belongs to another listing (volume, bucket, prefix or delimiter differ)");
+      throw invalid(
+          "it belongs to another listing (volume, bucket, prefix, delimiter or flags differ)");
     }
     if (!maxAge.isZero()) {
       long age = clock.millis() - t.getIssuedAt();
