@@ -8,7 +8,8 @@ import java.util.Iterator;
  * created.
  *
  * <p>Positioning is lazy: creating an iterator does not position it. If the first call is
- * {@link #seek}, {@link #seekToFirst()} or {@link #seekToLast()}, that call is the only
+ * {@link #seek}, {@link #seekAfter}, {@link #seekToFirst()} or {@link #seekToLast()}, that call is
+ * the only
  * positioning; if it is {@link #hasNext()}, {@link #next()} or {@link #removeFromDB()}, the
  * iterator first positions at the start of its bounds. Advancing is lazy too: after {@code next()}
  * the iterator stays on the entry it returned and moves on only when asked for the following one,
@@ -37,6 +38,17 @@ public interface TableIterator<K, T> extends Iterator<T>, AutoCloseable {
    *     bound)
    */
   T seek(K key);
+
+  /**
+   * Positions at the first entry whose key is strictly after {@code key} within the bounds, as
+   * {@link #seek} does for "at or after": the entry is returned without being consumed, a key
+   * below the lower bound positions at the lower bound, and past the end or the upper bound the
+   * result is {@code null}. {@code key} need not exist. One positioning, like {@code seek}: the
+   * iterator never lands on {@code key} and then steps over it.
+   *
+   * @return the entry positioned at, or {@code null} if there is none
+   */
+  T seekAfter(K key);
 
   /**
    * Deletes from the table the current entry: the one last returned by {@link #next()} or

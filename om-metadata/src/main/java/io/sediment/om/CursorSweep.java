@@ -37,9 +37,7 @@ record CursorSweep<V>(List<List<KeyValue<String, V>>> segments, String nextCurso
   /** Reads the rows of one run; call under the write lock. */
   static <V> CursorSweep<V> read(Table<String, V> table, String cursor, int limit) {
     List<List<KeyValue<String, V>>> segments = new ArrayList<>(2);
-    // The smallest key after the cursor is cursor + U+0000.
-    List<KeyValue<String, V>> tail = readRange(table, cursor == null ? null : cursor + '\0', null,
-        limit);
+    List<KeyValue<String, V>> tail = readRange(table, cursor, null, limit);
     segments.add(tail);
     if (tail.size() == limit) {
       return new CursorSweep<>(segments, lastKey(tail));
@@ -62,11 +60,15 @@ record CursorSweep<V>(List<List<KeyValue<String, V>>> segments, String nextCurso
     return n;
   }
 
-  private static <V> List<KeyValue<String, V>> readRange(Table<String, V> table, String from,
+  /** Up to {@code limit} rows after {@code after} (exclusive; null: the head) before {@code to}. */
+  private static <V> List<KeyValue<String, V>> readRange(Table<String, V> table, String after,
       String to, int limit) {
     List<KeyValue<String, V>> out = new ArrayList<>(Math.min(limit, 256));
     try (TableIterator<String, KeyValue<String, V>> it =
-             table.rangeIterator(from, to, IteratorType.KEY_AND_VALUE)) {
+             table.rangeIterator(null, to, IteratorType.KEY_AND_VALUE)) {
+      if (after != null) {
+        it.seekAfter(after);
+      }
       while (out.size() < limit && it.hasNext()) {
         out.add(it.next());
       }

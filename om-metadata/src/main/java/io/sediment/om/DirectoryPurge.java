@@ -151,10 +151,7 @@ final class DirectoryPurge {
     try (TableIterator<String, KeyValue<String, KeyInfo>> it =
              deletedDirTable.iterator(null, IteratorType.KEY_AND_VALUE)) {
       if (cursor != null) {
-        KeyValue<String, KeyInfo> landed = it.seek(cursor);
-        if (landed != null && landed.getKey().equals(cursor)) {
-          it.next();
-        }
+        it.seekAfter(cursor);
       }
       Pass pass = pass(it);
       if (pass.last != null) {
@@ -340,9 +337,8 @@ final class DirectoryPurge {
     try (TableIterator<String, KeyValue<String, DirectoryInfo>> it =
              dirTable.iterator(level.prefix, IteratorType.KEY_AND_VALUE)) {
       if (level.lastFinished != null) {
-        // The batch is not visible to reads: skip the finished one, the smallest key after it
-        // being itself followed by U+0000.
-        it.seek(level.lastFinished + '\u0000');
+        // The batch is not visible to reads: skip the finished one.
+        it.seekAfter(level.lastFinished);
       }
       if (!it.hasNext()) {
         return null;

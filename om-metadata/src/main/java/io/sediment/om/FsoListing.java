@@ -8,6 +8,11 @@ import io.sediment.db.KeyValue;
 import io.sediment.db.ReadView;
 import io.sediment.db.Table;
 import io.sediment.db.TableIterator;
+import io.sediment.om.listing.Cursor;
+import io.sediment.om.listing.Page;
+import io.sediment.om.listing.PageRequest;
+import io.sediment.om.listing.PageSource;
+import io.sediment.om.listing.Scan;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.DirectoryInfo;
 import io.sediment.proto.om.KeyInfo;
@@ -65,12 +70,10 @@ import java.util.List;
  * the children of a directory returned last are probed, and so is, one at a time, each ancestor
  * whose remainder is not known yet (on a page resumed from a token).
  *
- * <p>The continuation token (see {@link ListTokens}) carries the last path and is bound to the
+ * <p>The continuation token (see {@link io.sediment.om.listing.ListTokens}) carries the last path and is bound to the
  * volume, bucket (and its object id), normalized path and the recursive flag.
  */
 final class FsoListing {
-
-  private static final String RECURSIVE = "recursive";
 
   private FsoListing() {
   }
@@ -102,43 +105,101 @@ final class FsoListing {
     int max = ctx.checkPageSize("numEntries", numEntries);
     try (ReadView view = ctx.store().openReadView()) {
       BucketInfo b = FsoResolver.requireFsoBucket(ctx, view, volume, bucket);
-      byte[] hash = ListTokens.requestHash(ListKind.LIST_STATUS, volume, bucket,
-          b.getObjectId(), path.path(), recursive ? RECURSIVE : null);
-      FsoPath cursor = start;
-      if (token != null && !token.isEmpty()) {
-        cursor = FsoPath.parseStored("Continuation token path",
-            ctx.tokens().verify(token, ListKind.LIST_STATUS, hash).lastKey());
+      PageRequest request = PageRequest.of(ListKind.LIST_STATUS, volume, bucket,
+          b.getObjectId(), path.path()).withFlag(PageRequest.RECURSIVE, recursive);
+      boolean fromToken = token != null && !token.isEmpty();
+      Page<FileStatus> page = ctx.pager().page(request, token,
+          start == null ? null : new Cursor(start.path(), false), max,
+          new Source(view, b, volume + "/" + bucket, path, recursive, fromToken ? null : start));
+      return new ListPage<>(page.items(), page.truncated(), page.nextToken());
+    }
+  }
+
+  /**
+   * The page source of one {@code listStatus} request: {@link #begin} checks the cursor and
+   * resolves the listed path, {@link #open} walks below it (or lists the file it names).
+   */
+  private static final class Source implements PageSource<FileStatus> {
+    private final ReadView view;
+    private final BucketInfo bucket;
+    private final String where;
+    private final FsoPath path;
+    private final boolean recursive;
+    /** The start key, or {@code null} when the page resumes from a token (or at the start). */
+    private final FsoPath start;
+    private FsoPath cursor;
+    private FileStatus listed;
+
+    Source(ReadView view, BucketInfo bucket, String where, FsoPath path, boolean recursive,
+        FsoPath start) {
+      this.view = view;
+      this.bucket = bucket;
+      this.where = where;
+      this.path = path;
+      this.recursive = recursive;
+      this.start = start;
+    }
+
+    @Override
+    public void begin(Cursor after) {
+      if (after != null && start == null) {
+        cursor = FsoPath.parseStored("Continuation token path", after.lastKey());
         if (!path.contains(cursor)) {
           throw OmException.invalid("The continuation token is invalid: it does not belong to '"
               + path + "'");
         }
+      } else {
+        cursor = start;
       }
-      FileStatus listed = FsoResolver.status(view, b, path);
+      listed = FsoResolver.status(view, bucket, path);
       if (listed == null) {
-        throw OmException.notFound("'" + path + "' does not exist in '" + volume + "/" + bucket
-            + "'");
+        throw OmException.notFound("'" + path + "' does not exist in '" + where + "'");
       }
-      if (max == 0) {
-        return new ListPage<>(List.of(), false, null);
-      }
+    }
+
+    @Override
+    public Scan<FileStatus> open(Cursor after) {
       if (!listed.isDirectory()) {
-        return new ListPage<>(cursor == null ? List.of(listed) : List.of(), false, null);
+        return new OneFile(cursor == null ? listed : null);
       }
-      try (Walk walk = new Walk(view, b, recursive)) {
+      Walk walk = new Walk(view, bucket, recursive);
+      try {
         walk.start(listed, path, cursor);
-        List<FileStatus> out = new ArrayList<>(Math.min(max, 64));
-        while (out.size() < max) {
-          FileStatus next = walk.next();
-          if (next == null) {
-            break;
-          }
-          out.add(next);
-        }
-        boolean truncated = out.size() == max && walk.hasMore();
-        String nextToken = truncated ? ctx.tokens().issue(ListKind.LIST_STATUS, hash,
-            out.get(out.size() - 1).path(), false) : null;
-        return new ListPage<>(out, truncated, nextToken);
+      } catch (RuntimeException | Error e) {
+        walk.close();
+        throw e;
       }
+      return walk;
+    }
+  }
+
+  /** The listing of a path that names a file: that file, unless the page resumes after it. */
+  private static final class OneFile implements Scan<FileStatus> {
+    private FileStatus file;
+
+    OneFile(FileStatus file) {
+      this.file = file;
+    }
+
+    @Override
+    public FileStatus next() {
+      FileStatus f = file;
+      file = null;
+      return f;
+    }
+
+    @Override
+    public boolean hasMore() {
+      return file != null;
+    }
+
+    @Override
+    public Cursor resumeCursor() {
+      return null;
+    }
+
+    @Override
+    public void close() {
     }
   }
 
@@ -150,7 +211,7 @@ final class FsoListing {
    * most two native iterators are open at a time (one {@link Frame}), whatever the depth, and the
    * path of the current directory is kept once, not once per level.
    */
-  private static final class Walk implements AutoCloseable {
+  private static final class Walk implements Scan<FileStatus> {
     private final Table<String, DirectoryInfo> dirs;
     private final Table<String, KeyInfo> files;
     private final BucketInfo bucket;
@@ -198,8 +259,25 @@ final class FsoListing {
       }
     }
 
+    /** The path of the entry {@link #next()} returned last. */
+    private String lastPath;
+
     /** The next entry in listing order, or {@code null} at the end. */
-    FileStatus next() {
+    @Override
+    public FileStatus next() {
+      FileStatus s = read();
+      if (s != null) {
+        lastPath = s.path();
+      }
+      return s;
+    }
+
+    @Override
+    public Cursor resumeCursor() {
+      return new Cursor(lastPath, false);
+    }
+
+    private FileStatus read() {
       while (true) {
         if (pending != null) {
           descend(pending.objectId(), pending.name(), null);
@@ -238,7 +316,8 @@ final class FsoListing {
      * open, probes the children of the last directory returned, and re-opens, one at a time, the
      * levels whose remainder is not known yet (those a resumed page started in).
      */
-    boolean hasMore() {
+    @Override
+    public boolean hasMore() {
       if (open != null) {
         if (open.hasMore()) {
           return true;
@@ -346,20 +425,12 @@ final class FsoListing {
       try {
         this.fileIt = files.iterator(prefix, IteratorType.KEY_AND_VALUE);
         if (afterName != null) {
-          positionAfter(dirIt, prefix + afterName);
-          positionAfter(fileIt, prefix + afterName);
+          dirIt.seekAfter(prefix + afterName);
+          fileIt.seekAfter(prefix + afterName);
         }
       } catch (RuntimeException | Error e) {
         dirIt.close();
         throw e;
-      }
-    }
-
-    private static void positionAfter(TableIterator<String, ? extends KeyValue<String, ?>> it,
-        String key) {
-      KeyValue<String, ?> landed = it.seek(key);
-      if (landed != null && landed.getKey().equals(key)) {
-        it.next();
       }
     }
 

@@ -8,6 +8,10 @@ import static io.sediment.om.OmKeys.utf8;
 import io.sediment.db.ReadView;
 import io.sediment.db.Table;
 import io.sediment.db.codec.Codec;
+import io.sediment.om.listing.Cursor;
+import io.sediment.om.listing.Page;
+import io.sediment.om.listing.Pager;
+import io.sediment.om.listing.TableScan;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
@@ -59,10 +63,10 @@ final class LifecycleScans {
     OmValidation.checkOptionalText("Prefix", prefix);
     Objects.requireNonNull(rule, "rule");
     int max = ctx.checkBudget("maxExamined", maxExamined);
-    PageScan scan;
+    Page<KeyInfo> page;
     long bucketId;
     String metaKey;
-    ListTokens.Cursor cursor;
+    Cursor cursor;
     try (ReadView view = ctx.store().openReadView()) {
       BucketInfo info = ctx.requireBucket(view, volume, bucket);
       boolean fso = info.getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED;
@@ -72,24 +76,23 @@ final class LifecycleScans {
       }
       bucketId = info.getObjectId();
       metaKey = cursorPrefix(bucketId) + scanName;
-      String last = savedCursor(view.getTable(META_TABLE).get(metaKey), OmContext.nz(prefix));
-      cursor = last == null ? null : new ListTokens.Cursor(last, false);
+      cursor = Cursor.startAfter(
+          savedCursor(view.getTable(META_TABLE).get(metaKey), OmContext.nz(prefix)));
       String base = fso ? OmKeys.fsoBucketPrefix(info.getVolumeId(), info.getObjectId())
           : OmKeys.bucketPrefix(volume, bucket);
-      scan = PageScan.read(view.getTable((fso ? FILE_TABLE : KEY_TABLE).name()), base,
-          OmContext.nz(prefix), null, cursor, max);
+      page = Pager.read(TableScan.source(view.getTable((fso ? FILE_TABLE : KEY_TABLE).name()),
+          base, prefix, null, (name, v) -> KEY_INFO.fromPersistedFormat(v)), cursor, max);
     }
     List<KeyInfo> matched = new ArrayList<>();
-    for (PageScan.Entry e : scan.entries()) {
-      KeyInfo k = KEY_INFO.fromPersistedFormat(e.value());
+    for (KeyInfo k : page.items()) {
       if (rule.test(k)) {
         matched.add(k);
       }
     }
-    String next = scan.truncated() ? scan.last().name() : null;
+    String next = page.nextKey();
     if (cursor == null && next == null) {
       // A whole pass in one step from the start: there is no cursor to save or clear.
-      return new LifecycleStep(matched, scan.entries().size(), true);
+      return new LifecycleStep(matched, page.items().size(), true);
     }
     ctx.write(txn -> {
       BucketInfo now = ctx.table(OmDBDefinition.BUCKET_TABLE)
@@ -106,7 +109,7 @@ final class LifecycleScans {
       }
       return null;
     });
-    return new LifecycleStep(matched, scan.entries().size(), next == null);
+    return new LifecycleStep(matched, page.items().size(), next == null);
   }
 
   /** A saved cursor: the prefix's UTF-8 length (4 bytes, big-endian), the prefix, the last key. */

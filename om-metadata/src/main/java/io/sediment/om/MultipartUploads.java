@@ -9,7 +9,12 @@ import io.sediment.db.KeyValue;
 import io.sediment.db.ReadView;
 import io.sediment.db.Table;
 import io.sediment.db.TableIterator;
+import io.sediment.db.codec.Codec;
 import io.sediment.om.OmException.Code;
+import io.sediment.om.listing.Cursor;
+import io.sediment.om.listing.Page;
+import io.sediment.om.listing.Pager;
+import io.sediment.om.listing.TableScan;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.MultipartUploadInfo;
@@ -50,6 +55,9 @@ import java.util.List;
  * Thread-safe.
  */
 final class MultipartUploads {
+
+  private static final Codec<MultipartUploadInfo> UPLOAD_INFO = MULTIPART_INFO_TABLE.valueCodec();
+  private static final Codec<PartInfo> PART_INFO = MULTIPART_PARTS_TABLE.valueCodec();
 
   /** The smallest part number. */
   static final int MIN_PART_NUMBER = 1;
@@ -180,31 +188,23 @@ final class MultipartUploads {
           + MAX_PART_NUMBER + ": " + partNumberMarker);
     }
     int max = ctx.clampPageSize("max-parts", maxParts);
-    List<PartInfo> page = new ArrayList<>(Math.min(max, 64));
-    boolean truncated;
+    Page<PartInfo> page;
     try (ReadView view = ctx.store().openReadView()) {
       ctx.requireObjectStoreBucket(view, volume, bucket);
       if (view.getTable(MULTIPART_INFO_TABLE)
           .get(OmKeys.multipartKey(volume, bucket, key, uploadId)) == null) {
         throw noSuchUpload(volume, bucket, key, uploadId);
       }
-      if (max == 0) {
-        return new PartListing(List.of(), false, 0);
-      }
-      try (TableIterator<String, KeyValue<String, PartInfo>> it = view
-          .getTable(MULTIPART_PARTS_TABLE)
-          .iterator(OmKeys.multipartPartsPrefix(uploadId), IteratorType.KEY_AND_VALUE)) {
-        if (partNumberMarker >= MIN_PART_NUMBER) {
-          it.seek(OmKeys.multipartPartKey(uploadId, partNumberMarker + 1));
-        }
-        while (page.size() < max && it.hasNext()) {
-          page.add(it.next().getValue());
-        }
-        truncated = it.hasNext();
-      }
+      // Part keys are fixed-width numbers, so "after the marker's key" is "from marker + 1".
+      page = Pager.read(TableScan.source(view.getTable(MULTIPART_PARTS_TABLE.name()), "",
+              OmKeys.multipartPartsPrefix(uploadId), null,
+              (name, v) -> PART_INFO.fromPersistedFormat(v)),
+          partNumberMarker >= MIN_PART_NUMBER
+              ? new Cursor(OmKeys.multipartPartKey(uploadId, partNumberMarker), false) : null,
+          max);
     }
-    return new PartListing(page, truncated,
-        truncated ? page.get(page.size() - 1).getPartNumber() : 0);
+    return new PartListing(page.items(), page.truncated(),
+        page.truncated() ? page.last().getPartNumber() : 0);
   }
 
   /** See {@link OmMetadataStore#completeMultipartUpload}. */
@@ -337,35 +337,22 @@ final class MultipartUploads {
       checkUploadId(uploadIdMarker);
     }
     int max = ctx.clampPageSize("max-uploads", maxUploads);
-    List<MultipartUploadInfo> out = new ArrayList<>(Math.min(max, 64));
-    boolean truncated;
+    Page<MultipartUploadInfo> page;
     try (ReadView view = ctx.store().openReadView()) {
       ctx.requireObjectStoreBucket(view, volume, bucket);
-      if (max == 0) {
-        return new MultipartUploadListing(List.of(), false, null, null);
-      }
-      Table<String, MultipartUploadInfo> table = view.getTable(MULTIPART_INFO_TABLE);
-      try (TableIterator<String, KeyValue<String, MultipartUploadInfo>> it = table.iterator(
-          OmKeys.multipartPrefix(volume, bucket, OmContext.nz(prefix)),
-          IteratorType.KEY_AND_VALUE)) {
-        if (hasUploadMarker) {
-          String at = OmKeys.multipartKey(volume, bucket, keyMarker, uploadIdMarker);
-          KeyValue<String, MultipartUploadInfo> landed = it.seek(at);
-          if (landed != null && landed.getKey().equals(at)) {
-            it.next();
-          }
-        } else if (hasKeyMarker) {
-          it.seek(OmKeys.multipartKeyAfterUploadsOf(volume, bucket, keyMarker));
-        }
-        while (out.size() < max && it.hasNext()) {
-          out.add(it.next().getValue());
-        }
-        truncated = it.hasNext();
-      }
+      // Upload rows are named keyName + UPLOAD_SEPARATOR + uploadId after the bucket prefix: a
+      // key marker alone resumes after every upload of that key, with an upload-id marker after
+      // that one upload.
+      String markerName = OmKeys.multipartKeyName(OmContext.nz(keyMarker)) + OmKeys.UPLOAD_SEPARATOR;
+      Cursor after = hasUploadMarker ? new Cursor(markerName + uploadIdMarker, false)
+          : hasKeyMarker ? new Cursor(markerName, true) : null;
+      page = Pager.read(TableScan.source(view.getTable(MULTIPART_INFO_TABLE.name()),
+          OmKeys.bucketPrefix(volume, bucket), OmKeys.multipartKeyName(OmContext.nz(prefix)), null,
+          (name, v) -> UPLOAD_INFO.fromPersistedFormat(v)), after, max);
     }
-    MultipartUploadInfo last = truncated ? out.get(out.size() - 1) : null;
-    return new MultipartUploadListing(out, truncated, last == null ? null : last.getKeyName(),
-        last == null ? null : last.getUploadId());
+    MultipartUploadInfo last = page.truncated() ? page.last() : null;
+    return new MultipartUploadListing(page.items(), page.truncated(),
+        last == null ? null : last.getKeyName(), last == null ? null : last.getUploadId());
   }
 
   // ---- helpers ----

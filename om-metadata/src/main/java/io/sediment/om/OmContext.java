@@ -15,6 +15,8 @@ import io.sediment.db.TableDefinition;
 import io.sediment.db.TableIterator;
 import io.sediment.db.managed.StoreOutOfSpaceException;
 import io.sediment.om.OmException.Code;
+import io.sediment.om.listing.ListTokens;
+import io.sediment.om.listing.Pager;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
@@ -28,8 +30,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 /**
- * What every part of the namespace shares: the store and its tables, the options, the token
- * signer, the object-id sequence, the namespace counters and the one write path
+ * What every part of the namespace shares: the store and its tables, the options, the pager
+ * (and its token signer), the object-id sequence, the namespace counters and the one write path
  * ({@link #write}). Package-internal; the public surface is {@link OmMetadataStore}.
  *
  * <p>Thread-safe: writes are serialized by one lock, so every check-then-write is atomic with
@@ -39,7 +41,7 @@ final class OmContext {
 
   private final DBStore store;
   private final OmStoreOptions options;
-  private final ListTokens tokens;
+  private final Pager pager;
   private final GroupCommitter committer;
 
   private final ReentrantLock writeLock = new ReentrantLock();
@@ -60,7 +62,7 @@ final class OmContext {
       new SecureRandom().nextBytes(secret);
       meta.put(OmDBDefinition.META_TOKEN_SECRET, secret);
     }
-    this.tokens = new ListTokens(secret, options.clock(), options.tokenMaxAge());
+    this.pager = new Pager(new ListTokens(secret, options.clock(), options.tokenMaxAge()));
     byte[] next = meta.get(OmDBDefinition.META_NEXT_OBJECT_ID);
     this.nextObjectId = next == null ? 1 : decodeLong(next);
     for (OmCounter c : OmCounter.values()) {
@@ -78,8 +80,9 @@ final class OmContext {
     return options;
   }
 
-  ListTokens tokens() {
-    return tokens;
+  /** Reads the pages of every listing, with the store's continuation tokens. */
+  Pager pager() {
+    return pager;
   }
 
   GroupCommitter committer() {

@@ -7,18 +7,14 @@ import static io.sediment.om.OmDBDefinition.VOLUME_TABLE;
 
 import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
-import io.sediment.db.ReadView;
 import io.sediment.db.Table;
-import io.sediment.db.codec.Codec;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
-import io.sediment.proto.om.ListKind;
 import io.sediment.proto.om.SnapshotInfo;
 import io.sediment.proto.om.PartInfo;
 import io.sediment.proto.om.VolumeInfo;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -42,8 +38,8 @@ import java.util.Objects;
  * <h2>Listings</h2>
  * A page is read with one natively bounded iterator over {@code base + prefix} (so it never walks
  * entries or tombstones outside the listing), which sees one consistent view of the table. It is
- * positioned once with {@code seek(cursor)} (the start-after or token key; the seek is inclusive,
- * so an exact match of the cursor is skipped) and read lazily, one entry per item returned. With a
+ * positioned once with {@code seekAfter(cursor)} (the start-after or token key, exclusive) and
+ * read lazily, one entry per item returned. With a
  * delimiter, a common prefix is skipped with one seek to its successor instead of walking its keys.
  * When the page is full, one {@code hasNext()} decides {@code truncated} exactly. A cursor whose key
  * was deleted meanwhile resumes at the next live key. Page sizes are capped by
@@ -54,27 +50,24 @@ import java.util.Objects;
  * return an empty list). {@code truncated} is exact for every page of at least one entry.
  *
  * <p>Continuation tokens are opaque, MACed with a random per-store secret kept in the meta table
- * (so tokens survive a restart), and bound to their request; see {@link ListTokens}.
+ * (so tokens survive a restart), and bound to their request; see
+ * {@link io.sediment.om.listing.ListTokens}. Every listing pages through one
+ * {@link io.sediment.om.listing.Pager}.
  *
  * <p>Thread-safe.
  */
 public final class OmMetadataStore implements AutoCloseable {
 
-  private static final Codec<KeyInfo> KEY_INFO = KEY_TABLE.valueCodec();
-  private static final Codec<VolumeInfo> VOLUME_INFO = VOLUME_TABLE.valueCodec();
-  private static final Codec<BucketInfo> BUCKET_INFO = BUCKET_TABLE.valueCodec();
-  private static final String ROOT = String.valueOf(OmKeys.SEPARATOR);
 
   private final OmContext ctx;
   private final DBStore store;
   private final OmStoreOptions options;
-  private final ListTokens tokens;
+  private final ObjectListings listings;
 
   private final Table<String, VolumeInfo> volumeTable;
   private final Table<String, BucketInfo> bucketTable;
   private final Table<String, KeyInfo> keyTable;
   private final Table<String, KeyInfo> openKeyTable;
-  private final Table<byte[], byte[]> rawVolumeTable;
   private final Snapshots snapshots;
   private final LifecycleScans lifecycleScans;
   private final Volumes volumes;
@@ -88,12 +81,11 @@ public final class OmMetadataStore implements AutoCloseable {
     this.ctx = new OmContext(store, options);
     this.store = store;
     this.options = options;
-    this.tokens = ctx.tokens();
+    this.listings = new ObjectListings(ctx);
     this.volumeTable = store.getTable(VOLUME_TABLE);
     this.bucketTable = store.getTable(BUCKET_TABLE);
     this.keyTable = store.getTable(KEY_TABLE);
     this.openKeyTable = store.getTable(OPEN_KEY_TABLE);
-    this.rawVolumeTable = store.getTable(VOLUME_TABLE.name());
     this.snapshots = new Snapshots(ctx);
     this.lifecycleScans = new LifecycleScans(ctx);
     this.volumes = new Volumes(ctx);
@@ -233,11 +225,7 @@ public final class OmMetadataStore implements AutoCloseable {
    * @throws OmException INVALID_ARGUMENT if {@code maxResults} is not in {@code [0, cap]}
    */
   public ListPage<VolumeInfo> listVolumes(String prefix, String startAfter, int maxResults) {
-    OmValidation.checkOptionalText("Prefix", prefix);
-    OmValidation.checkOptionalText("Start-after", startAfter);
-    int max = checkPageSize("maxResults", maxResults);
-    PageScan scan = PageScan.read(rawVolumeTable, ROOT, nz(prefix), null, PageScan.cursorOf(startAfter), max);
-    return new ListPage<>(scan.values(VOLUME_INFO::fromPersistedFormat), scan.truncated(), null);
+    return listings.listVolumes(prefix, startAfter, maxResults);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -296,16 +284,7 @@ public final class OmMetadataStore implements AutoCloseable {
    */
   public ListPage<BucketInfo> listBuckets(String volume, String prefix, String startAfter,
       int maxResults) {
-    OmValidation.checkResourceName("Volume", volume);
-    OmValidation.checkOptionalText("Prefix", prefix);
-    OmValidation.checkOptionalText("Start-after", startAfter);
-    int max = checkPageSize("maxResults", maxResults);
-    try (ReadView view = store.openReadView()) {
-      requireVolume(view, volume);
-      PageScan scan = PageScan.read(view.getTable(BUCKET_TABLE.name()), OmKeys.volumePrefix(volume), nz(prefix),
-          null, PageScan.cursorOf(startAfter), max);
-      return new ListPage<>(scan.values(BUCKET_INFO::fromPersistedFormat), scan.truncated(), null);
-    }
+    return listings.listBuckets(volume, prefix, startAfter, maxResults);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -359,23 +338,7 @@ public final class OmMetadataStore implements AutoCloseable {
    */
   public ListPage<KeyInfo> listKeys(String volume, String bucket, String prefix,
       String startAfter, int maxKeys, String token) {
-    OmValidation.checkResourceName("Volume", volume);
-    OmValidation.checkResourceName("Bucket", bucket);
-    OmValidation.checkOptionalText("Prefix", prefix);
-    OmValidation.checkOptionalText("Start-after", startAfter);
-    int max = checkPageSize("maxKeys", maxKeys);
-    try (ReadView view = store.openReadView()) {
-      BucketInfo info = requireObjectStoreBucket(view, volume, bucket);
-      byte[] hash = ListTokens.requestHash(ListKind.LIST_KEYS, volume, bucket, info.getObjectId(),
-          prefix, null);
-      ListTokens.Cursor cursor = token == null || token.isEmpty()
-          ? PageScan.cursorOf(startAfter) : tokens.verify(token, ListKind.LIST_KEYS, hash);
-      PageScan scan = PageScan.read(view.getTable(KEY_TABLE.name()), OmKeys.bucketPrefix(volume, bucket),
-          nz(prefix), null, cursor, max);
-      String next = scan.truncated()
-          ? tokens.issue(ListKind.LIST_KEYS, hash, scan.last().name(), false) : null;
-      return new ListPage<>(scan.values(KEY_INFO::fromPersistedFormat), scan.truncated(), next);
-    }
+    return listings.listKeys(volume, bucket, prefix, startAfter, maxKeys, token);
   }
 
   /**
@@ -390,44 +353,7 @@ public final class OmMetadataStore implements AutoCloseable {
    *     NOT_FOUND if the volume or bucket is absent, UNIMPLEMENTED for FSO buckets
    */
   public ListObjectsV2Result listObjectsV2(ListObjectsV2Request request) {
-    Objects.requireNonNull(request, "request");
-    OmValidation.checkResourceName("Volume", request.volume());
-    OmValidation.checkResourceName("Bucket", request.bucket());
-    OmValidation.checkOptionalText("Prefix", request.prefix());
-    OmValidation.checkOptionalText("Delimiter", request.delimiter());
-    OmValidation.checkOptionalText("Start-after", request.startAfter());
-    int max = ctx.clampPageSize("max-keys", request.maxKeys());
-    try (ReadView view = store.openReadView()) {
-      return listObjectsV2(view, request, max);
-    }
-  }
-
-  private ListObjectsV2Result listObjectsV2(ReadView view, ListObjectsV2Request request, int max) {
-    BucketInfo info = requireObjectStoreBucket(view, request.volume(), request.bucket());
-    String prefix = nz(request.prefix());
-    String delimiter = request.delimiter() == null || request.delimiter().isEmpty()
-        ? null : request.delimiter();
-    byte[] hash = ListTokens.requestHash(ListKind.LIST_OBJECTS_V2, request.volume(),
-        request.bucket(), info.getObjectId(), prefix, delimiter);
-    String token = request.continuationToken();
-    ListTokens.Cursor cursor = token == null || token.isEmpty()
-        ? PageScan.cursorOf(request.startAfter()) : tokens.verify(token, ListKind.LIST_OBJECTS_V2, hash);
-    PageScan scan = PageScan.read(view.getTable(KEY_TABLE.name()),
-        OmKeys.bucketPrefix(request.volume(), request.bucket()), prefix, delimiter, cursor, max);
-    List<KeyInfo> contents = new ArrayList<>();
-    List<String> prefixes = new ArrayList<>();
-    for (PageScan.Entry e : scan.entries()) {
-      if (e.isPrefix()) {
-        prefixes.add(e.name());
-      } else {
-        contents.add(KEY_INFO.fromPersistedFormat(e.value()));
-      }
-    }
-    String next = scan.truncated()
-        ? tokens.issue(ListKind.LIST_OBJECTS_V2, hash, scan.last().name(), scan.last().isPrefix())
-        : null;
-    return new ListObjectsV2Result(contents, prefixes, scan.entries().size(), scan.truncated(),
-        next);
+    return listings.listObjectsV2(request);
   }
 
   /**
@@ -455,7 +381,7 @@ public final class OmMetadataStore implements AutoCloseable {
    * occurrence, returned once and counted toward max-keys like a key. An item (key or common
    * prefix) is listed only if it sorts after the marker, so a marker that lies in a common prefix
    * (or is one, as {@code NextMarker} may be) skips every key under it: the page is read with one
-   * bounded iterator seeked once past that whole prefix ({@link PageScan}). {@code NextMarker}
+   * bounded iterator seeked once past that whole prefix ({@link io.sediment.om.listing.TableScan}). {@code NextMarker}
    * follows S3: set only when truncated and a delimiter was given. Paging with
    * {@code NextMarker} (or, without a delimiter, the last key) to the end lists every item once.
    * {@code maxKeys} above the cap is clamped to it; 0 is the empty page S3 answers to
@@ -465,51 +391,7 @@ public final class OmMetadataStore implements AutoCloseable {
    *     NOT_FOUND if the volume or bucket is absent, UNIMPLEMENTED for FSO buckets
    */
   public ListObjectsV1Result listObjectsV1(ListObjectsV1Request request) {
-    Objects.requireNonNull(request, "request");
-    OmValidation.checkResourceName("Volume", request.volume());
-    OmValidation.checkResourceName("Bucket", request.bucket());
-    OmValidation.checkOptionalText("Prefix", request.prefix());
-    OmValidation.checkOptionalText("Delimiter", request.delimiter());
-    OmValidation.checkOptionalText("Marker", request.marker());
-    int max = ctx.clampPageSize("max-keys", request.maxKeys());
-    String prefix = nz(request.prefix());
-    String delimiter = request.delimiter() == null || request.delimiter().isEmpty()
-        ? null : request.delimiter();
-    try (ReadView view = store.openReadView()) {
-      requireObjectStoreBucket(view, request.volume(), request.bucket());
-      PageScan scan = PageScan.read(view.getTable(KEY_TABLE.name()),
-          OmKeys.bucketPrefix(request.volume(), request.bucket()), prefix, delimiter,
-          markerCursor(prefix, delimiter, request.marker()), max);
-      List<KeyInfo> contents = new ArrayList<>();
-      List<String> prefixes = new ArrayList<>();
-      for (PageScan.Entry e : scan.entries()) {
-        if (e.isPrefix()) {
-          prefixes.add(e.name());
-        } else {
-          contents.add(KEY_INFO.fromPersistedFormat(e.value()));
-        }
-      }
-      String nextMarker = scan.truncated() && delimiter != null ? scan.last().name() : null;
-      return new ListObjectsV1Result(contents, prefixes, scan.truncated(), nextMarker);
-    }
-  }
-
-  /**
-   * The cursor of a V1 marker: the common prefix the marker rolls up into (with a delimiter,
-   * when the marker starts with the prefix and its remainder contains the delimiter), skipped
-   * whole because it sorts at or before the marker; otherwise the marker itself, exclusive.
-   */
-  private static ListTokens.Cursor markerCursor(String prefix, String delimiter, String marker) {
-    if (marker == null || marker.isEmpty()) {
-      return null;
-    }
-    if (delimiter != null && marker.startsWith(prefix)) {
-      int at = marker.indexOf(delimiter, prefix.length());
-      if (at >= 0) {
-        return new ListTokens.Cursor(marker.substring(0, at + delimiter.length()), true);
-      }
-    }
-    return new ListTokens.Cursor(marker, false);
+    return listings.listObjectsV1(request);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -877,24 +759,7 @@ public final class OmMetadataStore implements AutoCloseable {
   // ------------------------------------------------------------------------------------------
   // Helpers
 
-  private int checkPageSize(String what, int max) {
-    return ctx.checkPageSize(what, max);
-  }
-
-  private VolumeInfo requireVolume(ReadView view, String volume) {
-    return ctx.requireVolume(view, volume);
-  }
-
   private BucketInfo requireBucket(String volume, String bucket) {
     return ctx.requireBucket(null, volume, bucket);
   }
-
-  private BucketInfo requireObjectStoreBucket(ReadView view, String volume, String bucket) {
-    return ctx.requireObjectStoreBucket(view, volume, bucket);
-  }
-
-  private static String nz(String s) {
-    return OmContext.nz(s);
-  }
-
 }

@@ -6,6 +6,9 @@ import static io.sediment.om.OmDBDefinition.OPEN_KEY_TABLE;
 
 import io.sediment.db.ReadView;
 import io.sediment.db.codec.Codec;
+import io.sediment.om.listing.Page;
+import io.sediment.om.listing.PageRequest;
+import io.sediment.om.listing.TableScan;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
@@ -44,28 +47,24 @@ final class OpenFiles {
     try (ReadView view = ctx.store().openReadView()) {
       BucketInfo info = ctx.requireBucket(view, volume, bucket);
       boolean fso = info.getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED;
-      byte[] hash = ListTokens.requestHash(ListKind.LIST_OPEN_FILES, volume, bucket,
-          info.getObjectId(), null, null);
-      ListTokens.Cursor cursor = token == null || token.isEmpty()
-          ? null : ctx.tokens().verify(token, ListKind.LIST_OPEN_FILES, hash);
       String base = fso ? OmKeys.fsoBucketPrefix(info.getVolumeId(), info.getObjectId())
           : OmKeys.bucketPrefix(volume, bucket);
-      PageScan scan = PageScan.read(
-          view.getTable((fso ? OPEN_FILE_TABLE : OPEN_KEY_TABLE).name()), base, "", null, cursor,
-          max);
-      List<OpenFileEntry> entries = new ArrayList<>(scan.entries().size());
+      Page<TableScan.Entry> page = ctx.pager().page(
+          PageRequest.of(ListKind.LIST_OPEN_FILES, volume, bucket, info.getObjectId(), null),
+          token, null, max, TableScan.source(
+              view.getTable((fso ? OPEN_FILE_TABLE : OPEN_KEY_TABLE).name()), base, null, null,
+              TableScan.ENTRIES));
+      List<OpenFileEntry> entries = new ArrayList<>(page.items().size());
       OpenFilePaths fsoPaths = fso ? new OpenFilePaths(view, OmInsight.DEFAULT_WALK_BUDGET) : null;
-      for (PageScan.Entry e : scan.entries()) {
+      for (TableScan.Entry e : page.items()) {
         KeyInfo k = KEY_INFO.fromPersistedFormat(e.value());
         String path = fso ? fsoPaths.current(base + e.name(), k) : k.getKeyName();
         entries.add(new OpenFileEntry(path, OmKeys.suffixId(e.name()), k.getCreationTime(),
             k.getDataSize(), k));
       }
-      String next = scan.truncated()
-          ? ctx.tokens().issue(ListKind.LIST_OPEN_FILES, hash, scan.last().name(), false) : null;
       long total = ctx.bucketCountersOf(info.getObjectId())
           .get(fso ? OmCounter.OPEN_FILES : OmCounter.OPEN_KEYS);
-      return new OpenFilesPage(entries, scan.truncated(), next, total);
+      return new OpenFilesPage(entries, page.truncated(), page.nextToken(), total);
     }
   }
 }

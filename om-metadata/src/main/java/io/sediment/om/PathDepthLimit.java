@@ -143,8 +143,7 @@ final class PathDepthLimit {
       try (TableIterator<String, KeyValue<String, DirectoryInfo>> it =
                dirs.iterator(prefix, IteratorType.KEY_AND_VALUE)) {
         if (after != null) {
-          // The smallest key after k is k followed by U+0000 (a 0x00 byte in UTF-8).
-          it.seek(prefix + after + '\u0000');
+          it.seekAfter(prefix + after);
         }
         if (!it.hasNext()) {
           more = false;

@@ -8,9 +8,9 @@ import io.sediment.db.KeyValue;
 import io.sediment.db.ReadView;
 import io.sediment.db.TableIterator;
 import io.sediment.db.codec.StringCodec;
+import io.sediment.om.listing.Pager;
+import io.sediment.om.listing.Scan;
 import io.sediment.proto.om.KeyInfo;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.Predicate;
 
@@ -19,12 +19,12 @@ import java.util.function.Predicate;
  * one table, in segment order then key order: the read side of the insight listings.
  *
  * <p>Segments are read one at a time, each with one natively bounded iterator over its prefix
- * that is positioned once: at the cursor for the segment holding it (the seek is inclusive, so an
- * exact match of the cursor is skipped and a cursor deleted meanwhile resumes at the next live
- * key), at its start otherwise. Segments wholly before the cursor are not opened. After a full
- * page, the next matching row decides {@code truncated} exactly. Not thread-safe; reads one view.
+ * that is positioned once: strictly after the cursor for the segment holding it (a cursor deleted
+ * meanwhile resumes at the next live key), at its start otherwise. Segments wholly before the
+ * cursor are not opened. The {@link Pager} reads the page; after a full page, the next matching
+ * row decides {@code truncated} exactly. Not thread-safe; reads one view.
  */
-final class SegmentScan implements AutoCloseable {
+final class SegmentScan implements Scan<SegmentScan.Row> {
 
   /**
    * A key range: every key of {@code table} starting with {@code prefix}.
@@ -59,6 +59,7 @@ final class SegmentScan implements AutoCloseable {
   private Segment current;
   private TableIterator<byte[], KeyValue<byte[], byte[]>> it;
   private final Cursor cursor;
+  private Row peeked;
 
   private SegmentScan(ReadView view, List<Segment> segments, Cursor cursor,
       Predicate<KeyInfo> filter) {
@@ -75,13 +76,33 @@ final class SegmentScan implements AutoCloseable {
   static Page read(ReadView view, List<Segment> segments, Cursor cursor, int limit,
       Predicate<KeyInfo> filter) {
     try (SegmentScan scan = new SegmentScan(view, segments, cursor, filter)) {
-      List<Row> rows = new ArrayList<>(Math.min(limit, 64));
-      Row r;
-      while (rows.size() < limit && (r = scan.nextRow()) != null) {
-        rows.add(r);
-      }
-      return new Page(rows, rows.size() == limit && scan.nextRow() != null);
+      io.sediment.om.listing.Page<Row> page = Pager.read(scan, limit);
+      return new Page(page.items(), page.truncated());
     }
+  }
+
+  @Override
+  public Row next() {
+    if (peeked != null) {
+      Row r = peeked;
+      peeked = null;
+      return r;
+    }
+    return nextRow();
+  }
+
+  @Override
+  public boolean hasMore() {
+    if (peeked == null) {
+      peeked = nextRow();
+    }
+    return peeked != null;
+  }
+
+  /** Its cursors are {@link Cursor}s of its own (an order and a key): no token form. */
+  @Override
+  public io.sediment.om.listing.Cursor resumeCursor() {
+    return null;
   }
 
   private Row nextRow() {
@@ -126,10 +147,7 @@ final class SegmentScan implements AutoCloseable {
       it = view.getTable(s.table()).iterator(prefix.length == 0 ? null : prefix,
           IteratorType.KEY_AND_VALUE);
       if (at != null) {
-        KeyValue<byte[], byte[]> landed = it.seek(at);
-        if (landed != null && Arrays.equals(landed.getKey(), at)) {
-          it.next();
-        }
+        it.seekAfter(at);
       }
       return true;
     }

@@ -17,6 +17,11 @@ import io.sediment.db.codec.Codec;
 import io.sediment.db.managed.DBProfile;
 import io.sediment.db.tombstone.TombstonePolicy;
 import io.sediment.om.OmException.Code;
+import io.sediment.om.listing.Cursor;
+import io.sediment.om.listing.Page;
+import io.sediment.om.listing.PageRequest;
+import io.sediment.om.listing.Pager;
+import io.sediment.om.listing.TableScan;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
@@ -27,12 +32,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -97,10 +99,8 @@ final class Snapshots implements AutoCloseable {
   private static final String CHAIN_GLOBAL = "snapshotChain/global";
   private static final String CHAIN_BUCKET = "snapshotChain/bucket/";
   /** Request-hash marker that binds a token to a listing that includes deleted snapshots. */
-  private static final String INCLUDE_DELETED = "includeDeleted";
 
   private static final Codec<SnapshotInfo> SNAPSHOT_INFO = SNAPSHOT_INFO_TABLE.valueCodec();
-  private static final Codec<KeyInfo> KEY_INFO = KEY_TABLE.valueCodec();
 
   private final OmContext ctx;
   private final Path root;
@@ -295,42 +295,16 @@ final class Snapshots implements AutoCloseable {
     int max = ctx.checkPageSize("maxEntries", maxEntries);
     try (ReadView view = ctx.store().openReadView()) {
       BucketInfo info = ctx.requireBucket(view, volume, bucket);
-      byte[] hash = ListTokens.requestHash(ListKind.LIST_SNAPSHOTS, volume, bucket,
-          info.getObjectId(), prefix, includeDeleted ? INCLUDE_DELETED : null);
-      ListTokens.Cursor cursor = token == null || token.isEmpty()
-          ? PageScan.cursorOf(prevSnapshot)
-          : ctx.tokens().verify(token, ListKind.LIST_SNAPSHOTS, hash);
-      if (max == 0) {
-        return new ListPage<>(List.of(), false, null);
-      }
-      String base = OmKeys.bucketPrefix(volume, bucket);
-      List<SnapshotInfo> page = new ArrayList<>(Math.min(max, 64));
-      boolean more = false;
-      try (TableIterator<byte[], KeyValue<byte[], byte[]>> it = view.getTable(
-          SNAPSHOT_INFO_TABLE.name()).iterator(utf8(base + OmContext.nz(prefix)),
-          IteratorType.KEY_AND_VALUE)) {
-        if (cursor != null) {
-          byte[] at = utf8(base + cursor.lastKey());
-          KeyValue<byte[], byte[]> landed = it.seek(at);
-          if (landed != null && Arrays.equals(landed.getKey(), at)) {
-            it.next();
-          }
-        }
-        while (it.hasNext()) {
-          SnapshotInfo s = SNAPSHOT_INFO.fromPersistedFormat(it.next().getValue());
-          if (!includeDeleted && s.getStatus() != SnapshotStatus.SNAPSHOT_ACTIVE) {
-            continue;
-          }
-          if (page.size() == max) {
-            more = true;
-            break;
-          }
-          page.add(s);
-        }
-      }
-      String next = more ? ctx.tokens().issue(ListKind.LIST_SNAPSHOTS, hash,
-          page.get(page.size() - 1).getName(), false) : null;
-      return new ListPage<>(page, more, next);
+      PageRequest request = PageRequest.of(ListKind.LIST_SNAPSHOTS, volume, bucket,
+          info.getObjectId(), prefix).withFlag(PageRequest.INCLUDE_DELETED, includeDeleted);
+      Page<SnapshotInfo> page = ctx.pager().page(request, token,
+          Cursor.startAfter(prevSnapshot), max, TableScan.source(
+              view.getTable(SNAPSHOT_INFO_TABLE.name()), OmKeys.bucketPrefix(volume, bucket),
+              prefix, null, (name, v) -> {
+                SnapshotInfo s = SNAPSHOT_INFO.fromPersistedFormat(v);
+                return includeDeleted || s.getStatus() == SnapshotStatus.SNAPSHOT_ACTIVE ? s : null;
+              }));
+      return new ListPage<>(page.items(), page.truncated(), page.nextToken());
     }
   }
 
@@ -374,10 +348,9 @@ final class Snapshots implements AutoCloseable {
     int max = ctx.checkPageSize("maxKeys", maxKeys);
     return read(volume, bucket, name, snap -> {
       requireObjectStoreBucket(snap, volume, bucket, name);
-      PageScan scan = PageScan.read(snap.getTable(KEY_TABLE.name()),
-          OmKeys.bucketPrefix(volume, bucket), OmContext.nz(prefix), null,
-          PageScan.cursorOf(startAfter), max);
-      return new ListPage<>(scan.values(KEY_INFO::fromPersistedFormat), scan.truncated(), null);
+      Page<KeyInfo> page = Pager.read(ObjectListings.keys(snap.getTable(KEY_TABLE.name()),
+          volume, bucket, prefix), Cursor.startAfter(startAfter), max);
+      return new ListPage<>(page.items(), page.truncated(), null);
     });
   }
 

@@ -12,6 +12,7 @@ import io.sediment.db.TableDefinition;
 import io.sediment.db.TableIterator;
 import io.sediment.om.NamespaceHarness.MutableClock;
 import io.sediment.om.OmException.Code;
+import io.sediment.om.listing.ListTokens;
 import io.sediment.proto.om.BucketLayout;
 import java.io.IOException;
 import java.nio.file.Files;

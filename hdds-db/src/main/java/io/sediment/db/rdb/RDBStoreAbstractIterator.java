@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>State machine (see docs/ARCHITECTURE.md):
  * <pre>
- *   UNPOSITIONED --seek/seekToFirst/seekToLast--> POSITIONED
+ *   UNPOSITIONED --seek/seekAfter/seekToFirst/seekToLast--> POSITIONED
  *   UNPOSITIONED --hasNext/next/removeFromDB----> native seekToFirst, then as POSITIONED
  *   POSITIONED   --next--> CONSUMED   (native stays on the returned entry)
  *   CONSUMED     --hasNext/next--> native next(), POSITIONED
@@ -70,8 +70,13 @@ public abstract class RDBStoreAbstractIterator<RAW>
   /** Reads the value at the native position, which is valid. */
   protected abstract RAW readValue();
 
-  /** Positions the native iterator at the first key at or after {@code target}. */
-  protected abstract void seekNative(RAW target);
+  /**
+   * Positions the native iterator with one native seek at the first key at or after
+   * {@code target} or, when {@code strictlyAfter}, strictly after it: at or after {@code target}
+   * followed by one {@code 0x00} byte, the smallest key greater than {@code target} in RocksDB's
+   * bytewise order.
+   */
+  protected abstract void seekNative(RAW target, boolean strictlyAfter);
 
   /** Deletes {@code key} from {@code table}. */
   protected abstract void delete(RDBTable table, RAW key);
@@ -251,11 +256,21 @@ public abstract class RDBStoreAbstractIterator<RAW>
 
   @Override
   public final KeyValue<RAW, RAW> seek(RAW key) {
+    return position(key, false);
+  }
+
+  @Override
+  public final KeyValue<RAW, RAW> seekAfter(RAW key) {
+    return position(key, true);
+  }
+
+  /** {@link #seek} or {@link #seekAfter}: one native seek, the landing entry read once. */
+  private KeyValue<RAW, RAW> position(RAW key, boolean strictlyAfter) {
     checkOpen();
     Objects.requireNonNull(key, "key");
     nativeIterator.begin();
     try {
-      seekNative(key);
+      seekNative(key, strictlyAfter);
       accountMove(key, false);
       positioned();
       if (!isValid()) {

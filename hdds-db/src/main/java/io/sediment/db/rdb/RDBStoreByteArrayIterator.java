@@ -2,6 +2,7 @@ package io.sediment.db.rdb;
 
 import io.sediment.db.IteratorType;
 import io.sediment.db.managed.ManagedRocksIterator;
+import java.util.Arrays;
 
 /**
  * The {@code byte[]} iterator: every key and value is a fresh array the caller may keep.
@@ -25,8 +26,8 @@ public final class RDBStoreByteArrayIterator extends RDBStoreAbstractIterator<by
   }
 
   @Override
-  protected void seekNative(byte[] target) {
-    nativeIterator().seek(target);
+  protected void seekNative(byte[] target, boolean strictlyAfter) {
+    nativeIterator().seek(strictlyAfter ? Arrays.copyOf(target, target.length + 1) : target);
   }
 
   @Override

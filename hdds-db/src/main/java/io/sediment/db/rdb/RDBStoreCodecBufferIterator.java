@@ -36,8 +36,15 @@ public final class RDBStoreCodecBufferIterator extends RDBStoreAbstractIterator<
   }
 
   @Override
-  protected void seekNative(CodecBuffer target) {
-    nativeIterator().seek(target.asReadOnlyByteBuffer());
+  protected void seekNative(CodecBuffer target, boolean strictlyAfter) {
+    if (!strictlyAfter) {
+      nativeIterator().seek(target.asReadOnlyByteBuffer());
+      return;
+    }
+    try (CodecBuffer after = CodecBuffer.allocateDirect(target.readableBytes() + 1)) {
+      after.put(target.asReadOnlyByteBuffer()).put((byte) 0);
+      nativeIterator().seek(after.asReadOnlyByteBuffer());
+    }
   }
 
   @Override

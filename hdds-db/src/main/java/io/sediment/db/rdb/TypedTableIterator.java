@@ -54,9 +54,18 @@ final class TypedTableIterator<K, V> implements TableIterator<K, KeyValue<K, V>>
 
   @Override
   public KeyValue<K, V> seek(K key) {
+    return position(key, false);
+  }
+
+  @Override
+  public KeyValue<K, V> seekAfter(K key) {
+    return position(key, true);
+  }
+
+  private KeyValue<K, V> position(K key, boolean strictlyAfter) {
     KeyValue<CodecBuffer, CodecBuffer> e;
     try (CodecBuffer target = table.encodeKey(key, "key")) {
-      e = raw.seek(target);
+      e = strictlyAfter ? raw.seekAfter(target) : raw.seek(target);
     }
     // Forget the previous seek first: if decoding this entry throws, next() must decode (and
     // fail on) it again rather than return the previous seek's entry.

@@ -1,10 +1,9 @@
-package io.sediment.om;
+package io.sediment.om.listing;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
-import io.sediment.proto.om.ListKind;
+import io.sediment.om.OmException;
 import io.sediment.proto.om.ListToken;
-import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.time.Clock;
@@ -18,17 +17,21 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * Continuation tokens: {@code base64url(no padding)(token ‖ HMAC-SHA256(secret, token))} where
  * {@code token} is a serialized {@link ListToken}. The MAC makes a token unforgeable by anyone
- * without the store's secret; the token's request hash binds it to the listing, volume, bucket
- * (by object id, so a re-created bucket of the same name does not accept it), prefix and
- * delimiter it was issued for; its issue time bounds its age. Only the exact text issued is
+ * without the store's secret; the token's request hash ({@link PageRequest#hash()}) binds it to
+ * the request it was issued for; its issue time bounds its age. Tokens of another
+ * {@link #VERSION} (an older request-hash layout) are refused. Only the exact text issued is
  * accepted: base64 has other spellings of the same bytes (with {@code =} padding, or with
  * non-zero unused bits in the last character), and a token that decodes but does not re-encode
  * to itself was not issued by this store, so it is refused like any altered token. Every failure
  * is {@link OmException.Code#INVALID_ARGUMENT}. Thread-safe.
  */
-final class ListTokens {
+public final class ListTokens {
 
-  static final int VERSION = 1;
+  /**
+   * The token format: 2 since the request hash names its extras ({@link PageRequest}); tokens of
+   * version 1 hashed a delimiter slot that also carried flags, and are refused.
+   */
+  public static final int VERSION = 2;
   private static final String MAC = "HmacSHA256";
   private static final int MAC_BYTES = 32;
   private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
@@ -37,17 +40,17 @@ final class ListTokens {
    * has no length limit once ancestors have been renamed, so this only bounds the work a forged
    * token costs (one MAC over at most this much): about 760 KiB of path.
    */
-  static final int MAX_TOKEN_CHARS = 1 << 20;
-
-  /** A verified cursor: resume after {@code lastKey} (and, for a prefix, after all under it). */
-  record Cursor(String lastKey, boolean lastIsPrefix) {
-  }
+  public static final int MAX_TOKEN_CHARS = 1 << 20;
 
   private final SecretKeySpec key;
   private final Clock clock;
   private final Duration maxAge;
 
-  ListTokens(byte[] secret, Clock clock, Duration maxAge) {
+  /**
+   * @param secret the MAC key, at least 16 bytes
+   * @param maxAge how long a token is accepted after it was issued; zero for ever
+   */
+  public ListTokens(byte[] secret, Clock clock, Duration maxAge) {
     if (secret.length < 16) {
       throw new IllegalArgumentException("Token secret too short");
     }
@@ -56,37 +59,14 @@ final class ListTokens {
     this.maxAge = Objects.requireNonNull(maxAge);
   }
 
-  /** SHA-256 over the length-prefixed request fields; {@code null} and empty are the same. */
-  static byte[] requestHash(ListKind kind, String volume, String bucket, long bucketObjectId,
-      String prefix, String delimiter) {
-    try {
-      MessageDigest md = MessageDigest.getInstance("SHA-256");
-      update(md, kind.name());
-      update(md, volume);
-      update(md, bucket);
-      update(md, Long.toString(bucketObjectId));
-      update(md, prefix);
-      update(md, delimiter);
-      return md.digest();
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("SHA-256 unavailable", e);
-    }
-  }
-
-  private static void update(MessageDigest md, String field) {
-    byte[] b = (field == null ? "" : field).getBytes(StandardCharsets.UTF_8);
-    md.update(new byte[] {(byte) (b.length >>> 24), (byte) (b.length >>> 16),
-        (byte) (b.length >>> 8), (byte) b.length});
-    md.update(b);
-  }
-
-  String issue(ListKind kind, byte[] requestHash, String lastKey, boolean lastIsPrefix) {
+  /** A token for the page of {@code request} that resumes after {@code cursor}. */
+  public String issue(PageRequest request, Cursor cursor) {
     byte[] body = ListToken.newBuilder()
         .setVersion(VERSION)
-        .setKind(kind)
-        .setRequestHash(ByteString.copyFrom(requestHash))
-        .setLastKey(lastKey)
-        .setLastIsPrefix(lastIsPrefix)
+        .setKind(request.kind())
+        .setRequestHash(ByteString.copyFrom(request.hash()))
+        .setLastKey(cursor.lastKey())
+        .setLastIsPrefix(cursor.lastIsPrefix())
         .setIssuedAt(clock.millis())
         .build()
         .toByteArray();
@@ -96,12 +76,12 @@ final class ListTokens {
   }
 
   /**
-   * Verifies {@code token} for a request of {@code kind} whose hash is {@code requestHash}.
+   * Verifies {@code token} for {@code request} and returns where it resumes.
    *
    * @throws OmException INVALID_ARGUMENT if it is malformed, not spelled exactly as issued,
    *     forged, truncated, expired or was issued for another request
    */
-  Cursor verify(String token, ListKind kind, byte[] requestHash) {
+  public Cursor verify(String token, PageRequest request) {
     if (token.length() > MAX_TOKEN_CHARS) {
       throw invalid("it is too long");
     }
@@ -130,11 +110,13 @@ final class ListTokens {
       throw invalid("it does not parse");
     }
     if (t.getVersion() != VERSION) {
-      throw invalid("its version " + t.getVersion() + " is not supported");
+      throw invalid("its version " + t.getVersion() + " is not supported (this store issues "
+          + "version " + VERSION + " tokens; list again from the first page)");
     }
-    if (t.getKind() != kind
-        || !MessageDigest.isEqual(t.getRequestHash().toByteArray(), requestHash)) {
-      throw invalid("it belongs to another listing (volume, bucket, prefix or delimiter differ)");
+    if (t.getKind() != request.kind()
+        || !MessageDigest.isEqual(t.getRequestHash().toByteArray(), request.hash())) {
+      throw invalid(
+          "it belongs to another listing (volume, bucket, prefix, delimiter or flags differ)");
     }
     if (!maxAge.isZero()) {
       long age = clock.millis() - t.getIssuedAt();
@@ -156,6 +138,7 @@ final class ListTokens {
   }
 
   private static OmException invalid(String why) {
-    return OmException.invalid("The continuation token is invalid: " + why);
+    return new OmException(OmException.Code.INVALID_ARGUMENT,
+        "The continuation token is invalid: " + why);
   }
 }
