@@ -6,7 +6,7 @@ import io.sediment.db.KeyValue;
 import io.sediment.db.TableDefinition;
 import io.sediment.db.TableIterator;
 import io.sediment.db.managed.RocksDatabaseException;
-import io.sediment.om.OmDBDefinition;
+import io.sediment.om.core.OmDBDefinition;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -14,9 +14,9 @@ import java.nio.file.Path;
 import java.util.Base64;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code sediment ldb}: scans one table of a store, read-only, printing each row as one JSON line

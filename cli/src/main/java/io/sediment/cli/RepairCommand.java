@@ -8,7 +8,7 @@ import io.sediment.db.managed.RocksDatabaseException;
 import io.sediment.db.managed.StoreDirectory;
 import io.sediment.db.managed.WalRecovery;
 import io.sediment.db.managed.WalScanner;
-import io.sediment.om.OmDBDefinition;
+import io.sediment.om.core.OmDBDefinition;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -17,9 +17,9 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code sediment repair}: makes a damaged stopped store open again where that is possible, and

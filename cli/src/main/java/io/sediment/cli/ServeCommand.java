@@ -2,8 +2,8 @@ package io.sediment.cli;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sediment.om.OmMetadataStore;
-import io.sediment.om.OmStoreOptions;
-import io.sediment.om.SyncPolicy;
+import io.sediment.om.core.OmStoreOptions;
+import io.sediment.om.core.SyncPolicy;
 import io.sediment.om.grpc.OmGrpcServer;
 import io.sediment.om.service.OmServices;
 import io.sediment.recon.ReconConfig;
@@ -19,9 +19,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code sediment serve}: the OM gRPC service, Recon HTTP (read-only insight over the same store,

@@ -3,8 +3,8 @@ package io.sediment.cli;
 import io.sediment.db.FileCheck;
 import io.sediment.db.StoreMaintenance;
 import io.sediment.db.managed.RocksDatabaseException;
-import io.sediment.om.OmCounter;
-import io.sediment.om.OmInsight;
+import io.sediment.om.core.OmCounter;
+import io.sediment.om.insight.OmInsight;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -14,9 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code sediment verify}: checks a store end to end, read-only: that it opens (every live file

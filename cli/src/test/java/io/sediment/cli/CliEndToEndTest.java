@@ -212,7 +212,7 @@ class CliEndToEndTest {
           compact.out());
       Run compactAll = run("compact", "--target", target);
       assertEquals(0, compactAll.code(), compactAll.err());
-      assertEquals(io.sediment.om.OmDBDefinition.DEFINITION.tables().size(),
+      assertEquals(io.sediment.om.core.OmDBDefinition.DEFINITION.tables().size(),
           compactAll.out().lines().count(), compactAll.out());
 
       Path checkpoint = dir.resolve("cp");

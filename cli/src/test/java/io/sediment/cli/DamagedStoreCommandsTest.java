@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sediment.cli.SedimentCommandTest.Run;
 import io.sediment.db.testing.StoreFiles;
 import io.sediment.om.OmMetadataStore;
-import io.sediment.om.OpenKeySession;
+import io.sediment.om.core.OpenKeySession;
 import io.sediment.proto.om.BucketLayout;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.om.OmMetadataStore;
-import io.sediment.om.OmStoreOptions;
+import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.grpc.OmGrpcServer;
 import io.sediment.proto.om.BucketLayout;
 import java.io.PrintWriter;

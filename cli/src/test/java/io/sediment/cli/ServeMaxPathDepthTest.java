@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.sediment.cli.SedimentCommandTest.Run;
-import io.sediment.om.OmStoreOptions;
+import io.sediment.om.core.OmStoreOptions;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.CreateBucketRequest;
 import io.sediment.proto.om.CreateDirectoryRequest;

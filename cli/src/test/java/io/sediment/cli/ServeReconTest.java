@@ -119,7 +119,7 @@ class ServeReconTest {
       assertTrue(r.err().contains("--recon-port") && r.err().contains("--no-recon"), r.err());
     }
     try (OmMetadataStore reopened = OmMetadataStore.open(data.resolve("om"))) {
-      assertEquals(0L, reopened.counters().getOrDefault(io.sediment.om.OmCounter.VOLUMES, 0L),
+      assertEquals(0L, reopened.counters().getOrDefault(io.sediment.om.core.OmCounter.VOLUMES, 0L),
           "the store was closed and can be opened again");
     }
   }

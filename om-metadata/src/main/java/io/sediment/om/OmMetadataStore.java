@@ -1,18 +1,48 @@
 package io.sediment.om;
 
-import static io.sediment.om.OmDBDefinition.BUCKET_TABLE;
-import static io.sediment.om.OmDBDefinition.KEY_TABLE;
-import static io.sediment.om.OmDBDefinition.OPEN_KEY_TABLE;
-import static io.sediment.om.OmDBDefinition.VOLUME_TABLE;
 
 import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
-import io.sediment.db.Table;
+import io.sediment.om.bucket.Buckets;
+import io.sediment.om.bucket.PropertyPatch;
+import io.sediment.om.bucket.Volumes;
+import io.sediment.om.core.CounterScan;
+import io.sediment.om.core.OmContext;
+import io.sediment.om.core.OmCounter;
+import io.sediment.om.core.OmDBDefinition;
+import io.sediment.om.core.OmStoreOptions;
+import io.sediment.om.core.OmValidation;
+import io.sediment.om.core.OpenKeySession;
+import io.sediment.om.fso.DirectoryPurge;
+import io.sediment.om.fso.FileStatus;
+import io.sediment.om.fso.FsoDirectories;
+import io.sediment.om.fso.FsoFiles;
+import io.sediment.om.fso.FsoListing;
+import io.sediment.om.fso.FsoResolver;
+import io.sediment.om.insight.OmInsight;
+import io.sediment.om.keys.ObjectKeys;
+import io.sediment.om.listing.ListObjectsV1Request;
+import io.sediment.om.listing.ListObjectsV1Result;
+import io.sediment.om.listing.ListObjectsV2Request;
+import io.sediment.om.listing.ListObjectsV2Result;
+import io.sediment.om.listing.ListPage;
+import io.sediment.om.listing.ObjectListings;
+import io.sediment.om.listing.Pager;
+import io.sediment.om.multipart.CompletedPart;
+import io.sediment.om.multipart.MultipartUploadListing;
+import io.sediment.om.multipart.MultipartUploads;
+import io.sediment.om.multipart.PartListing;
+import io.sediment.om.openfiles.OpenFiles;
+import io.sediment.om.openfiles.OpenFilesPage;
+import io.sediment.om.purge.LifecycleScans;
+import io.sediment.om.purge.LifecycleStep;
+import io.sediment.om.purge.OmPurges;
+import io.sediment.om.snapshot.Snapshots;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
-import io.sediment.proto.om.SnapshotInfo;
 import io.sediment.proto.om.PartInfo;
+import io.sediment.proto.om.SnapshotInfo;
 import io.sediment.proto.om.VolumeInfo;
 import java.nio.file.Path;
 import java.util.List;
@@ -20,84 +50,69 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The object-store namespace over one hdds-db store ({@link OmDBDefinition}): volumes, buckets,
- * OBJECT_STORE/LEGACY keys with their open, committed and deleted versions, FSO directories and
- * files ({@link FsoResolver}), multipart uploads ({@link MultipartUploads}), open-file listings,
- * snapshots ({@link Snapshots}), the purge steps the background services run ({@link OmPurges},
- * {@link #purgeDeletedDirectories}), read-only insight ({@link OmInsight}) and every paged listing
- * of them. This class is the public facade; the feature classes share one {@link OmContext}.
+ * The object-store namespace over one hdds-db store ({@link OmDBDefinition}): the public facade.
+ * Every method delegates to the feature class its Javadoc names, where the contract (arguments,
+ * order, error codes) is stated: volumes and buckets ({@code io.sediment.om.bucket}), OBJECT_STORE
+ * and LEGACY keys ({@code keys}), FSO directories and files ({@code fso}), multipart uploads
+ * ({@code multipart}), snapshots ({@code snapshot}), open files ({@code openfiles}), purges and
+ * lifecycle scans ({@code purge}), insight ({@code insight}) and every paged listing
+ * ({@code listing}). The feature classes share one {@link OmContext}: the write path, the id
+ * sequence and the counters.
  *
- * <h2>Writes</h2>
- * Every write checks its arguments and preconditions first and then applies ONE atomic write batch;
- * a rejected call throws {@link OmException} and changes nothing. Writes are serialized by one
- * lock, so each check-then-write (exists? empty? open session?) is atomic with its batch. Object and
- * client ids come from one persisted counter, advanced in the same batch that uses them; the
- * namespace counters ({@link OmCounter}) change in the same batch too. A write returns once it is
- * durable under the store's {@link SyncPolicy} (default: after a group-committed WAL sync).
+ * <p>Writes: each checks its arguments and preconditions, then applies ONE atomic batch; a rejected
+ * call throws {@link io.sediment.om.core.OmException} and changes nothing. Writes are serialized by
+ * one lock (each check-then-write is atomic with its batch) and return once durable under the
+ * store's {@link io.sediment.om.core.SyncPolicy}.
  *
- * <h2>Listings</h2>
- * A page is read with one natively bounded iterator over {@code base + prefix} (so it never walks
- * entries or tombstones outside the listing), which sees one consistent view of the table. It is
- * positioned once with {@code seekAfter(cursor)} (the start-after or token key, exclusive) and
- * read lazily, one entry per item returned. With a
- * delimiter, a common prefix is skipped with one seek to its successor instead of walking its keys.
- * When the page is full, one {@code hasNext()} decides {@code truncated} exactly. A cursor whose key
- * was deleted meanwhile resumes at the next live key. Page sizes are capped by
- * {@link OmStoreOptions#maxListSize()}. A page size of 0 asks for an empty page: every argument,
- * the volume and bucket, the upload and the token are checked as for any page, then no entry is
- * read and the page is not truncated and carries no token or next marker (S3 answers max-keys=0,
- * max-uploads=0 and max-parts=0 so; Ozone's listKeys, listStatus and listSnapshot of 0 entries
- * return an empty list). {@code truncated} is exact for every page of at least one entry.
- *
- * <p>Continuation tokens are opaque, MACed with a random per-store secret kept in the meta table
- * (so tokens survive a restart), and bound to their request; see
- * {@link io.sediment.om.listing.ListTokens}. Every listing pages through one
- * {@link io.sediment.om.listing.Pager}.
+ * <p>Listings: one natively bounded iterator per page, on one consistent view, positioned once
+ * after the cursor; {@code truncated} is exact; a page size of 0 is an empty page after every
+ * check. Continuation tokens are opaque, MACed with a per-store secret and bound to their request
+ * ({@link Pager}).
  *
  * <p>Thread-safe.
  */
 public final class OmMetadataStore implements AutoCloseable {
 
+  /** The smallest size of every part but the last of a completed multipart upload (5 MiB). */
+  public static final long MULTIPART_MIN_PART_SIZE = MultipartUploads.MIN_PART_SIZE;
+  /** The largest multipart part number (10,000). */
+  public static final int MULTIPART_MAX_PART_NUMBER = MultipartUploads.MAX_PART_NUMBER;
 
   private final OmContext ctx;
   private final DBStore store;
   private final OmStoreOptions options;
-  private final ObjectListings listings;
-
-  private final Table<String, VolumeInfo> volumeTable;
-  private final Table<String, BucketInfo> bucketTable;
-  private final Table<String, KeyInfo> keyTable;
-  private final Table<String, KeyInfo> openKeyTable;
-  private final Snapshots snapshots;
-  private final LifecycleScans lifecycleScans;
   private final Volumes volumes;
   private final Buckets buckets;
   private final ObjectKeys objectKeys;
+  private final ObjectListings listings;
+  private final Snapshots snapshots;
+  private final MultipartUploads multipartUploads;
+  private final OpenFiles openFiles;
+  private final OmPurges purges;
+  private final LifecycleScans lifecycleScans;
   private final FsoResolver fsoResolver;
   private final FsoDirectories fsoDirectories;
   private final FsoFiles fsoFiles;
+  private final Pager pager;
 
   private OmMetadataStore(DBStore store, OmStoreOptions options) {
-    this.ctx = new OmContext(store, options);
     this.store = store;
     this.options = options;
-    this.listings = new ObjectListings(ctx);
-    this.volumeTable = store.getTable(VOLUME_TABLE);
-    this.bucketTable = store.getTable(BUCKET_TABLE);
-    this.keyTable = store.getTable(KEY_TABLE);
-    this.openKeyTable = store.getTable(OPEN_KEY_TABLE);
-    this.snapshots = new Snapshots(ctx);
-    this.lifecycleScans = new LifecycleScans(ctx);
+    this.ctx = new OmContext(store, options);
+    this.pager = Pager.forStore(ctx);
     this.volumes = new Volumes(ctx);
+    this.snapshots = new Snapshots(ctx, pager);
     this.buckets = new Buckets(ctx, snapshots);
     this.objectKeys = new ObjectKeys(ctx);
+    this.listings = new ObjectListings(ctx, pager);
+    this.multipartUploads = new MultipartUploads(ctx);
+    multipartUploads.moveInlineParts();
+    this.openFiles = new OpenFiles(ctx, pager);
+    this.purges = new OmPurges(ctx, multipartUploads);
+    this.lifecycleScans = new LifecycleScans(ctx);
     this.fsoResolver = new FsoResolver(ctx);
     this.fsoDirectories = new FsoDirectories(ctx);
     this.fsoFiles = new FsoFiles(ctx, fsoDirectories);
-    this.multipartUploads = new MultipartUploads(ctx);
-    multipartUploads.moveInlineParts();
-    this.openFiles = new OpenFiles(ctx);
-    this.purges = new OmPurges(ctx, multipartUploads);
   }
 
   /** Opens (creating if missing) the store in {@code dir} with default options. */
@@ -126,12 +141,12 @@ public final class OmMetadataStore implements AutoCloseable {
     return store;
   }
 
-  /** The shared context, for the other parts of this package. */
+  /** The shared context (write path, ids, counters), for tests of this package. */
   OmContext context() {
     return ctx;
   }
 
-  /** The namespace counters (exact, maintained by every write; no scan). */
+  /** See {@link OmContext#counters}. */
   public Map<OmCounter, Long> counters() {
     return ctx.counters();
   }
@@ -157,10 +172,7 @@ public final class OmMetadataStore implements AutoCloseable {
     return CounterScan.count(store);
   }
 
-  /**
-   * Rebuilds the maintained counters, store-wide and per bucket, from a full scan, under the
-   * write lock (writes wait), and returns the new store-wide values. For recovery after an external change to the tables.
-   */
+  /** See {@link OmContext#underWriteLock}. */
   public Map<OmCounter, Long> recount() {
     return ctx.underWriteLock(() -> {
       CounterScan.Result scan = CounterScan.countAll(store);
@@ -181,49 +193,29 @@ public final class OmMetadataStore implements AutoCloseable {
   // ------------------------------------------------------------------------------------------
   // Volumes
 
-  /**
-   * Creates a volume.
-   *
-   * @throws OmException INVALID_ARGUMENT for a bad name or owner, ALREADY_EXISTS if it exists
-   */
+  /** Creates a volume. See {@link Volumes#create}. */
   public VolumeInfo createVolume(String volume, String owner) {
     return volumes.create(volume, owner);
   }
 
-  /**
-   * Sets a volume's owner (when {@code owner} is not {@code null}) and quotas (when not
-   * {@code null}; 0 = unlimited).
-   *
-   * @throws OmException INVALID_ARGUMENT for a bad name, owner or negative quota, NOT_FOUND if
-   *     absent
-   */
+  /** Sets a volume's owner and quotas. See {@link Volumes#setProperties}. */
   public VolumeInfo setVolumeProperties(String volume, String owner, Long quotaInBytes,
       Long quotaInNamespace) {
     return volumes.setProperties(volume,
         new PropertyPatch(owner, quotaInBytes, quotaInNamespace));
   }
 
-  /** @throws OmException INVALID_ARGUMENT for a bad name, NOT_FOUND if absent */
+  /** A volume. See {@link Volumes#get}. */
   public VolumeInfo getVolumeInfo(String volume) {
     return volumes.get(volume);
   }
 
-  /**
-   * Deletes an empty volume (no live bucket; tombstones of deleted buckets do not count).
-   *
-   * @throws OmException NOT_FOUND if absent, FAILED_PRECONDITION if it has buckets
-   */
+  /** Deletes an empty volume. See {@link Volumes#delete}. */
   public void deleteVolume(String volume) {
     volumes.delete(volume);
   }
 
-  /**
-   * One page of volumes whose names start with {@code prefix}, after {@code startAfter}
-   * (exclusive; it need not exist). Page with the last name returned as the next
-   * {@code startAfter}.
-   *
-   * @throws OmException INVALID_ARGUMENT if {@code maxResults} is not in {@code [0, cap]}
-   */
+  /** One page of volumes. See {@link ObjectListings#listVolumes}. */
   public ListPage<VolumeInfo> listVolumes(String prefix, String startAfter, int maxResults) {
     return listings.listVolumes(prefix, startAfter, maxResults);
   }
@@ -231,57 +223,30 @@ public final class OmMetadataStore implements AutoCloseable {
   // ------------------------------------------------------------------------------------------
   // Buckets
 
-  /**
-   * Creates a bucket in an existing volume.
-   *
-   * @param owner the owner; {@code null} or empty for the volume's owner
-   * @param quotaInBytes 0 for unlimited
-   * @throws OmException INVALID_ARGUMENT for a bad name, layout, owner or quota, NOT_FOUND if the
-   *     volume is absent, ALREADY_EXISTS if the bucket exists
-   */
+  /** Creates a bucket. See {@link Buckets#create}. */
   public BucketInfo createBucket(String volume, String bucket, BucketLayout layout, String owner,
       long quotaInBytes) {
     return buckets.create(volume, bucket, layout, owner, quotaInBytes);
   }
 
-  /**
-   * Sets a bucket's owner (when {@code owner} is not {@code null}) and quotas (when not
-   * {@code null}; 0 = unlimited).
-   *
-   * @throws OmException INVALID_ARGUMENT for a bad name, owner or negative quota, NOT_FOUND if the
-   *     volume or bucket is absent
-   */
+  /** Sets a bucket's owner and quotas. See {@link Buckets#setProperties}. */
   public BucketInfo setBucketProperties(String volume, String bucket, String owner,
       Long quotaInBytes, Long quotaInNamespace) {
     return buckets.setProperties(volume, bucket,
         new PropertyPatch(owner, quotaInBytes, quotaInNamespace));
   }
 
-  /** @throws OmException INVALID_ARGUMENT for bad names, NOT_FOUND if the volume or bucket is absent */
+  /** A bucket. See {@link Buckets#get}. */
   public BucketInfo getBucketInfo(String volume, String bucket) {
     return buckets.get(volume, bucket);
   }
 
-  /**
-   * Deletes a bucket that has no live key (OBS/LEGACY: keyTable; FSO: no row in fileTable or
-   * directoryTable, so rows under recursively deleted directories block it until the directory
-   * purge has removed them), no multipart upload in progress and no active snapshot, each checked
-   * with one bounded iterator that sees live rows only (tombstones of deleted keys do not count). Keys still open in the
-   * bucket are discarded in the same batch (their commits then fail with NOT_FOUND); deleted
-   * versions stay in deletedTable for the purge service.
-   *
-   * @throws OmException NOT_FOUND if absent, FAILED_PRECONDITION if not empty
-   */
+  /** Deletes an empty bucket. See {@link Buckets#delete}. */
   public void deleteBucket(String volume, String bucket) {
     buckets.delete(volume, bucket);
   }
 
-  /**
-   * One page of the buckets of {@code volume} whose names start with {@code prefix}, after
-   * {@code startAfter} (exclusive).
-   *
-   * @throws OmException INVALID_ARGUMENT for a bad argument, NOT_FOUND if the volume is absent
-   */
+  /** One page of a volume's buckets. See {@link ObjectListings#listBuckets}. */
   public ListPage<BucketInfo> listBuckets(String volume, String prefix, String startAfter,
       int maxResults) {
     return listings.listBuckets(volume, prefix, startAfter, maxResults);
@@ -290,106 +255,44 @@ public final class OmMetadataStore implements AutoCloseable {
   // ------------------------------------------------------------------------------------------
   // Keys (OBJECT_STORE and LEGACY)
 
-  /**
-   * Opens a key for writing: an openKeyTable row under a new client id, which
-   * {@link #commitKey} must present.
-   *
-   * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume/bucket), UNIMPLEMENTED for FSO buckets
-   */
+  /** Opens a key for writing. See {@link ObjectKeys#open}. */
   public OpenKeySession openKey(String volume, String bucket, String key, String owner) {
     return objectKeys.open(volume, bucket, key, owner);
   }
 
-  /**
-   * Commits an open key: its openKeyTable row becomes the keyTable row, and the version it
-   * overwrites, if any, moves to deletedTable under its object id. One batch.
-   *
-   * @throws OmException FAILED_PRECONDITION if the key is open only under other client ids,
-   *     NOT_FOUND if the bucket is absent or the key has no open session (already committed, or
-   *     discarded), INVALID_ARGUMENT for bad names or a negative size
-   */
+  /** Commits an open key. See {@link ObjectKeys#commit}. */
   public KeyInfo commitKey(String volume, String bucket, String key, long clientId,
       long dataSize) {
     return objectKeys.commit(volume, bucket, key, clientId, dataSize);
   }
 
-  /** @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume, bucket or key) */
+  /** A committed key. See {@link ObjectKeys#lookup}. */
   public KeyInfo lookupKey(String volume, String bucket, String key) {
     return objectKeys.lookup(volume, bucket, key);
   }
 
-  /**
-   * Deletes a key: its keyTable row moves to deletedTable under its object id. One batch.
-   *
-   * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume, bucket or key)
-   */
+  /** Deletes a key. See {@link ObjectKeys#delete}. */
   public void deleteKey(String volume, String bucket, String key) {
     objectKeys.delete(volume, bucket, key);
   }
 
-  /**
-   * One page of the keys of an OBJECT_STORE or LEGACY bucket that start with {@code prefix}, in
-   * key (UTF-8 byte) order. The page starts after the token's last key when {@code token} is
-   * given, else after {@code startAfter} (exclusive; it need not exist), else at the start.
-   *
-   * @param maxKeys page size, 0 (an empty page) to the store's cap
-   * @throws OmException INVALID_ARGUMENT for a bad argument or token, NOT_FOUND if the volume or
-   *     bucket is absent, UNIMPLEMENTED for FSO buckets
-   */
+  /** One page of a bucket's keys. See {@link ObjectListings#listKeys}. */
   public ListPage<KeyInfo> listKeys(String volume, String bucket, String prefix,
       String startAfter, int maxKeys, String token) {
     return listings.listKeys(volume, bucket, prefix, startAfter, maxKeys, token);
   }
 
-  /**
-   * S3 ListObjectsV2 over an OBJECT_STORE or LEGACY bucket: keys starting with the prefix, after
-   * the continuation token's position or else after start-after; with a delimiter, every key whose
-   * remainder after the prefix contains it is rolled up into the common prefix ending at its first
-   * occurrence, which is returned once and counts toward max-keys like a key. {@code maxKeys}
-   * above the cap is clamped to it; 0 is the empty page S3 answers to max-keys=0 (no keys, no
-   * common prefixes, not truncated, no token).
-   *
-   * @throws OmException INVALID_ARGUMENT for a bad argument or token (including maxKeys &lt; 0),
-   *     NOT_FOUND if the volume or bucket is absent, UNIMPLEMENTED for FSO buckets
-   */
+  /** S3 ListObjectsV2. See {@link ObjectListings#listObjectsV2}. */
   public ListObjectsV2Result listObjectsV2(ListObjectsV2Request request) {
     return listings.listObjectsV2(request);
   }
 
-  /**
-   * Renames a key of an OBJECT_STORE or LEGACY bucket: its keyTable row moves from
-   * {@code fromKey} to {@code toKey} in one batch, keeping its object id, size and creation time,
-   * with the new key name, a new update id and the modification time set to now. As Ozone's OBS
-   * rename, an existing destination is refused (checked first, so renaming a key onto itself is
-   * ALREADY_EXISTS) rather than overwritten. Counters are unchanged. Only committed keys move: a
-   * key still open under {@code fromKey} commits under {@code fromKey}, and one open under
-   * {@code toKey} that commits later overwrites the renamed key as any commit does.
-   *
-   * @return the row now at {@code toKey}
-   * @throws OmException INVALID_ARGUMENT for bad names, NOT_FOUND if the volume, bucket or
-   *     {@code fromKey} is absent, ALREADY_EXISTS if {@code toKey} exists, UNIMPLEMENTED for FSO
-   *     buckets
-   */
+  /** Renames a key. See {@link ObjectKeys#rename}. */
   public KeyInfo renameKey(String volume, String bucket, String fromKey, String toKey) {
     return objectKeys.rename(volume, bucket, fromKey, toKey);
   }
 
-  /**
-   * S3 ListObjects (version 1) over an OBJECT_STORE or LEGACY bucket: keys starting with the
-   * prefix that sort after the marker (exclusive); with a delimiter, every key whose remainder
-   * after the prefix contains it is rolled up into the common prefix ending at its first
-   * occurrence, returned once and counted toward max-keys like a key. An item (key or common
-   * prefix) is listed only if it sorts after the marker, so a marker that lies in a common prefix
-   * (or is one, as {@code NextMarker} may be) skips every key under it: the page is read with one
-   * bounded iterator seeked once past that whole prefix ({@link io.sediment.om.listing.TableScan}). {@code NextMarker}
-   * follows S3: set only when truncated and a delimiter was given. Paging with
-   * {@code NextMarker} (or, without a delimiter, the last key) to the end lists every item once.
-   * {@code maxKeys} above the cap is clamped to it; 0 is the empty page S3 answers to
-   * max-keys=0 (no keys, no common prefixes, not truncated, no {@code NextMarker}).
-   *
-   * @throws OmException INVALID_ARGUMENT for a bad argument (including maxKeys &lt; 0),
-   *     NOT_FOUND if the volume or bucket is absent, UNIMPLEMENTED for FSO buckets
-   */
+  /** S3 ListObjects (version 1). See {@link ObjectListings#listObjectsV1}. */
   public ListObjectsV1Result listObjectsV1(ListObjectsV1Request request) {
     return listings.listObjectsV1(request);
   }
@@ -397,83 +300,41 @@ public final class OmMetadataStore implements AutoCloseable {
   // ------------------------------------------------------------------------------------------
   // Snapshots
 
-  /**
-   * Creates snapshot {@code name} of a bucket: a RocksDB checkpoint of the whole store under
-   * {@code <store dir>/snapshots/<snapshotId>} holding every write applied before the call, then
-   * the ACTIVE snapshotInfo row. Snapshot names follow the S3 bucket naming rules. A snapshot
-   * does not hold tombstones of the live store (see {@link Snapshots}).
-   *
-   * @throws OmException INVALID_ARGUMENT for a bad name, NOT_FOUND if the volume or bucket is
-   *     absent, ALREADY_EXISTS if an ACTIVE snapshot of that name exists, INTERNAL if the
-   *     checkpoint cannot be written (then nothing is written)
-   */
+  /** Creates a snapshot of a bucket. See {@link Snapshots#create}. */
   public SnapshotInfo createSnapshot(String volume, String bucket, String name) {
     return snapshots.create(volume, bucket, name);
   }
 
-  /**
-   * Deletes an ACTIVE snapshot: the row is kept with status DELETED and its deletion time, its
-   * store (if open) is closed and its checkpoint removed. Its name may then be used again.
-   *
-   * @return the DELETED row
-   * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume, bucket, or no ACTIVE snapshot)
-   */
+  /** Deletes a snapshot. See {@link Snapshots#delete}. */
   public SnapshotInfo deleteSnapshot(String volume, String bucket, String name) {
     return snapshots.delete(volume, bucket, name);
   }
 
-  /** @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume, bucket or snapshot row) */
+  /** A snapshot. See {@link Snapshots#info}. */
   public SnapshotInfo getSnapshotInfo(String volume, String bucket, String name) {
     return snapshots.info(volume, bucket, name);
   }
 
-  /**
-   * One page of a bucket's ACTIVE snapshots whose names start with {@code prefix}, in name
-   * order, after {@code prevSnapshot} (exclusive); {@code truncated} is exact. Page with the
-   * last name as the next {@code prevSnapshot}.
-   *
-   * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume or bucket)
-   */
+  /** One page of a bucket's snapshots. See {@link Snapshots#list}. */
   public ListPage<SnapshotInfo> listSnapshots(String volume, String bucket, String prefix,
       String prevSnapshot, int maxEntries) {
     return snapshots.list(volume, bucket, prefix, prevSnapshot, maxEntries, null, false);
   }
 
-  /**
-   * As {@link #listSnapshots(String, String, String, String, int)}, continuing after
-   * {@code token} when given (it wins over {@code prevSnapshot}); {@code nextToken} is set when
-   * truncated. A token is bound to the bucket (by object id), the prefix and
-   * {@code includeDeleted}.
-   *
-   * @param includeDeleted list DELETED snapshots too
-   * @throws OmException INVALID_ARGUMENT (also for a token of another listing), NOT_FOUND
-   */
+  /** One page of a bucket's snapshots. See {@link Snapshots#list}. */
   public ListPage<SnapshotInfo> listSnapshots(String volume, String bucket, String prefix,
       String prevSnapshot, int maxEntries, String token, boolean includeDeleted) {
     return snapshots.list(volume, bucket, prefix, prevSnapshot, maxEntries, token,
         includeDeleted);
   }
 
-  /**
-   * Key {@code key} as ACTIVE snapshot {@code snapshotName} of an OBJECT_STORE or LEGACY bucket
-   * holds it, whatever happened to it in the live store since.
-   *
-   * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume, bucket, snapshot, or the key in the
-   *     snapshot), UNIMPLEMENTED if the bucket was FSO
-   */
+  /** A key as a snapshot holds it. See {@link Snapshots#lookupKey}. */
   public KeyInfo lookupKeyInSnapshot(String volume, String bucket, String snapshotName,
       String key) {
     return snapshots.lookupKey(volume, bucket, snapshotName, key);
   }
 
-  /**
-   * One page of the keys of ACTIVE snapshot {@code snapshotName} of an OBJECT_STORE or LEGACY
-   * bucket starting with {@code prefix}, after {@code startAfter} (exclusive), in key order, with
-   * exact {@code truncated}; page with the last key as the next {@code startAfter}.
-   *
-   * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume, bucket, snapshot), UNIMPLEMENTED if
-   *     the bucket was FSO
-   */
+  /** One page of a snapshot's keys. See {@link Snapshots#listKeys}. */
   public ListPage<KeyInfo> listKeysInSnapshot(String volume, String bucket, String snapshotName,
       String prefix, String startAfter, int maxKeys) {
     return snapshots.listKeys(volume, bucket, snapshotName, prefix, startAfter, maxKeys);
@@ -487,114 +348,41 @@ public final class OmMetadataStore implements AutoCloseable {
   // ------------------------------------------------------------------------------------------
   // Multipart uploads and open files
 
-  private final MultipartUploads multipartUploads;
-  private final OpenFiles openFiles;
-  private final OmPurges purges;
-
-  /** The smallest size of every part but the last of a completed multipart upload (5 MiB). */
-  public static final long MULTIPART_MIN_PART_SIZE = MultipartUploads.MIN_PART_SIZE;
-  /** The largest multipart part number (10,000). */
-  public static final int MULTIPART_MAX_PART_NUMBER = MultipartUploads.MAX_PART_NUMBER;
-
-  /**
-   * Starts an S3 multipart upload of {@code key}: a multipartInfoTable row under a new upload id,
-   * counted in MULTIPART_UPLOADS. Upload ids are 16 lowercase hex digits, unique in the store and
-   * increasing with initiation time (see {@link MultipartUploads}); several uploads of one key may
-   * be in progress.
-   *
-   * @param owner the owner; {@code null} or empty for the bucket's owner
-   * @return the upload id
-   * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume/bucket), UNIMPLEMENTED for FSO buckets
-   */
+  /** Starts a multipart upload. See {@link MultipartUploads#initiate}. */
   public String initiateMultipartUpload(String volume, String bucket, String key, String owner) {
     return multipartUploads.initiate(volume, bucket, key, owner);
   }
 
-  /**
-   * Records part {@code partNumber} of an upload (its size and ETag; the data lives outside this
-   * store). Uploading a number again replaces the part; the replaced part becomes a deletedTable
-   * row ({@code /volume/bucket/key/<partObjectId>}) so the key purge reclaims its data.
-   *
-   * @param partNumber 1 to {@value MultipartUploads#MAX_PART_NUMBER}
-   * @param etag the part's ETag, non-empty
-   * @return the recorded part
-   * @throws OmException INVALID_ARGUMENT (names, upload id, part number, negative size, ETag),
-   *     NOT_FOUND (volume, bucket or upload), UNIMPLEMENTED for FSO buckets
-   */
+  /** Records a part of an upload. See {@link MultipartUploads#commitPart}. */
   public PartInfo commitPart(String volume, String bucket, String key,
       String uploadId, int partNumber, long size, String etag) {
     return multipartUploads.commitPart(volume, bucket, key, uploadId, partNumber, size, etag);
   }
 
-  /**
-   * One page of an upload's parts with numbers above {@code partNumberMarker} (exclusive; 0 for
-   * the first page), ascending. {@code maxParts} above the store's page cap is clamped to it, as
-   * S3 does; 0 answers no parts, not truncated, next marker 0 (once the upload is found).
-   *
-   * @throws OmException INVALID_ARGUMENT (names, upload id, marker not in {@code [0, 10000]},
-   *     maxParts &lt; 0), NOT_FOUND (volume, bucket or upload), UNIMPLEMENTED for FSO buckets
-   */
+  /** One page of an upload's parts. See {@link MultipartUploads#listParts}. */
   public PartListing listParts(String volume, String bucket, String key, String uploadId,
       int partNumberMarker, int maxParts) {
     return multipartUploads.listParts(volume, bucket, key, uploadId, partNumberMarker, maxParts);
   }
 
-  /**
-   * Completes an upload: the listed parts, which must be in strictly ascending part number order,
-   * have been uploaded, carry the given ETags and, all but the last, be at least
-   * {@link #MULTIPART_MIN_PART_SIZE} bytes, become the key (size = their sum, ETag in metadata
-   * {@code ETag}, object id = the upload's). In one batch: the key's previous version moves to
-   * deletedTable, parts left out move to deletedTable, the upload row is deleted, and the counters
-   * follow. A rejected completion changes nothing and leaves the upload in progress.
-   *
-   * @return the committed keyTable row
-   * @throws OmException INVALID_ARGUMENT (names, upload id, an empty, unordered or duplicate part
-   *     list, a missing part, an ETag mismatch, a part too small), NOT_FOUND (volume, bucket or
-   *     upload), UNIMPLEMENTED for FSO buckets
-   */
+  /** Completes an upload. See {@link MultipartUploads#complete}. */
   public KeyInfo completeMultipartUpload(String volume, String bucket, String key,
       String uploadId, List<CompletedPart> parts) {
     return multipartUploads.complete(volume, bucket, key, uploadId, parts);
   }
 
-  /**
-   * Aborts an upload: its parts move to deletedTable and its row is deleted, in one batch.
-   *
-   * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume, bucket or upload), UNIMPLEMENTED for
-   *     FSO buckets
-   */
+  /** Aborts an upload. See {@link MultipartUploads#abort}. */
   public void abortMultipartUpload(String volume, String bucket, String key, String uploadId) {
     multipartUploads.abort(volume, bucket, key, uploadId);
   }
 
-  /**
-   * S3 ListMultipartUploads: the uploads in progress of keys starting with {@code prefix}, ordered
-   * by key (UTF-8 bytes) and, within a key, by upload id (initiation order). With only
-   * {@code keyMarker}, the page starts with the uploads of the first key strictly after it
-   * ({@code key10} follows {@code key1}); with {@code keyMarker} and {@code uploadIdMarker}, with the
-   * uploads of {@code keyMarker} after that upload id (exclusive), then later keys. Without
-   * {@code keyMarker}, {@code uploadIdMarker} is ignored, as in S3. Markers need not exist. Page on
-   * with the returned {@code nextKeyMarker}/{@code nextUploadIdMarker}. One consistent view, one
-   * bounded iterator positioned once; {@code truncated} is exact. {@code maxUploads} above the
-   * store's page cap is clamped to it; 0 answers no uploads, not truncated, no next markers.
-   *
-   * @throws OmException INVALID_ARGUMENT (names, prefix, markers, maxUploads &lt; 0), NOT_FOUND
-   *     (volume or bucket), UNIMPLEMENTED for FSO buckets
-   */
+  /** S3 ListMultipartUploads. See {@link MultipartUploads#list}. */
   public MultipartUploadListing listMultipartUploads(String volume, String bucket, String prefix,
       String keyMarker, String uploadIdMarker, int maxUploads) {
     return multipartUploads.list(volume, bucket, prefix, keyMarker, uploadIdMarker, maxUploads);
   }
 
-  /**
-   * One page of the keys (OBJECT_STORE/LEGACY: openKeyTable) or files (FSO: openFileTable) open
-   * for writing in one bucket, in table key order, after the token's position. The token is bound
-   * to this bucket (by object id). {@code totalOpenKeyCount} is the bucket's maintained OPEN_KEYS
-   * or OPEN_FILES counter, never a recount.
-   *
-   * @param maxKeys page size, 0 (no entries: the total alone) to the store's cap
-   * @throws OmException INVALID_ARGUMENT (names, page size, token), NOT_FOUND (volume or bucket)
-   */
+  /** One page of the keys or files open for writing in a bucket. See {@link OpenFiles#list}. */
   public OpenFilesPage listOpenFiles(String volume, String bucket, int maxKeys, String token) {
     return openFiles.list(volume, bucket, maxKeys, token);
   }
@@ -622,118 +410,56 @@ public final class OmMetadataStore implements AutoCloseable {
 
   // ------------------------------------------------------------------------------------------
   // FSO (file-system-optimized buckets)
-  //
-  // Directories, files, rename, listStatus and the directory purge step of FILE_SYSTEM_OPTIMIZED
-  // buckets; the contracts (paths, order, cursors, error codes) are on FsoResolver, FsoPath,
-  // FsoListing and DirectoryPurge. Every method here only delegates.
 
-  /**
-   * Creates a directory and its missing ancestors ({@code mkdir -p}) in one batch; idempotent for
-   * an existing directory. Paths are relative to the bucket root; see {@link FsoResolver}.
-   *
-   * @return the directory's status
-   * @throws OmException INVALID_ARGUMENT (bad path, the root), NOT_FOUND (volume/bucket),
-   *     ALREADY_EXISTS (a file is at {@code path}), FAILED_PRECONDITION (an ancestor is a file),
-   *     UNIMPLEMENTED (not an FSO bucket)
-   */
+  /** Creates a directory and its missing ancestors. See {@link FsoDirectories#create}. */
   public FileStatus createDirectory(String volume, String bucket, String path) {
     return fsoDirectories.create(volume, bucket, path);
   }
 
-  /**
-   * Opens a file for writing (missing ancestors are created now); commit it with
-   * {@link #commitFile} and the returned client id.
-   *
-   * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume/bucket), ALREADY_EXISTS (a directory
-   *     is at {@code path}), FAILED_PRECONDITION (an ancestor is a file), UNIMPLEMENTED
-   */
+  /** Opens a file for writing. See {@link FsoFiles#create}. */
   public OpenKeySession createFile(String volume, String bucket, String path, String owner) {
     return fsoFiles.create(volume, bucket, path, owner);
   }
 
-  /**
-   * Commits an open file; a replaced version moves to deletedTable.
-   *
-   * @return the file, {@code key_name} holding its full path
-   * @throws OmException NOT_FOUND (no open file for this client id at this path, or a missing
-   *     ancestor), FAILED_PRECONDITION (a directory is now at {@code path}), INVALID_ARGUMENT
-   */
+  /** Commits an open file. See {@link FsoFiles#commit}. */
   public KeyInfo commitFile(String volume, String bucket, String path, long clientId,
       long size) {
     return fsoFiles.commit(volume, bucket, path, clientId, size);
   }
 
-  /**
-   * The committed file at {@code path}, {@code key_name} holding its full path.
-   *
-   * @throws OmException NOT_FOUND, FAILED_PRECONDITION (a directory), INVALID_ARGUMENT
-   */
+  /** A committed file. See {@link FsoResolver#lookupFile}. */
   public KeyInfo lookupFile(String volume, String bucket, String path) {
     return fsoResolver.lookupFile(volume, bucket, path);
   }
 
-  /**
-   * The file or directory at {@code path} ({@code ""} or {@code "/"}: the bucket root).
-   *
-   * @throws OmException NOT_FOUND, INVALID_ARGUMENT
-   */
+  /** A file or directory. See {@link FsoResolver#getFileStatus}. */
   public FileStatus getFileStatus(String volume, String bucket, String path) {
     return fsoResolver.getFileStatus(volume, bucket, path);
   }
 
-  /**
-   * Deletes a file (it moves to deletedTable).
-   *
-   * @throws OmException NOT_FOUND, FAILED_PRECONDITION (a directory), INVALID_ARGUMENT
-   */
+  /** Deletes a file. See {@link FsoFiles#delete}. */
   public void deleteFile(String volume, String bucket, String path) {
     fsoFiles.delete(volume, bucket, path);
   }
 
-  /**
-   * Deletes a directory: an empty one at once; a non-empty one only with {@code recursive}, by
-   * moving its one row to deletedDirectoryTable (its subtree vanishes from listings at once and is
-   * removed by {@link #purgeDeletedDirectories}).
-   *
-   * @throws OmException NOT_FOUND, FAILED_PRECONDITION (a file, or not empty without
-   *     {@code recursive}), INVALID_ARGUMENT (the root)
-   */
+  /** Deletes a directory. See {@link FsoDirectories#delete}. */
   public void deleteDirectory(String volume, String bucket, String path, boolean recursive) {
     fsoDirectories.delete(volume, bucket, path, recursive);
   }
 
-  /**
-   * Renames a file or directory to the full path {@code to} (one row moves).
-   *
-   * @return the status at {@code to}
-   * @throws OmException NOT_FOUND (source or destination parent), ALREADY_EXISTS (destination),
-   *     INVALID_ARGUMENT (root, or a directory into its own subtree), FAILED_PRECONDITION
-   */
+  /** Renames a file or directory. See {@link FsoFiles#rename}. */
   public FileStatus rename(String volume, String bucket, String from, String to) {
     return fsoFiles.rename(volume, bucket, from, to);
   }
 
-  /**
-   * One page of the entries below {@code path} (children, or with {@code recursive} the whole
-   * subtree depth first), in {@link FsoListing listing order}, after {@code startKey} (exclusive)
-   * or the token's position.
-   *
-   * @throws OmException INVALID_ARGUMENT (bad path, start key outside {@code path}, page size
-   *     not in {@code [0, cap]}, bad token), NOT_FOUND, UNIMPLEMENTED
-   */
+  /** One page of the entries below a path. See {@link FsoListing#listStatus}. */
   public ListPage<FileStatus> listStatus(String volume, String bucket, String path,
       boolean recursive, String startKey, int numEntries, String token) {
-    return FsoListing.listStatus(ctx, volume, bucket, path, recursive, startKey, numEntries,
+    return FsoListing.listStatus(ctx, pager, volume, bucket, path, recursive, startKey, numEntries,
         token);
   }
 
-  /**
-   * One bounded step of the directory purge (see {@link DirectoryPurge}): removes the subtrees of
-   * recursively deleted directories with range deletes, moving their files to deletedTable.
-   *
-   * @param maxEntries the most rows to remove in this step, at least 1
-   * @return the rows removed; 0 if and only if nothing was queued
-   */
+  /** One step of the directory purge. See {@link DirectoryPurge#run}. */
   public int purgeDeletedDirectories(int maxEntries) {
     return DirectoryPurge.run(ctx, maxEntries);
   }
@@ -741,16 +467,7 @@ public final class OmMetadataStore implements AutoCloseable {
   // ------------------------------------------------------------------------------------------
   // Lifecycle scans
 
-  /**
-   * One step of the named lifecycle scan of a bucket (see {@link LifecycleScans}): examines at
-   * most {@code maxExamined} committed keys after the scan's persisted cursor (under
-   * {@code prefix}; OBS/LEGACY only, an FSO bucket is scanned whole) and returns those
-   * {@code rule} matches; the cursor advances in metaTable, and is cleared when the pass is
-   * complete.
-   *
-   * @throws OmException INVALID_ARGUMENT for a bad scan name, names or budget (1 to the page cap),
-   *     or a prefix on an FSO bucket; NOT_FOUND if the volume or bucket is absent
-   */
+  /** One step of a lifecycle scan. See {@link LifecycleScans#step}. */
   public LifecycleStep lifecycleScanStep(String scanName, String volume, String bucket,
       String prefix, java.util.function.Predicate<KeyInfo> rule, int maxExamined) {
     return lifecycleScans.step(scanName, volume, bucket, prefix, rule, maxExamined);

@@ -5,7 +5,13 @@ import static io.sediment.om.OmTestSupport.put;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sediment.om.OmException.Code;
+import io.sediment.om.core.OmCounter;
+import io.sediment.om.core.OmException.Code;
+import io.sediment.om.core.OmException;
+import io.sediment.om.core.OmStoreOptions;
+import io.sediment.om.core.OmValidation;
+import io.sediment.om.core.OpenKeySession;
+import io.sediment.om.listing.ListObjectsV2Request;
 import io.sediment.proto.om.BucketLayout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

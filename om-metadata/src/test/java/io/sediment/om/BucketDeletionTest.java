@@ -4,7 +4,9 @@ import static io.sediment.om.OmTestSupport.assertRejected;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.sediment.om.OmException.Code;
+import io.sediment.om.core.OmCounter;
+import io.sediment.om.core.OmException.Code;
+import io.sediment.om.core.OmException;
 import io.sediment.proto.om.BucketLayout;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;

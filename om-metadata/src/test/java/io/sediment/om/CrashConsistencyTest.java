@@ -11,7 +11,18 @@ import io.sediment.db.DBStoreBuilder;
 import io.sediment.db.KeyValue;
 import io.sediment.db.TableDefinition;
 import io.sediment.db.TableIterator;
-import io.sediment.om.OmException.Code;
+import io.sediment.om.core.OmContext;
+import io.sediment.om.core.OmDBDefinition;
+import io.sediment.om.core.OmException.Code;
+import io.sediment.om.core.OmException;
+import io.sediment.om.core.OmKeys;
+import io.sediment.om.core.OmStoreOptions;
+import io.sediment.om.core.OpenKeySession;
+import io.sediment.om.core.SyncPolicy;
+import io.sediment.om.fso.FileStatus;
+import io.sediment.om.fso.FsoDirectories;
+import io.sediment.om.insight.OmInsight;
+import io.sediment.om.multipart.CompletedPart;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
@@ -56,7 +67,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Proves the durability and atomicity claims of the om-metadata write path ({@link OmContext#write},
- * {@link GroupCommitter}) under a real process crash.
+ * {@link io.sediment.om.core.GroupCommitter}) under a real process crash.
  *
  * <p>A child JVM opens an {@link OmMetadataStore} and runs concurrent writers, each in a volume of
  * its own: volume and bucket creation, OBS keys (open, commit, overwrite, delete, rename), FSO

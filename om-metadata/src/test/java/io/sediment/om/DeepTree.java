@@ -2,6 +2,7 @@ package io.sediment.om;
 
 import static io.sediment.om.FsoTestSupport.putFile;
 
+import io.sediment.om.fso.FsoPath;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.db.managed.RocksDatabase;
 import io.sediment.db.rdb.RDBStore;
+import io.sediment.om.core.OmStoreOptions;
+import io.sediment.om.core.SyncPolicy;
+import io.sediment.om.fso.FileStatus;
+import io.sediment.om.listing.ListPage;
 import io.sediment.proto.om.BucketLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -5,7 +5,11 @@ import static io.sediment.om.OmTestSupport.assertRejected;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sediment.om.OmException.Code;
+import io.sediment.om.core.OmException.Code;
+import io.sediment.om.core.OmException;
+import io.sediment.om.core.OmStoreOptions;
+import io.sediment.om.core.OmValidation;
+import io.sediment.om.core.SyncPolicy;
 import io.sediment.proto.om.BucketLayout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -15,8 +19,8 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * FSO bad input: every rejected call throws {@link OmException} with the documented code and

@@ -5,6 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.sediment.db.testing.LeakCheck;
+import io.sediment.om.core.OmDBDefinition;
+import io.sediment.om.core.OmException;
+import io.sediment.om.core.OmKeys;
+import io.sediment.om.core.OmStoreOptions;
+import io.sediment.om.core.OpenKeySession;
+import io.sediment.om.core.SyncPolicy;
+import io.sediment.om.fso.FileStatus;
+import io.sediment.om.fso.FsoPath;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import java.io.IOException;

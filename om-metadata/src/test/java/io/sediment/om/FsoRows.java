@@ -1,5 +1,7 @@
 package io.sediment.om;
 
+import io.sediment.om.core.OmDBDefinition;
+import io.sediment.om.core.OmKeys;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.DirectoryInfo;
 import io.sediment.proto.om.KeyInfo;

@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
+import io.sediment.om.core.OmContext;
+import io.sediment.om.core.OmDBDefinition;
+import io.sediment.om.core.OmKeys;
+import io.sediment.om.core.OmStoreOptions;
+import io.sediment.om.insight.OmInsight;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.SnapshotInfo;
@@ -25,7 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Under {@link SyncPolicy#DURABLE}, a writer interrupted while it waits for the WAL sync covering
+ * Under {@link io.sediment.om.core.SyncPolicy#DURABLE}, a writer interrupted while it waits for the WAL sync covering
  * its write (another writer keeps syncs in flight) still completes the call: the write is applied,
  * so the caller is answered once it is durable, never told it failed, and the interrupt is kept for
  * the caller. Work done after the commit (closing a deleted snapshot's store, updating the

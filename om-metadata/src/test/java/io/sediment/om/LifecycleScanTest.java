@@ -5,7 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sediment.om.OmException.Code;
+import io.sediment.om.core.OmDBDefinition;
+import io.sediment.om.core.OmException.Code;
+import io.sediment.om.core.OmStoreOptions;
+import io.sediment.om.core.SyncPolicy;
+import io.sediment.om.purge.LifecycleScans;
+import io.sediment.om.purge.LifecycleStep;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
 import java.nio.file.Path;

@@ -7,7 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sediment.om.OmException.Code;
+import io.sediment.om.core.OmException.Code;
+import io.sediment.om.core.OmKeys;
+import io.sediment.om.core.OmStoreOptions;
+import io.sediment.om.core.SyncPolicy;
+import io.sediment.om.multipart.MultipartUploadListing;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.MultipartUploadInfo;
 import java.nio.file.Path;

@@ -9,7 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sediment.om.OmException.Code;
+import io.sediment.om.core.OmException.Code;
+import io.sediment.om.core.OmStoreOptions;
+import io.sediment.om.core.SyncPolicy;
+import io.sediment.om.listing.ListObjectsV1Request;
+import io.sediment.om.listing.ListObjectsV1Result;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
 import java.nio.file.Path;

@@ -9,7 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sediment.om.OmException.Code;
+import io.sediment.om.core.OmException.Code;
+import io.sediment.om.core.OmStoreOptions;
+import io.sediment.om.core.SyncPolicy;
+import io.sediment.om.fso.FileStatus;
+import io.sediment.om.fso.FsoPath;
+import io.sediment.om.listing.ListPage;
 import io.sediment.proto.om.BucketLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -10,6 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sediment.om.listing.ListObjectsV2Request;
+import io.sediment.om.listing.ListObjectsV2Result;
+import io.sediment.om.listing.ListPage;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
 import java.nio.file.Path;

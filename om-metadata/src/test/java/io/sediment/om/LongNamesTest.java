@@ -9,7 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sediment.om.OmException.Code;
+import io.sediment.om.core.OmException.Code;
+import io.sediment.om.core.OmStoreOptions;
+import io.sediment.om.core.OmValidation;
+import io.sediment.om.core.SyncPolicy;
+import io.sediment.om.insight.OmInsight;
 import io.sediment.proto.om.BucketLayout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -3,6 +3,7 @@ package io.sediment.om;
 import static io.sediment.om.OmTestSupport.UTF8_ORDER;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.sediment.om.core.OmKeys;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;

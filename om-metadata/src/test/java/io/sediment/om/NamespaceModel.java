@@ -2,7 +2,15 @@ package io.sediment.om;
 
 import static io.sediment.om.OmTestSupport.UTF8_ORDER;
 
-import io.sediment.om.OmException.Code;
+import io.sediment.om.core.CursorSweep;
+import io.sediment.om.core.OmCounter;
+import io.sediment.om.core.OmException.Code;
+import io.sediment.om.core.OmKeys;
+import io.sediment.om.fso.FsoPath;
+import io.sediment.om.multipart.CompletedPart;
+import io.sediment.om.multipart.MultipartUploads;
+import io.sediment.om.purge.OmPurges;
+import io.sediment.om.purge.PurgeResult;
 import io.sediment.proto.om.BucketLayout;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -22,7 +30,7 @@ import java.util.function.Consumer;
  * that no path reaches until the purge removes them, exactly as the store keeps them. Listings
  * are derived from those rows independently of the store's listing code (a depth-first walk from
  * the bucket root, children by name). The purge steps are modelled from their documented
- * contracts ({@link OmPurges}, {@link CursorSweep}, {@link DirectoryPurge}): which rows a step
+ * contracts ({@link OmPurges}, {@link CursorSweep}, {@link io.sediment.om.fso.DirectoryPurge}): which rows a step
  * examines after its cursor (wrapping once), what it removes, where its cursor ends.
  *
  * <p>Write outcomes are two-phase: {@code predictX} returns the error code the store must throw
@@ -831,7 +839,7 @@ final class NamespaceModel {
     return false;
   }
 
-  /** One step of {@link DirectoryPurge}: returns the entries it removes; applies it. */
+  /** One step of {@link io.sediment.om.fso.DirectoryPurge}: returns the entries it removes; applies it. */
   int purgeDeletedDirectories(int budget) {
     return new DirStep(budget).run();
   }

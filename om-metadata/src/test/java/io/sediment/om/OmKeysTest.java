@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.db.Bytes;
+import io.sediment.om.core.OmKeys;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

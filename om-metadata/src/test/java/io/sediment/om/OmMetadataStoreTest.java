@@ -11,7 +11,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.db.KeyValue;
 import io.sediment.db.TableIterator;
-import io.sediment.om.OmException.Code;
+import io.sediment.om.core.OmDBDefinition;
+import io.sediment.om.core.OmException.Code;
+import io.sediment.om.core.OmKeys;
+import io.sediment.om.core.OpenKeySession;
+import io.sediment.om.listing.ListObjectsV2Request;
+import io.sediment.om.listing.ListObjectsV2Result;
+import io.sediment.om.listing.ListPage;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;

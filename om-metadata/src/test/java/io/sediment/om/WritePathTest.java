@@ -4,6 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sediment.om.core.GroupCommitter;
+import io.sediment.om.core.OmCounter;
+import io.sediment.om.core.OmDBDefinition;
+import io.sediment.om.core.OmException;
+import io.sediment.om.core.OmKeys;
+import io.sediment.om.core.OmStoreOptions;
+import io.sediment.om.core.OpenKeySession;
+import io.sediment.om.core.SyncPolicy;
 import io.sediment.proto.om.BucketLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;

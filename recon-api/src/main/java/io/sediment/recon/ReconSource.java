@@ -1,8 +1,8 @@
 package io.sediment.recon;
 
 import io.sediment.db.DBStore;
-import io.sediment.om.OmInsight;
 import io.sediment.om.OmMetadataStore;
+import io.sediment.om.insight.OmInsight;
 import java.nio.file.Path;
 import java.time.Duration;
 

@@ -2,9 +2,9 @@ package io.sediment.recon;
 
 import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
-import io.sediment.om.OmDBDefinition;
-import io.sediment.om.OmInsight;
-import io.sediment.om.OmStoreOptions;
+import io.sediment.om.core.OmDBDefinition;
+import io.sediment.om.core.OmStoreOptions;
+import io.sediment.om.insight.OmInsight;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;

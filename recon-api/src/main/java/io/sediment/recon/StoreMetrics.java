@@ -10,7 +10,7 @@ import io.sediment.db.DBStore;
 import io.sediment.db.managed.PinningDecision;
 import io.sediment.db.tombstone.CompactionScheduler;
 import io.sediment.db.tombstone.TableTombstoneStats;
-import io.sediment.om.OmCounter;
+import io.sediment.om.core.OmCounter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

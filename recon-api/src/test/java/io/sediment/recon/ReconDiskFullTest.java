@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.sediment.db.testing.TmpfsMount;
-import io.sediment.om.OmException;
 import io.sediment.om.OmMetadataStore;
+import io.sediment.om.core.OmException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

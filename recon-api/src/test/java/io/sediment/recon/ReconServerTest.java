@@ -9,11 +9,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.sediment.om.OmCounter;
-import io.sediment.om.OmDBDefinition;
-import io.sediment.om.OmInsight;
 import io.sediment.om.OmMetadataStore;
-import io.sediment.om.OpenKeySession;
+import io.sediment.om.core.OmCounter;
+import io.sediment.om.core.OmDBDefinition;
+import io.sediment.om.core.OpenKeySession;
+import io.sediment.om.insight.OmInsight;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -300,8 +300,8 @@ class ReconServerTest {
             }
             default -> other.deleteKey("vol-a", bucket, key);
           }
-        } catch (io.sediment.om.OmException e) {
-          assertEquals(io.sediment.om.OmException.Code.NOT_FOUND, e.code(), e.getMessage());
+        } catch (io.sediment.om.core.OmException e) {
+          assertEquals(io.sediment.om.core.OmException.Code.NOT_FOUND, e.code(), e.getMessage());
         }
       }
       OmInsight.Counters scanned = other.insight().scannedCounters();

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sediment.om.OmMetadataStore;
-import io.sediment.om.OpenKeySession;
+import io.sediment.om.core.OpenKeySession;
 import io.sediment.proto.om.BucketLayout;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -1,11 +1,11 @@
 package io.sediment.recon;
 
-import io.sediment.om.OmDBDefinition;
-import io.sediment.om.OmKeys;
 import io.sediment.om.OmMetadataStore;
-import io.sediment.om.OmStoreOptions;
-import io.sediment.om.OpenKeySession;
-import io.sediment.om.SyncPolicy;
+import io.sediment.om.core.OmDBDefinition;
+import io.sediment.om.core.OmKeys;
+import io.sediment.om.core.OmStoreOptions;
+import io.sediment.om.core.OpenKeySession;
+import io.sediment.om.core.SyncPolicy;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.DirectoryInfo;

@@ -6,7 +6,7 @@ import io.grpc.StatusException;
 import io.grpc.StatusRuntimeException;
 import io.sediment.db.codec.CodecException;
 import io.sediment.db.managed.StoreOutOfSpaceException;
-import io.sediment.om.OmException;
+import io.sediment.om.core.OmException;
 import java.util.concurrent.TimeoutException;
 
 /**

@@ -2,18 +2,18 @@ package io.sediment.om.grpc;
 
 import com.google.protobuf.ByteString;
 import io.grpc.stub.StreamObserver;
-import io.sediment.om.CompletedPart;
-import io.sediment.om.FileStatus;
-import io.sediment.om.ListObjectsV1Result;
-import io.sediment.om.ListObjectsV2Result;
-import io.sediment.om.ListPage;
-import io.sediment.om.MultipartUploadListing;
-import io.sediment.om.OmException;
 import io.sediment.om.OmMetadataStore;
-import io.sediment.om.OpenFileEntry;
-import io.sediment.om.OpenFilesPage;
-import io.sediment.om.OpenKeySession;
-import io.sediment.om.PartListing;
+import io.sediment.om.core.OmException;
+import io.sediment.om.core.OpenKeySession;
+import io.sediment.om.fso.FileStatus;
+import io.sediment.om.listing.ListObjectsV1Result;
+import io.sediment.om.listing.ListObjectsV2Result;
+import io.sediment.om.listing.ListPage;
+import io.sediment.om.multipart.CompletedPart;
+import io.sediment.om.multipart.MultipartUploadListing;
+import io.sediment.om.multipart.PartListing;
+import io.sediment.om.openfiles.OpenFileEntry;
+import io.sediment.om.openfiles.OpenFilesPage;
 import io.sediment.proto.om.AbortMultipartUploadRequest;
 import io.sediment.proto.om.AbortMultipartUploadResponse;
 import io.sediment.proto.om.BucketInfo;
@@ -268,7 +268,7 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void listObjectsV2(ListObjectsV2Request req, StreamObserver<ListObjectsV2Response> obs) {
     UnaryCalls.run(obs, () -> {
-      ListObjectsV2Result r = store.listObjectsV2(new io.sediment.om.ListObjectsV2Request(
+      ListObjectsV2Result r = store.listObjectsV2(new io.sediment.om.listing.ListObjectsV2Request(
           req.getVolume(), req.getBucket(), req.getPrefix(), req.getDelimiter(),
           req.getStartAfter(), pageSize(req.hasMaxKeys(), req.getMaxKeys()),
           token(req.getContinuationToken())));
@@ -294,7 +294,7 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void listObjectsV1(ListObjectsV1Request req, StreamObserver<ListObjectsV1Response> obs) {
     UnaryCalls.run(obs, () -> {
-      ListObjectsV1Result r = store.listObjectsV1(new io.sediment.om.ListObjectsV1Request(
+      ListObjectsV1Result r = store.listObjectsV1(new io.sediment.om.listing.ListObjectsV1Request(
           req.getVolume(), req.getBucket(), req.getPrefix(), req.getDelimiter(), req.getMarker(),
           pageSize(req.hasMaxKeys(), req.getMaxKeys())));
       return ListObjectsV1Response.newBuilder()

@@ -2,7 +2,7 @@ package io.sediment.om.listing;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
-import io.sediment.om.OmException;
+import io.sediment.om.core.OmException;
 import io.sediment.proto.om.ListToken;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;

@@ -1,5 +1,6 @@
 package io.sediment.om.listing;
 
+import io.sediment.om.core.OmContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -32,6 +33,13 @@ public final class Pager {
 
   private final ListTokens tokens;
 
+
+  /** The pager of one store: tokens signed with its secret, with its clock and token lifetime. */
+  public static Pager forStore(OmContext ctx) {
+    return new Pager(new ListTokens(ctx.tokenSecret(), ctx.options().clock(),
+        ctx.options().tokenMaxAge()));
+  }
+
   public Pager(ListTokens tokens) {
     this.tokens = Objects.requireNonNull(tokens, "tokens");
   }
@@ -40,7 +48,7 @@ public final class Pager {
    * One page of {@code request}: after the token's cursor when {@code token} is given, else after
    * {@code startAfter} ({@code null}: from the start); with the next page's token when truncated.
    *
-   * @throws io.sediment.om.OmException INVALID_ARGUMENT for a token not valid for
+   * @throws io.sediment.om.core.OmException INVALID_ARGUMENT for a token not valid for
    *     {@code request}; what {@link PageSource#begin} throws
    */
   public <R> Page<R> page(PageRequest request, String token, Cursor startAfter, int max,

@@ -1,7 +1,7 @@
 package io.sediment.om.service;
 
 import io.sediment.db.managed.StoreOutOfSpaceException;
-import io.sediment.om.OmPurges;
+import io.sediment.om.purge.OmPurges;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executors;

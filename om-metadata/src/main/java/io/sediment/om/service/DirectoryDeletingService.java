@@ -19,7 +19,7 @@ public final class DirectoryDeletingService extends BackgroundService {
   private final int batchSize;
 
   /**
-   * @param batchSize rows per run, 1 to {@link io.sediment.om.OmPurges#MAX_LIMIT}
+   * @param batchSize rows per run, 1 to {@link io.sediment.om.purge.OmPurges#MAX_LIMIT}
    */
   public DirectoryDeletingService(OmMetadataStore store, Duration interval, int batchSize) {
     super(NAME, interval);

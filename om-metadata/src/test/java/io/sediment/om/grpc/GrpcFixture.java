@@ -6,7 +6,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.ServerInterceptor;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sediment.om.OmMetadataStore;
-import io.sediment.om.OmStoreOptions;
+import io.sediment.om.core.OmStoreOptions;
 import io.sediment.proto.om.AdminServiceGrpc;
 import io.sediment.proto.om.OmServiceGrpc;
 import java.io.IOException;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.grpc.Status;
 import io.sediment.db.codec.CodecException;
 import io.sediment.db.managed.StoreOutOfSpaceException;
-import io.sediment.om.OmException;
+import io.sediment.om.core.OmException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 

@@ -9,10 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.protobuf.ByteString;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.sediment.om.ListPage;
-import io.sediment.om.OmCounter;
-import io.sediment.om.OmStoreOptions;
-import io.sediment.om.SyncPolicy;
+import io.sediment.om.core.OmCounter;
+import io.sediment.om.core.OmStoreOptions;
+import io.sediment.om.core.SyncPolicy;
+import io.sediment.om.listing.ListPage;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.CommitFileRequest;
 import io.sediment.proto.om.CreateBucketRequest;
@@ -173,7 +173,7 @@ class OmGrpcFsoTest {
           List<FileStatus> viaGrpc = listAll(path, recursive, pageSize);
           String what = "'" + path + "' recursive=" + recursive + " pageSize=" + pageSize;
           assertEquals(expected, viaGrpc.stream().map(FileStatus::getPath).toList(), what);
-          ListPage<io.sediment.om.FileStatus> direct = f.store.listStatus(V, B, path, recursive,
+          ListPage<io.sediment.om.fso.FileStatus> direct = f.store.listStatus(V, B, path, recursive,
               null, 100, null);
           assertFalse(direct.truncated());
           assertEquals(direct.items().stream().map(OmServiceImpl::toProto).toList(), viaGrpc, what);

@@ -12,8 +12,8 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.sediment.om.OmMetadataStore;
-import io.sediment.om.OmStoreOptions;
-import io.sediment.om.SyncPolicy;
+import io.sediment.om.core.OmStoreOptions;
+import io.sediment.om.core.SyncPolicy;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.CommitKeyRequest;
 import io.sediment.proto.om.CreateBucketRequest;
@@ -217,7 +217,7 @@ class OmGrpcServerLifecycleTest {
       for (String key : acked) {
         assertNotNull(reopened.lookupKey("vol-1", "bkt-1", key), key);
       }
-      long keys = reopened.bucketCounters("vol-1", "bkt-1").get(io.sediment.om.OmCounter.KEYS);
+      long keys = reopened.bucketCounters("vol-1", "bkt-1").get(io.sediment.om.core.OmCounter.KEYS);
       // A commit applied while its call was cancelled is present but unacknowledged: at most one
       // per writer.
       assertTrue(keys >= acked.size() && keys <= acked.size() + writers.size(),

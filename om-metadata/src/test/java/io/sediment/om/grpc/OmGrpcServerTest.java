@@ -24,10 +24,10 @@ import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
-import io.sediment.om.ListObjectsV2Result;
 import io.sediment.om.OmMetadataStore;
-import io.sediment.om.OmStoreOptions;
-import io.sediment.om.SyncPolicy;
+import io.sediment.om.core.OmStoreOptions;
+import io.sediment.om.core.SyncPolicy;
+import io.sediment.om.listing.ListObjectsV2Result;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.CommitKeyRequest;
@@ -244,7 +244,7 @@ class OmGrpcServerTest {
       token = r.getNextContinuationToken();
       assertEquals(r.getIsTruncated(), !token.isEmpty());
     } while (!token.isEmpty());
-    ListObjectsV2Result direct = f.store.listObjectsV2(io.sediment.om.ListObjectsV2Request
+    ListObjectsV2Result direct = f.store.listObjectsV2(io.sediment.om.listing.ListObjectsV2Request
         .of("vol", "bkt").withPrefix("photos/").withDelimiter("/").withMaxKeys(100));
     List<String> expected = new ArrayList<>();
     direct.commonPrefixes().forEach(p -> expected.add("P:" + p));

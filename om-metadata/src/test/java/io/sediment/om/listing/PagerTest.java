@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
-import io.sediment.om.OmException;
+import io.sediment.om.core.OmException;
 import io.sediment.proto.om.ListKind;
 import io.sediment.proto.om.ListToken;
 import java.nio.charset.StandardCharsets;

@@ -1,0 +1,163 @@
+package io.sediment.om.bucket;
+
+import static io.sediment.om.core.OmDBDefinition.BUCKET_TABLE;
+import static io.sediment.om.core.OmDBDefinition.DIRECTORY_TABLE;
+import static io.sediment.om.core.OmDBDefinition.FILE_TABLE;
+import static io.sediment.om.core.OmDBDefinition.KEY_TABLE;
+import static io.sediment.om.core.OmDBDefinition.META_TABLE;
+import static io.sediment.om.core.OmDBDefinition.MULTIPART_INFO_TABLE;
+import static io.sediment.om.core.OmDBDefinition.OPEN_FILE_TABLE;
+import static io.sediment.om.core.OmDBDefinition.OPEN_KEY_TABLE;
+
+import io.sediment.db.BatchOperation;
+import io.sediment.db.Table;
+import io.sediment.om.core.OmContext;
+import io.sediment.om.core.OmCounter;
+import io.sediment.om.core.OmException.Code;
+import io.sediment.om.core.OmException;
+import io.sediment.om.core.OmKeys;
+import io.sediment.om.core.OmValidation;
+import io.sediment.om.fso.FsoResolver;
+import io.sediment.om.purge.LifecycleScans;
+import io.sediment.om.snapshot.Snapshots;
+import io.sediment.proto.om.BucketInfo;
+import io.sediment.proto.om.BucketLayout;
+import io.sediment.proto.om.KeyInfo;
+import io.sediment.proto.om.VolumeInfo;
+
+/**
+ * Bucket writes and reads: rows of bucketTable under {@code /volume/bucket}. Every write is one
+ * {@link OmContext#write} transaction that checks first and changes nothing when it throws.
+ * Thread-safe.
+ */
+public final class Buckets {
+
+  private final OmContext ctx;
+  private final Snapshots snapshots;
+
+  public Buckets(OmContext ctx, Snapshots snapshots) {
+    this.ctx = ctx;
+    this.snapshots = snapshots;
+  }
+
+  /**
+   * Creates a bucket in an existing volume.
+   *
+   * @param owner the owner; {@code null} or empty for the volume's owner
+   * @param quotaInBytes 0 for unlimited
+   * @throws OmException INVALID_ARGUMENT for a bad name, layout, owner or quota, NOT_FOUND if the
+   *     volume is absent, ALREADY_EXISTS if the bucket exists
+   */
+  public BucketInfo create(String volume, String bucket, BucketLayout layout, String owner,
+      long quotaInBytes) {
+    OmValidation.checkBucketArgs(volume, bucket);
+    OmValidation.checkOwner(owner);
+    if (layout == null || layout == BucketLayout.BUCKET_LAYOUT_UNSPECIFIED
+        || layout == BucketLayout.UNRECOGNIZED) {
+      throw OmException.invalid("Bucket layout must be OBJECT_STORE, LEGACY or "
+          + "FILE_SYSTEM_OPTIMIZED, not " + layout);
+    }
+    if (quotaInBytes < 0) {
+      throw OmException.invalid("Bucket quota must not be negative: " + quotaInBytes);
+    }
+    return ctx.write(txn -> {
+      VolumeInfo vol = ctx.requireVolume(null, volume);
+      String key = OmKeys.bucketKey(volume, bucket);
+      if (ctx.table(BUCKET_TABLE).isExist(key)) {
+        throw new OmException(Code.ALREADY_EXISTS,
+            "Bucket '" + bucket + "' already exists in volume '" + volume + "'");
+      }
+      long id = txn.allocateId();
+      long now = txn.now();
+      BucketInfo info = BucketInfo.newBuilder()
+          .setVolumeName(volume)
+          .setBucketName(bucket)
+          .setLayout(layout)
+          .setObjectId(id)
+          .setVolumeId(vol.getObjectId())
+          .setUpdateId(id)
+          .setOwner(owner == null || owner.isEmpty() ? vol.getOwner() : owner)
+          .setQuotaInBytes(quotaInBytes)
+          .setCreationTime(now)
+          .setModificationTime(now)
+          .build();
+      ctx.table(BUCKET_TABLE).putWithBatch(txn.batch(), key, info);
+      txn.count(OmCounter.BUCKETS, 1);
+      return info;
+    });
+  }
+
+  /**
+   * Sets a bucket's owner (when {@code owner} is not {@code null}) and quotas (when not
+   * {@code null}; 0 = unlimited).
+   *
+   * @throws OmException INVALID_ARGUMENT for a bad name, owner or negative quota, NOT_FOUND if the
+   *     volume or bucket is absent
+   */
+  public BucketInfo setProperties(String volume, String bucket, PropertyPatch patch) {
+    OmValidation.checkBucketArgs(volume, bucket);
+    return ctx.write(txn -> {
+      BucketInfo.Builder b = ctx.requireBucket(null, volume, bucket).toBuilder()
+          .setModificationTime(txn.now());
+      patch.applyTo(b::setOwner, b::setQuotaInBytes, b::setQuotaInNamespace);
+      BucketInfo info = b.build();
+      ctx.table(BUCKET_TABLE).putWithBatch(txn.batch(), OmKeys.bucketKey(volume, bucket), info);
+      return info;
+    });
+  }
+
+  /** @throws OmException INVALID_ARGUMENT for bad names, NOT_FOUND if the volume or bucket is absent */
+  public BucketInfo get(String volume, String bucket) {
+    OmValidation.checkBucketArgs(volume, bucket);
+    return ctx.requireBucket(null, volume, bucket);
+  }
+
+  /**
+   * Deletes a bucket that has no live key (OBS/LEGACY: keyTable; FSO: no row in fileTable or
+   * directoryTable, so rows under recursively deleted directories block it until the directory
+   * purge has removed them), no multipart upload in progress and no active snapshot, each checked
+   * with one bounded iterator that sees live rows only (tombstones of deleted keys do not count).
+   * Keys still open in the bucket are discarded in the same batch (their commits then fail with
+   * NOT_FOUND); deleted versions stay in deletedTable for the purge service.
+   *
+   * @throws OmException INVALID_ARGUMENT for bad names, NOT_FOUND if absent, FAILED_PRECONDITION
+   *     if not empty
+   */
+  public void delete(String volume, String bucket) {
+    OmValidation.checkBucketArgs(volume, bucket);
+    ctx.write(txn -> {
+      BucketInfo info = ctx.requireBucket(null, volume, bucket);
+      String names = OmKeys.bucketPrefix(volume, bucket);
+      String ids = OmKeys.fsoBucketPrefix(info.getVolumeId(), info.getObjectId());
+      boolean fso = info.getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED;
+      String where = "Bucket '" + volume + "/" + bucket + "'";
+      if (fso ? OmContext.hasLiveKey(ctx.table(FILE_TABLE), ids)
+              || OmContext.hasLiveKey(ctx.table(DIRECTORY_TABLE), ids)
+          : OmContext.hasLiveKey(ctx.table(KEY_TABLE), names)) {
+        throw new OmException(Code.FAILED_PRECONDITION,
+            where + " is not empty: delete its keys first");
+      }
+      if (OmContext.hasLiveKey(ctx.table(MULTIPART_INFO_TABLE), names)) {
+        throw new OmException(Code.FAILED_PRECONDITION,
+            where + " has multipart uploads in progress: complete or abort them first");
+      }
+      if (snapshots.hasActive(volume, bucket)) {
+        throw new OmException(Code.FAILED_PRECONDITION, where + " has snapshots: delete them first");
+      }
+      BatchOperation batch = txn.batch();
+      ctx.table(BUCKET_TABLE).deleteWithBatch(batch, OmKeys.bucketKey(volume, bucket));
+      txn.count(OmCounter.BUCKETS, -1);
+      Table<String, KeyInfo> open = ctx.table(fso ? OPEN_FILE_TABLE : OPEN_KEY_TABLE);
+      String openPrefix = fso ? ids : names;
+      long discarded = FsoResolver.countRows(open, openPrefix);
+      if (discarded > 0) {
+        open.deletePrefixWithBatch(batch, openPrefix);
+        txn.count(fso ? OmCounter.OPEN_FILES : OmCounter.OPEN_KEYS, -discarded);
+      }
+      snapshots.forgetBucket(txn, volume, bucket, info.getObjectId());
+      LifecycleScans.forgetBucket(txn, ctx.table(META_TABLE), info.getObjectId());
+      txn.dropBucketCounters(info.getObjectId());
+      return null;
+    });
+  }
+}

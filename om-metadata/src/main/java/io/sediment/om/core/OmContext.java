@@ -1,0 +1,426 @@
+package io.sediment.om.core;
+
+import static io.sediment.om.core.OmDBDefinition.BUCKET_TABLE;
+import static io.sediment.om.core.OmDBDefinition.DELETED_TABLE;
+import static io.sediment.om.core.OmDBDefinition.META_TABLE;
+import static io.sediment.om.core.OmDBDefinition.VOLUME_TABLE;
+
+import io.sediment.db.BatchOperation;
+import io.sediment.db.DBStore;
+import io.sediment.db.IteratorType;
+import io.sediment.db.KeyValue;
+import io.sediment.db.ReadView;
+import io.sediment.db.Table;
+import io.sediment.db.TableDefinition;
+import io.sediment.db.TableIterator;
+import io.sediment.db.managed.StoreOutOfSpaceException;
+import io.sediment.om.core.OmException.Code;
+import io.sediment.proto.om.BucketInfo;
+import io.sediment.proto.om.BucketLayout;
+import io.sediment.proto.om.KeyInfo;
+import io.sediment.proto.om.VolumeInfo;
+import java.nio.ByteBuffer;
+import java.security.SecureRandom;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+
+/**
+ * What every part of the namespace shares: the store and its tables, the options, the token secret
+ * (and its token signer), the object-id sequence, the namespace counters and the one write path
+ * ({@link #write}). Package-internal; the public surface is {@link io.sediment.om.OmMetadataStore}.
+ *
+ * <p>Thread-safe: writes are serialized by one lock, so every check-then-write is atomic with
+ * its batch; reads use {@link DBStore#openReadView()} or single gets and take no lock.
+ */
+public final class OmContext {
+
+  private final DBStore store;
+  private final OmStoreOptions options;
+  private final byte[] tokenSecret;
+  private final GroupCommitter committer;
+
+  private final ReentrantLock writeLock = new ReentrantLock();
+  /** The next unused object id; guarded by {@link #writeLock}. */
+  private long nextObjectId;
+  /** Counter values; written under {@link #writeLock}, read by anyone under {@code this}. */
+  private final long[] counters = new long[OmCounter.values().length];
+  /** Per-bucket counters loaded so far, by bucket object id; guarded like {@link #counters}. */
+  private final Map<Long, long[]> bucketCounters = new HashMap<>();
+
+  public OmContext(DBStore store, OmStoreOptions options) {
+    this.store = store;
+    this.options = options;
+    Table<String, byte[]> meta = store.getTable(META_TABLE);
+    byte[] secret = meta.get(OmDBDefinition.META_TOKEN_SECRET);
+    if (secret == null) {
+      secret = new byte[32];
+      new SecureRandom().nextBytes(secret);
+      meta.put(OmDBDefinition.META_TOKEN_SECRET, secret);
+    }
+    this.tokenSecret = secret;
+    byte[] next = meta.get(OmDBDefinition.META_NEXT_OBJECT_ID);
+    this.nextObjectId = next == null ? 1 : decodeLong(next);
+    for (OmCounter c : OmCounter.values()) {
+      byte[] v = meta.get(c.metaKey());
+      counters[c.ordinal()] = v == null ? 0 : decodeLong(v);
+    }
+    this.committer = new GroupCommitter(store, options.syncPolicy());
+  }
+
+  public DBStore store() {
+    return store;
+  }
+
+  public OmStoreOptions options() {
+    return options;
+  }
+
+  /**
+   * The store's continuation-token secret (random, kept in the meta table, so tokens survive a
+   * restart), for the listing package's signer. Callers must not change it.
+   */
+  public byte[] tokenSecret() {
+    return tokenSecret;
+  }
+
+  public GroupCommitter committer() {
+    return committer;
+  }
+
+  public <K, V> Table<K, V> table(TableDefinition<K, V> def) {
+    return store.getTable(def);
+  }
+
+  long now() {
+    return options.clock().millis();
+  }
+
+  /**
+   * Runs one write: {@code body} validates (throwing {@link OmException} to reject, which applies
+   * nothing) and fills the transaction's batch; then the batch, the advanced id sequence and the
+   * counter changes commit atomically (a counter that would overflow rejects the write with
+   * RESOURCE_EXHAUSTED, applying nothing), and this returns once the write is durable under the
+   * store's {@link SyncPolicy}. Writes are serialized; the durability wait happens after the lock
+   * is released, so concurrent writers share one WAL sync.
+   */
+  public <T> T write(Function<WriteTxn, T> body) {
+    long ticket = 0;
+    T result;
+    writeLock.lock();
+    try (BatchOperation batch = store.initBatchOperation()) {
+      WriteTxn txn = new WriteTxn(batch, nextObjectId, now());
+      result = body.apply(txn);
+      Table<String, byte[]> meta = store.getTable(META_TABLE);
+      if (txn.nextObjectId() != nextObjectId) {
+        meta.putWithBatch(batch, OmDBDefinition.META_NEXT_OBJECT_ID, encodeLong(txn.nextObjectId()));
+      }
+      long[] updated = counters.clone();
+      for (Map.Entry<OmCounter, Long> d : txn.deltas().entrySet()) {
+        int i = d.getKey().ordinal();
+        updated[i] = WriteTxn.add(d.getKey(), updated[i], d.getValue());
+        meta.putWithBatch(batch, d.getKey().metaKey(), encodeLong(updated[i]));
+      }
+      Map<Long, long[]> bucketUpdates = new HashMap<>();
+      for (Map.Entry<Long, Map<OmCounter, Long>> b : txn.bucketDeltas().entrySet()) {
+        long[] values = bucketCounters(b.getKey(), true).clone();
+        for (Map.Entry<OmCounter, Long> d : b.getValue().entrySet()) {
+          values[d.getKey().ordinal()] =
+              WriteTxn.add(d.getKey(), values[d.getKey().ordinal()], d.getValue());
+          meta.putWithBatch(batch, d.getKey().bucketMetaKey(b.getKey()),
+              encodeLong(values[d.getKey().ordinal()]));
+        }
+        bucketUpdates.put(b.getKey(), values);
+      }
+      for (long dropped : txn.droppedBuckets()) {
+        meta.deletePrefixWithBatch(batch, OmCounter.bucketMetaPrefix(dropped));
+      }
+      if (batch.size() > 0) {
+        commit(batch);
+        ticket = committer.applied();
+      } else {
+        // Nothing written, but the result may report what another writer applied and has not
+        // synced yet (an idempotent createDirectory): wait for everything applied so far.
+        ticket = committer.writeCount();
+      }
+      nextObjectId = txn.nextObjectId();
+      synchronized (counters) {
+        System.arraycopy(updated, 0, counters, 0, updated.length);
+        bucketCounters.putAll(bucketUpdates);
+        for (long dropped : txn.droppedBuckets()) {
+          bucketCounters.remove(dropped);
+        }
+      }
+    } finally {
+      writeLock.unlock();
+    }
+    committer.awaitDurable(ticket);
+    return result;
+  }
+
+  /**
+   * Commits {@code batch} atomically.
+   *
+   * @throws OmException RESOURCE_EXHAUSTED if the store's disk is full: nothing was applied, reads
+   *     keep working, and writes resume by themselves once there is room again
+   */
+  static void commit(BatchOperation batch) {
+    try {
+      batch.commit();
+    } catch (StoreOutOfSpaceException e) {
+      throw new OmException(Code.RESOURCE_EXHAUSTED, e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Rebuilds the maintained counters, store-wide and per bucket, from a full scan, under the
+   * write lock (writes wait), and returns the new store-wide values. For recovery after an external change to the tables.
+   */
+  public <T> T underWriteLock(java.util.function.Supplier<T> body) {
+    writeLock.lock();
+    try {
+      return body.get();
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /** The namespace counters (exact, maintained by every write; no scan). */
+  public Map<OmCounter, Long> counters() {
+    Map<OmCounter, Long> out = new EnumMap<>(OmCounter.class);
+    synchronized (counters) {
+      for (OmCounter c : OmCounter.values()) {
+        out.put(c, counters[c.ordinal()]);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The counters of one bucket (by object id; zeros for none). A read does not fill the cache,
+   * which only writes do (under the write lock), so a bucket deleted meanwhile leaves no entry.
+   */
+  public Map<OmCounter, Long> bucketCountersOf(long bucketId) {
+    long[] values = bucketCounters(bucketId, false);
+    Map<OmCounter, Long> out = new EnumMap<>(OmCounter.class);
+    for (OmCounter c : OmCounter.values()) {
+      out.put(c, values[c.ordinal()]);
+    }
+    return out;
+  }
+
+  private long[] bucketCounters(long bucketId, boolean cache) {
+    synchronized (counters) {
+      long[] cached = bucketCounters.get(bucketId);
+      if (cached != null) {
+        return cached;
+      }
+      if (cache) {
+        // Writers (under the write lock) load and keep; readers never wait on these reads.
+        long[] values = readBucketCounters(bucketId);
+        bucketCounters.put(bucketId, values);
+        return values;
+      }
+    }
+    return readBucketCounters(bucketId);
+  }
+
+  private long[] readBucketCounters(long bucketId) {
+    long[] values = new long[OmCounter.values().length];
+    Table<String, byte[]> meta = store.getTable(META_TABLE);
+    for (OmCounter c : OmCounter.values()) {
+      byte[] v = meta.get(c.bucketMetaKey(bucketId));
+      values[c.ordinal()] = v == null ? 0 : decodeLong(v);
+    }
+    return values;
+  }
+
+  /** Replaces every counter (after a recount); caller holds the write lock. */
+  public void resetCounters(Map<OmCounter, Long> values) {
+    resetCounters(values, null);
+  }
+
+  /**
+   * Replaces every store-wide counter and, when {@code buckets} is not null, every per-bucket
+   * counter (those of buckets absent from it are dropped), in one batch; caller holds the write
+   * lock.
+   */
+  public void resetCounters(Map<OmCounter, Long> values, Map<Long, Map<OmCounter, Long>> buckets) {
+    Table<String, byte[]> meta = store.getTable(META_TABLE);
+    try (BatchOperation batch = store.initBatchOperation()) {
+      for (OmCounter c : OmCounter.values()) {
+        meta.putWithBatch(batch, c.metaKey(), encodeLong(values.getOrDefault(c, 0L)));
+      }
+      if (buckets != null) {
+        meta.deletePrefixWithBatch(batch, OmCounter.BUCKET_META_ROOT);
+        for (Map.Entry<Long, Map<OmCounter, Long>> b : buckets.entrySet()) {
+          for (Map.Entry<OmCounter, Long> c : b.getValue().entrySet()) {
+            if (c.getValue() != 0) {
+              meta.putWithBatch(batch, c.getKey().bucketMetaKey(b.getKey()),
+                  encodeLong(c.getValue()));
+            }
+          }
+        }
+      }
+      commit(batch);
+    }
+    long ticket = committer.applied();
+    // The batch is applied: memory follows before anything can fail, as in write().
+    synchronized (counters) {
+      for (OmCounter c : OmCounter.values()) {
+        counters[c.ordinal()] = values.getOrDefault(c, 0L);
+      }
+      if (buckets != null) {
+        bucketCounters.clear();
+      }
+    }
+    committer.awaitDurable(ticket);
+  }
+
+  // ---- shared checks ----
+
+  /**
+   * A listing's page size: 0 (an empty page, see {@link io.sediment.om.OmMetadataStore}) to the page cap.
+   *
+   * @throws OmException INVALID_ARGUMENT if negative or above the cap
+   */
+  public int checkPageSize(String what, int max) {
+    if (max < 0) {
+      throw OmException.invalid(what + " must not be negative (0 asks for an empty page): "
+          + max);
+    }
+    return atMostCap(what, max);
+  }
+
+  /**
+   * An S3 listing's page size (max-keys, max-parts, max-uploads): 0 (an empty page) or more,
+   * clamped to the page cap as S3 does.
+   *
+   * @throws OmException INVALID_ARGUMENT if negative
+   */
+  public int clampPageSize(String what, int max) {
+    if (max < 0) {
+      throw OmException.invalid(what + " must not be negative (0 asks for an empty page): "
+          + max);
+    }
+    return Math.min(max, options.maxListSize());
+  }
+
+  /**
+   * The work budget of one step of a background scan: 1 to the page cap (0 would make no
+   * progress).
+   *
+   * @throws OmException INVALID_ARGUMENT if below 1 or above the cap
+   */
+  public int checkBudget(String what, int max) {
+    if (max <= 0) {
+      throw OmException.invalid(what + " must be at least 1: " + max);
+    }
+    return atMostCap(what, max);
+  }
+
+  private int atMostCap(String what, int max) {
+    if (max > options.maxListSize()) {
+      throw OmException.invalid(what + " " + max + " exceeds the page size cap "
+          + options.maxListSize());
+    }
+    return max;
+  }
+
+  /** The volume as {@code view} sees it ({@code null}: now). */
+  public VolumeInfo requireVolume(ReadView view, String volume) {
+    Table<String, VolumeInfo> volumes =
+        view == null ? store.getTable(VOLUME_TABLE) : view.getTable(VOLUME_TABLE);
+    VolumeInfo info = volumes.get(OmKeys.volumeKey(volume));
+    if (info == null) {
+      throw OmException.notFound("Volume '" + volume + "' does not exist");
+    }
+    return info;
+  }
+
+  /** The bucket as {@code view} sees it ({@code null}: now). */
+  public BucketInfo requireBucket(ReadView view, String volume, String bucket) {
+    Table<String, BucketInfo> buckets =
+        view == null ? store.getTable(BUCKET_TABLE) : view.getTable(BUCKET_TABLE);
+    BucketInfo info = buckets.get(OmKeys.bucketKey(volume, bucket));
+    if (info == null) {
+      requireVolume(view, volume);
+      throw OmException.notFound("Bucket '" + bucket + "' does not exist in volume '" + volume + "'");
+    }
+    return info;
+  }
+
+  /** An OBJECT_STORE or LEGACY bucket, else UNIMPLEMENTED/INVALID for FSO. */
+  public BucketInfo requireObjectStoreBucket(ReadView view, String volume, String bucket) {
+    BucketInfo info = requireBucket(view, volume, bucket);
+    if (info.getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED) {
+      throw new OmException(Code.UNIMPLEMENTED, "Bucket '" + volume + "/" + bucket
+          + "' is FILE_SYSTEM_OPTIMIZED; use the file-system operations for its keys");
+    }
+    return info;
+  }
+
+  /** Whether {@code table} has a live row under {@code prefix}; one bounded iterator, tombstones excluded. */
+  public static boolean hasLiveKey(Table<String, ?> table, String prefix) {
+    try (TableIterator<String, ? extends KeyValue<String, ?>> it =
+             table.iterator(prefix, IteratorType.KEY_ONLY)) {
+      return it.hasNext();
+    }
+  }
+
+  /**
+   * Whether an open-key or open-file table holds a session of exactly {@code entryKey} (a row
+   * {@code entryKey/<16 hex digits>}), not of a longer name that merely shares the prefix. One
+   * bounded iterator; for error messages only (it may walk the sessions of longer names).
+   */
+  public static boolean hasOpenSession(Table<String, ?> openTable, String entryKey) {
+    String prefix = entryKey + OmKeys.SEPARATOR;
+    try (TableIterator<String, ? extends KeyValue<String, ?>> it =
+             openTable.iterator(prefix, IteratorType.KEY_ONLY)) {
+      while (it.hasNext()) {
+        String rest = it.next().getKey().substring(prefix.length());
+        if (rest.length() == OmKeys.ID_WIDTH && rest.indexOf(OmKeys.SEPARATOR) < 0) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Takes a committed version out of the live counts ({@code live} one fewer, {@code liveBytes}
+   * its size fewer) and moves it to deletedTable. The caller removes or replaces its live row.
+   */
+  public void retire(WriteTxn txn, long bucketId, OmCounter live, OmCounter liveBytes, KeyInfo version) {
+    txn.count(bucketId, live, -1);
+    txn.count(bucketId, liveBytes, -version.getDataSize());
+    moveToDeleted(txn, bucketId, version);
+  }
+
+  /**
+   * Moves a version to deletedTable under its object id, counting it against {@code bucketId}, or
+   * store-wide only when null (a version whose bucket is gone).
+   */
+  public void moveToDeleted(WriteTxn txn, Long bucketId, KeyInfo version) {
+    store.getTable(DELETED_TABLE).putWithBatch(txn.batch(),
+        OmKeys.deletedKey(version.getVolumeName(), version.getBucketName(), version.getKeyName(),
+            version.getObjectId()),
+        version.toBuilder().setDeletionTime(txn.now()).build());
+    txn.countIn(bucketId, OmCounter.DELETED_KEYS, 1);
+    txn.countIn(bucketId, OmCounter.DELETED_KEY_BYTES, version.getDataSize());
+  }
+
+  public static long decodeLong(byte[] b) {
+    return ByteBuffer.wrap(b).getLong();
+  }
+
+  public static byte[] encodeLong(long v) {
+    return ByteBuffer.allocate(Long.BYTES).putLong(v).array();
+  }
+
+  public static String nz(String s) {
+    return s == null ? "" : s;
+  }
+}

@@ -1,0 +1,174 @@
+package io.sediment.om.fso;
+
+import static io.sediment.om.core.OmDBDefinition.DELETED_DIRECTORY_TABLE;
+import static io.sediment.om.core.OmDBDefinition.DIRECTORY_TABLE;
+import static io.sediment.om.core.OmDBDefinition.FILE_TABLE;
+import static io.sediment.om.core.OmDBDefinition.OPEN_FILE_TABLE;
+
+import io.sediment.db.Table;
+import io.sediment.om.core.OmContext;
+import io.sediment.om.core.OmCounter;
+import io.sediment.om.core.OmException.Code;
+import io.sediment.om.core.OmException;
+import io.sediment.om.core.OmKeys;
+import io.sediment.om.core.OmValidation;
+import io.sediment.om.core.WriteTxn;
+import io.sediment.proto.om.BucketInfo;
+import io.sediment.proto.om.DirectoryInfo;
+import io.sediment.proto.om.KeyInfo;
+
+/**
+ * Directories of FILE_SYSTEM_OPTIMIZED buckets: {@code mkdir -p} and delete (an empty directory at
+ * once; a non-empty one, with {@code recursive}, by moving its one row to deletedDirectoryTable for
+ * {@link DirectoryPurge}). The layout, write and counter rules are {@link FsoResolver}'s. Each
+ * write is one {@link OmContext#write} transaction that checks first and changes nothing when it
+ * throws. Thread-safe.
+ */
+public final class FsoDirectories {
+
+  private final OmContext ctx;
+  private final Table<String, DirectoryInfo> dirTable;
+  private final Table<String, KeyInfo> fileTable;
+  private final Table<String, KeyInfo> openFileTable;
+  private final Table<String, KeyInfo> deletedDirTable;
+  private final PathDepthLimit depthLimit;
+
+  public FsoDirectories(OmContext ctx) {
+    this.ctx = ctx;
+    this.depthLimit = new PathDepthLimit(ctx.options().maxPathDepth());
+    this.dirTable = ctx.table(DIRECTORY_TABLE);
+    this.fileTable = ctx.table(FILE_TABLE);
+    this.openFileTable = ctx.table(OPEN_FILE_TABLE);
+    this.deletedDirTable = ctx.table(DELETED_DIRECTORY_TABLE);
+  }
+
+
+  /**
+   * Creates a directory and its missing ancestors ({@code mkdir -p}) in one batch; idempotent for
+   * an existing directory. Paths are relative to the bucket root; see {@link FsoResolver}.
+   *
+   * @return the directory's status
+   * @throws OmException INVALID_ARGUMENT (bad path, the root), NOT_FOUND (volume/bucket),
+   *     ALREADY_EXISTS (a file is at {@code path}), FAILED_PRECONDITION (an ancestor is a file),
+   *     UNIMPLEMENTED (not an FSO bucket)
+   */
+  public FileStatus create(String volume, String bucket, String rawPath) {
+    OmValidation.checkBucketArgs(volume, bucket);
+    FsoPath path = FsoPath.parseNew("Path", rawPath);
+    FsoResolver.requireNotRoot(path, "create a directory at");
+    depthLimit.checkCreate(path, "directory");
+    return ctx.write(txn -> {
+      BucketInfo b = FsoResolver.requireFsoBucket(ctx, null, volume, bucket);
+      long parent = b.getObjectId();
+      DirectoryInfo last = null;
+      int i = 0;
+      for (; i < path.depth(); i++) {
+        String key = OmKeys.pathKey(b.getVolumeId(), b.getObjectId(), parent, path.component(i));
+        DirectoryInfo d = dirTable.get(key);
+        if (d == null) {
+          if (fileTable.isExist(key)) {
+            String at = path.prefix(i + 1).path();
+            throw i == path.depth() - 1
+                ? new OmException(Code.ALREADY_EXISTS, "A file exists at '" + at + "' in '"
+                    + volume + "/" + bucket + "'; cannot create a directory there")
+                : new OmException(Code.FAILED_PRECONDITION, "Cannot create directory '"
+                    + path + "': '" + at + "' is a file");
+          }
+          break;
+        }
+        parent = d.getObjectId();
+        last = d;
+      }
+      if (i == path.depth()) {
+        return FileStatus.ofDirectory(path.path(), last);
+      }
+      DirectoryInfo created = createMissing(txn, b, path, i, path.depth(), parent, b.getOwner());
+      return FileStatus.ofDirectory(path.path(), created);
+    });
+  }
+
+  /**
+   * Creates directories {@code path[from, to)} below {@code parentId}, none of which exists.
+   *
+   * @return the deepest one created
+   */
+  DirectoryInfo createMissing(WriteTxn txn, BucketInfo b, FsoPath path, int from, int to,
+      long parentId, String owner) {
+    DirectoryInfo d = null;
+    long parent = parentId;
+    for (int j = from; j < to; j++) {
+      long id = txn.allocateId();
+      d = DirectoryInfo.newBuilder()
+          .setName(path.component(j))
+          .setObjectId(id)
+          .setParentId(parent)
+          .setUpdateId(id)
+          .setCreationTime(txn.now())
+          .setModificationTime(txn.now())
+          .setOwner(owner)
+          .build();
+      dirTable.putWithBatch(txn.batch(),
+          OmKeys.pathKey(b.getVolumeId(), b.getObjectId(), parent, d.getName()), d);
+      txn.count(b.getObjectId(), OmCounter.DIRECTORIES, 1);
+      parent = id;
+    }
+    return d;
+  }
+
+  /**
+   * Deletes the directory {@code path}.
+   *
+   * <ul>
+   *   <li>Empty (no file or directory below it): its row is deleted; files still open directly
+   *       in it are discarded in the same batch (their commits then fail with NOT_FOUND). No purge
+   *       is needed. This holds with or without {@code recursive}.
+   *   <li>Not empty, {@code recursive}: its row moves to deletedDirectoryTable (one row, whatever
+   *       the subtree's size). The subtree disappears from every lookup and listing at once,
+   *       because every path below it resolves through the deleted row; its rows are removed later
+   *       by {@link #purgeDeletedDirectories}. The name can be reused at once (the new directory
+   *       gets a new object id, so a new, empty child range).
+   *   <li>Not empty, not {@code recursive}: FAILED_PRECONDITION.
+   * </ul>
+   *
+   * @throws OmException INVALID_ARGUMENT for the root (delete the bucket instead), NOT_FOUND if
+   *     absent, FAILED_PRECONDITION if {@code path} is a file or, without {@code recursive}, not
+   *     empty
+   */
+  public void delete(String volume, String bucket, String rawPath, boolean recursive) {
+    OmValidation.checkBucketArgs(volume, bucket);
+    FsoPath path = FsoPath.parse("Path", rawPath);
+    FsoResolver.requireNotRoot(path, "delete");
+    ctx.write(txn -> {
+      BucketInfo b = FsoResolver.requireFsoBucket(ctx, null, volume, bucket);
+      long bid = b.getObjectId();
+      long parent = FsoResolver.parentId(dirTable, fileTable, b, path, Code.NOT_FOUND,
+          "Cannot delete directory '" + path + "'");
+      String key = OmKeys.pathKey(b.getVolumeId(), bid, parent, path.leaf());
+      DirectoryInfo d = FsoResolver.requireRow(dirTable, fileTable, key,
+          "'" + path + "' is a file, not a directory; use deleteFile",
+          "Directory '" + path + "' does not exist in '" + volume + "/" + bucket + "'");
+      String children = OmKeys.childPrefix(b.getVolumeId(), bid, d.getObjectId());
+      boolean empty = !OmContext.hasLiveKey(dirTable, children)
+          && !OmContext.hasLiveKey(fileTable, children);
+      if (!empty && !recursive) {
+        throw new OmException(Code.FAILED_PRECONDITION, "Directory '" + path
+            + "' is not empty; delete it recursively or delete its entries first");
+      }
+      dirTable.deleteWithBatch(txn.batch(), key);
+      txn.count(bid, OmCounter.DIRECTORIES, -1);
+      if (empty) {
+        long open = FsoResolver.countRows(openFileTable, children);
+        if (open > 0) {
+          openFileTable.deletePrefixWithBatch(txn.batch(), children);
+          txn.count(bid, OmCounter.OPEN_FILES, -open);
+        }
+      } else {
+        deletedDirTable.putWithBatch(txn.batch(),
+            OmKeys.deletedDirectoryKey(b.getVolumeId(), bid, parent, d.getName(), d.getObjectId()),
+            DirectoryPurge.queueRow(volume, bucket, path.path(), d, txn.now()));
+        txn.count(bid, OmCounter.DELETED_DIRECTORIES, 1);
+      }
+      return null;
+    });
+  }
+}

@@ -1,0 +1,264 @@
+package io.sediment.om.fso;
+
+import static io.sediment.om.core.OmDBDefinition.DELETED_DIRECTORY_TABLE;
+import static io.sediment.om.core.OmDBDefinition.DIRECTORY_TABLE;
+import static io.sediment.om.core.OmDBDefinition.FILE_TABLE;
+import static io.sediment.om.core.OmDBDefinition.OPEN_FILE_TABLE;
+
+import io.sediment.db.Table;
+import io.sediment.om.core.OmContext;
+import io.sediment.om.core.OmCounter;
+import io.sediment.om.core.OmException.Code;
+import io.sediment.om.core.OmException;
+import io.sediment.om.core.OmKeys;
+import io.sediment.om.core.OmValidation;
+import io.sediment.om.core.OpenKeySession;
+import io.sediment.proto.om.BucketInfo;
+import io.sediment.proto.om.DirectoryInfo;
+import io.sediment.proto.om.KeyInfo;
+
+/**
+ * Files of FILE_SYSTEM_OPTIMIZED buckets and rename of files and directories: create (an
+ * openFileTable row; missing ancestors are created through {@link FsoDirectories}), commit,
+ * delete and rename (one row moves). The layout, write and counter rules are
+ * {@link FsoResolver}'s. Each write is one {@link OmContext#write} transaction that checks first
+ * and changes nothing when it throws. Thread-safe.
+ */
+public final class FsoFiles {
+
+  private final OmContext ctx;
+  private final Table<String, DirectoryInfo> dirTable;
+  private final Table<String, KeyInfo> fileTable;
+  private final Table<String, KeyInfo> openFileTable;
+  private final Table<String, KeyInfo> deletedDirTable;
+  private final PathDepthLimit depthLimit;
+  private final FsoDirectories directories;
+
+  public FsoFiles(OmContext ctx, FsoDirectories directories) {
+    this.ctx = ctx;
+    this.directories = directories;
+    this.depthLimit = new PathDepthLimit(ctx.options().maxPathDepth());
+    this.dirTable = ctx.table(DIRECTORY_TABLE);
+    this.fileTable = ctx.table(FILE_TABLE);
+    this.openFileTable = ctx.table(OPEN_FILE_TABLE);
+    this.deletedDirTable = ctx.table(DELETED_DIRECTORY_TABLE);
+  }
+
+
+  /**
+   * Opens a file for writing: an openFileTable row under a new client id, which
+   * {@link #commitFile} must present. Missing ancestor directories are created now ({@code mkdir
+   * -p}, owned by the file's owner), in the same batch, so the open row can be keyed by its
+   * parent's id. An existing file at {@code path} is allowed: the commit replaces it. Several
+   * sessions may be open on one path; each commit replaces the previous version.
+   *
+   * @param owner the owner; {@code null} or empty for the bucket's owner
+   * @throws OmException INVALID_ARGUMENT for the root, ALREADY_EXISTS if a directory exists at
+   *     {@code path}, FAILED_PRECONDITION if an ancestor is a file
+   */
+  public OpenKeySession create(String volume, String bucket, String rawPath, String owner) {
+    OmValidation.checkBucketArgs(volume, bucket);
+    OmValidation.checkOwner(owner);
+    FsoPath path = FsoPath.parseNew("Path", rawPath);
+    FsoResolver.requireNotRoot(path, "create a file at");
+    depthLimit.checkCreate(path, "file");
+    return ctx.write(txn -> {
+      BucketInfo b = FsoResolver.requireFsoBucket(ctx, null, volume, bucket);
+      long bid = b.getObjectId();
+      String own = owner == null || owner.isEmpty() ? b.getOwner() : owner;
+      long parent = bid;
+      int i = 0;
+      for (; i < path.depth() - 1; i++) {
+        String key = OmKeys.pathKey(b.getVolumeId(), bid, parent, path.component(i));
+        DirectoryInfo d = dirTable.get(key);
+        if (d == null) {
+          if (fileTable.isExist(key)) {
+            throw new OmException(Code.FAILED_PRECONDITION, "Cannot create file '" + path
+                + "': '" + path.prefix(i + 1) + "' is a file");
+          }
+          break;
+        }
+        parent = d.getObjectId();
+      }
+      if (i < path.depth() - 1) {
+        parent = directories.createMissing(txn, b, path, i, path.depth() - 1, parent, own).getObjectId();
+      } else if (dirTable.isExist(OmKeys.pathKey(b.getVolumeId(), bid, parent, path.leaf()))) {
+        throw new OmException(Code.ALREADY_EXISTS, "A directory exists at '" + path + "' in '"
+            + volume + "/" + bucket + "'; cannot create a file there");
+      }
+      long objectId = txn.allocateId();
+      long clientId = txn.allocateId();
+      KeyInfo open = KeyInfo.newBuilder()
+          .setVolumeName(volume)
+          .setBucketName(bucket)
+          .setKeyName(path.path())
+          .setFileName(path.leaf())
+          .setObjectId(objectId)
+          .setParentId(parent)
+          .setUpdateId(objectId)
+          .setClientId(clientId)
+          .setOwner(own)
+          .setCreationTime(txn.now())
+          .setModificationTime(txn.now())
+          .build();
+      openFileTable.putWithBatch(txn.batch(),
+          OmKeys.openFileKey(b.getVolumeId(), bid, parent, path.leaf(), clientId), open);
+      txn.count(bid, OmCounter.OPEN_FILES, 1);
+      return new OpenKeySession(clientId, open);
+    });
+  }
+
+  /**
+   * Commits a file opened by {@link #createFile}: its openFileTable row becomes the fileTable
+   * row; the version it replaces, if any, moves to deletedTable under its object id. One batch.
+   * The path is resolved again now, so the session's directory must still be at the same path.
+   *
+   * @return the committed file, {@code key_name} holding the full path
+   * @throws OmException NOT_FOUND if an ancestor directory no longer exists or there is no open
+   *     file for {@code clientId} at this path (wrong client id, already committed, discarded, or
+   *     an ancestor was renamed or deleted since the open); FAILED_PRECONDITION if a directory now
+   *     exists at {@code path} or an ancestor is a file; INVALID_ARGUMENT for a negative size
+   */
+  public KeyInfo commit(String volume, String bucket, String rawPath, long clientId, long size) {
+    OmValidation.checkBucketArgs(volume, bucket);
+    FsoPath path = FsoPath.parse("Path", rawPath);
+    FsoResolver.requireNotRoot(path, "commit a file at");
+    OmValidation.checkDataSize("Data size", size, OmValidation.MAX_OBJECT_BYTES);
+    return ctx.write(txn -> {
+      BucketInfo b = FsoResolver.requireFsoBucket(ctx, null, volume, bucket);
+      long bid = b.getObjectId();
+      long parent = FsoResolver.parentId(dirTable, fileTable, b, path, Code.FAILED_PRECONDITION,
+          "Cannot commit file '" + path + "'");
+      String openKey = OmKeys.openFileKey(b.getVolumeId(), bid, parent, path.leaf(), clientId);
+      KeyInfo open = openFileTable.get(openKey);
+      String key = OmKeys.pathKey(b.getVolumeId(), bid, parent, path.leaf());
+      if (open == null) {
+        if (OmContext.hasOpenSession(openFileTable, key)) {
+          throw new OmException(Code.FAILED_PRECONDITION, "File '" + path + "' in '" + volume
+              + "/" + bucket + "' is open under another client id, not " + clientId
+              + ": commit with the client id createFile returned");
+        }
+        throw OmException.notFound("No open file '" + path + "' in '" + volume + "/" + bucket
+            + "' for client id " + clientId + " (already committed, discarded,"
+            + " or an ancestor directory was renamed or deleted since it was opened)");
+      }
+      if (dirTable.isExist(key)) {
+        throw new OmException(Code.FAILED_PRECONDITION, "A directory was created at '" + path
+            + "' after the file was opened; the file cannot be committed there");
+      }
+      KeyInfo previous = fileTable.get(key);
+      KeyInfo committed = open.toBuilder()
+          .setKeyName(path.leaf())
+          .setFileName(path.leaf())
+          .setParentId(parent)
+          .setClientId(0)
+          .setDataSize(size)
+          .setModificationTime(txn.now())
+          .build();
+      openFileTable.deleteWithBatch(txn.batch(), openKey);
+      txn.count(bid, OmCounter.OPEN_FILES, -1);
+      fileTable.putWithBatch(txn.batch(), key, committed);
+      txn.count(bid, OmCounter.FILES, 1);
+      txn.count(bid, OmCounter.FILE_BYTES, size);
+      if (previous != null) {
+        ctx.retire(txn, bid, OmCounter.FILES, OmCounter.FILE_BYTES,
+            FsoResolver.withPath(previous, volume, bucket, path.path()));
+      }
+      return FsoResolver.withPath(committed, volume, bucket, path.path());
+    });
+  }
+
+  /**
+   * Deletes a file: its fileTable row moves to deletedTable under its object id. One batch.
+   *
+   * @throws OmException NOT_FOUND if absent, FAILED_PRECONDITION if {@code path} is a directory
+   */
+  public void delete(String volume, String bucket, String rawPath) {
+    OmValidation.checkBucketArgs(volume, bucket);
+    FsoPath path = FsoPath.parse("Path", rawPath);
+    FsoResolver.requireNotRoot(path, "delete");
+    ctx.write(txn -> {
+      BucketInfo b = FsoResolver.requireFsoBucket(ctx, null, volume, bucket);
+      long bid = b.getObjectId();
+      long parent = FsoResolver.parentId(dirTable, fileTable, b, path, Code.NOT_FOUND,
+          "Cannot delete file '" + path + "'");
+      String key = OmKeys.pathKey(b.getVolumeId(), bid, parent, path.leaf());
+      KeyInfo f = FsoResolver.requireRow(fileTable, dirTable, key,
+          "'" + path + "' is a directory; use deleteDirectory",
+          "File '" + path + "' does not exist in '" + volume + "/" + bucket + "'");
+      fileTable.deleteWithBatch(txn.batch(), key);
+      ctx.retire(txn, bid, OmCounter.FILES, OmCounter.FILE_BYTES,
+          FsoResolver.withPath(f, volume, bucket, path.path()));
+      return null;
+    });
+  }
+
+  // ---- rename ----
+
+  /**
+   * Renames a file or directory to {@code to}, which must not exist and whose parent directory
+   * must exist (no {@code mkdir -p}, no "move into an existing directory": {@code to} is the full
+   * new path). Exactly one row moves: a directory's children stay keyed under its object id, so
+   * its whole subtree follows. The moved row gets a new modification time. One batch. Files still
+   * open below a renamed directory can no longer be committed under their old path (their
+   * sessions then fail with NOT_FOUND).
+   *
+   * @return the status at the new path
+   * @throws OmException INVALID_ARGUMENT if either path is the root, {@code to} is below
+   *     {@code from}, or an entry of the moved subtree would end deeper than the maximum path
+   *     depth (see {@link PathDepthLimit} for the walk this may take); NOT_FOUND if
+   *     {@code from} or the parent of {@code to} does not exist;
+   *     ALREADY_EXISTS if {@code to} exists (also when {@code to} equals {@code from});
+   *     FAILED_PRECONDITION if an ancestor of {@code to} is a file
+   */
+  public FileStatus rename(String volume, String bucket, String rawFrom, String rawTo) {
+    OmValidation.checkBucketArgs(volume, bucket);
+    FsoPath from = FsoPath.parse("Source path", rawFrom);
+    FsoPath to = FsoPath.parseNew("Destination path", rawTo);
+    FsoResolver.requireNotRoot(from, "rename");
+    FsoResolver.requireNotRoot(to, "rename onto");
+    if (from.isAncestorOf(to)) {
+      throw OmException.invalid("Cannot rename '" + from + "' to '" + to
+          + "': a directory cannot move into its own subtree");
+    }
+    return ctx.write(txn -> {
+      BucketInfo b = FsoResolver.requireFsoBucket(ctx, null, volume, bucket);
+      long vid = b.getVolumeId();
+      long bid = b.getObjectId();
+      String context = "Cannot rename '" + from + "' to '" + to + "'";
+      long fromParent = FsoResolver.parentId(dirTable, fileTable, b, from, Code.NOT_FOUND, context);
+      String fromKey = OmKeys.pathKey(vid, bid, fromParent, from.leaf());
+      DirectoryInfo d = dirTable.get(fromKey);
+      KeyInfo f = d == null ? fileTable.get(fromKey) : null;
+      if (d == null && f == null) {
+        throw OmException.notFound(context + ": '" + from + "' does not exist");
+      }
+      long toParent = FsoResolver.parentId(dirTable, fileTable, b, to, Code.FAILED_PRECONDITION, context);
+      String toKey = OmKeys.pathKey(vid, bid, toParent, to.leaf());
+      if (dirTable.isExist(toKey) || fileTable.isExist(toKey)) {
+        throw new OmException(Code.ALREADY_EXISTS, context + ": the destination exists");
+      }
+      depthLimit.checkRename(dirTable, fileTable, vid, bid, d == null ? null : d.getObjectId(),
+          from, to);
+      if (d != null) {
+        DirectoryInfo moved = d.toBuilder()
+            .setName(to.leaf())
+            .setParentId(toParent)
+            .setModificationTime(txn.now())
+            .build();
+        dirTable.deleteWithBatch(txn.batch(), fromKey);
+        dirTable.putWithBatch(txn.batch(), toKey, moved);
+        return FileStatus.ofDirectory(to.path(), moved);
+      }
+      KeyInfo moved = f.toBuilder()
+          .setKeyName(to.leaf())
+          .setFileName(to.leaf())
+          .setParentId(toParent)
+          .setModificationTime(txn.now())
+          .build();
+      fileTable.deleteWithBatch(txn.batch(), fromKey);
+      fileTable.putWithBatch(txn.batch(), toKey, moved);
+      return FileStatus.ofFile(to.path(), moved);
+    });
+  }
+}

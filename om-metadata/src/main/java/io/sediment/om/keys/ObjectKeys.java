@@ -1,0 +1,185 @@
+package io.sediment.om.keys;
+
+import static io.sediment.om.core.OmDBDefinition.KEY_TABLE;
+import static io.sediment.om.core.OmDBDefinition.OPEN_KEY_TABLE;
+
+import io.sediment.db.Table;
+import io.sediment.om.core.OmContext;
+import io.sediment.om.core.OmCounter;
+import io.sediment.om.core.OmException.Code;
+import io.sediment.om.core.OmException;
+import io.sediment.om.core.OmKeys;
+import io.sediment.om.core.OmValidation;
+import io.sediment.om.core.OpenKeySession;
+import io.sediment.proto.om.BucketInfo;
+import io.sediment.proto.om.KeyInfo;
+
+/**
+ * Keys of OBJECT_STORE and LEGACY buckets: open (an openKeyTable row under a new client id),
+ * commit (the open row becomes the keyTable row; the version it replaces moves to deletedTable),
+ * lookup, delete and rename. Every write is one {@link OmContext#write} transaction that checks
+ * first and changes nothing when it throws. FSO buckets answer UNIMPLEMENTED. Thread-safe.
+ */
+public final class ObjectKeys {
+
+  private final OmContext ctx;
+  private final Table<String, KeyInfo> keyTable;
+  private final Table<String, KeyInfo> openKeyTable;
+
+  public ObjectKeys(OmContext ctx) {
+    this.ctx = ctx;
+    this.keyTable = ctx.table(KEY_TABLE);
+    this.openKeyTable = ctx.table(OPEN_KEY_TABLE);
+  }
+
+  /**
+   * Opens a key for writing under a new client id, which {@link #commit} must present.
+   *
+   * @param owner the owner; {@code null} or empty for the bucket's owner
+   * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume/bucket), UNIMPLEMENTED for FSO buckets
+   */
+  public OpenKeySession open(String volume, String bucket, String key, String owner) {
+    OmValidation.checkKeyArgs(volume, bucket, key);
+    OmValidation.checkOwner(owner);
+    return ctx.write(txn -> {
+      BucketInfo info = ctx.requireObjectStoreBucket(null, volume, bucket);
+      long objectId = txn.allocateId();
+      long clientId = txn.allocateId();
+      long now = txn.now();
+      KeyInfo open = KeyInfo.newBuilder()
+          .setVolumeName(volume)
+          .setBucketName(bucket)
+          .setKeyName(key)
+          .setObjectId(objectId)
+          .setUpdateId(objectId)
+          .setClientId(clientId)
+          .setOwner(owner == null || owner.isEmpty() ? info.getOwner() : owner)
+          .setCreationTime(now)
+          .setModificationTime(now)
+          .build();
+      openKeyTable.putWithBatch(txn.batch(), OmKeys.openKey(volume, bucket, key, clientId), open);
+      txn.count(info.getObjectId(), OmCounter.OPEN_KEYS, 1);
+      return new OpenKeySession(clientId, open);
+    });
+  }
+
+  /**
+   * Commits an open key: its openKeyTable row becomes the keyTable row, and the version it
+   * overwrites, if any, moves to deletedTable under its object id. One batch.
+   *
+   * @throws OmException FAILED_PRECONDITION if the key is open only under other client ids,
+   *     NOT_FOUND if the bucket is absent or the key has no open session (already committed, or
+   *     discarded), INVALID_ARGUMENT for bad names or a negative size
+   */
+  public KeyInfo commit(String volume, String bucket, String key, long clientId, long dataSize) {
+    OmValidation.checkKeyArgs(volume, bucket, key);
+    OmValidation.checkDataSize("Data size", dataSize, OmValidation.MAX_OBJECT_BYTES);
+    return ctx.write(txn -> {
+      long bucketId = ctx.requireObjectStoreBucket(null, volume, bucket).getObjectId();
+      String openKey = OmKeys.openKey(volume, bucket, key, clientId);
+      KeyInfo open = openKeyTable.get(openKey);
+      String objectKey = OmKeys.objectKey(volume, bucket, key);
+      if (open == null) {
+        if (OmContext.hasOpenSession(openKeyTable, objectKey)) {
+          throw new OmException(Code.FAILED_PRECONDITION, "Key '" + key + "' in '" + volume + "/"
+              + bucket + "' is open under another client id, not " + clientId
+              + ": commit with the client id openKey returned");
+        }
+        throw OmException.notFound("No open key '" + key + "' in '" + volume + "/" + bucket
+            + "' for client id " + clientId + " (already committed, or discarded)");
+      }
+      KeyInfo previous = keyTable.get(objectKey);
+      KeyInfo committed = open.toBuilder()
+          .setClientId(0)
+          .setDataSize(dataSize)
+          .setModificationTime(txn.now())
+          .build();
+      openKeyTable.deleteWithBatch(txn.batch(), openKey);
+      txn.count(bucketId, OmCounter.OPEN_KEYS, -1);
+      keyTable.putWithBatch(txn.batch(), objectKey, committed);
+      txn.count(bucketId, OmCounter.KEYS, 1);
+      txn.count(bucketId, OmCounter.KEY_BYTES, dataSize);
+      if (previous != null) {
+        ctx.retire(txn, bucketId, OmCounter.KEYS, OmCounter.KEY_BYTES, previous);
+      }
+      return committed;
+    });
+  }
+
+  /** @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume, bucket or key), UNIMPLEMENTED (FSO) */
+  public KeyInfo lookup(String volume, String bucket, String key) {
+    OmValidation.checkKeyArgs(volume, bucket, key);
+    ctx.requireObjectStoreBucket(null, volume, bucket);
+    KeyInfo info = keyTable.get(OmKeys.objectKey(volume, bucket, key));
+    if (info == null) {
+      throw missing(volume, bucket, key);
+    }
+    return info;
+  }
+
+  /**
+   * Deletes a key: its keyTable row moves to deletedTable under its object id. One batch.
+   *
+   * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume, bucket or key), UNIMPLEMENTED (FSO)
+   */
+  public void delete(String volume, String bucket, String key) {
+    OmValidation.checkKeyArgs(volume, bucket, key);
+    ctx.write(txn -> {
+      long bucketId = ctx.requireObjectStoreBucket(null, volume, bucket).getObjectId();
+      String objectKey = OmKeys.objectKey(volume, bucket, key);
+      KeyInfo existing = keyTable.get(objectKey);
+      if (existing == null) {
+        throw missing(volume, bucket, key);
+      }
+      keyTable.deleteWithBatch(txn.batch(), objectKey);
+      ctx.retire(txn, bucketId, OmCounter.KEYS, OmCounter.KEY_BYTES, existing);
+      return null;
+    });
+  }
+
+  /**
+   * Renames a key of an OBJECT_STORE or LEGACY bucket: its keyTable row moves from
+   * {@code fromKey} to {@code toKey} in one batch, keeping its object id, size and creation time,
+   * with the new key name, a new update id and the modification time set to now. As Ozone's OBS
+   * rename, an existing destination is refused (checked first, so renaming a key onto itself is
+   * ALREADY_EXISTS) rather than overwritten. Counters are unchanged. Only committed keys move: a
+   * key still open under {@code fromKey} commits under {@code fromKey}, and one open under
+   * {@code toKey} that commits later overwrites the renamed key as any commit does.
+   *
+   * @return the row now at {@code toKey}
+   * @throws OmException INVALID_ARGUMENT for bad names, NOT_FOUND if the volume, bucket or
+   *     {@code fromKey} is absent, ALREADY_EXISTS if {@code toKey} exists, UNIMPLEMENTED for FSO
+   *     buckets
+   */
+  public KeyInfo rename(String volume, String bucket, String fromKey, String toKey) {
+    OmValidation.checkKeyArgs(volume, bucket, fromKey);
+    OmValidation.checkKeyName(toKey);
+    return ctx.write(txn -> {
+      ctx.requireObjectStoreBucket(null, volume, bucket);
+      String from = OmKeys.objectKey(volume, bucket, fromKey);
+      String to = OmKeys.objectKey(volume, bucket, toKey);
+      if (keyTable.isExist(to)) {
+        throw new OmException(Code.ALREADY_EXISTS, "Cannot rename '" + fromKey + "' to '"
+            + toKey + "' in '" + volume + "/" + bucket + "': the destination exists");
+      }
+      KeyInfo source = keyTable.get(from);
+      if (source == null) {
+        throw OmException.notFound("Cannot rename '" + fromKey + "' in '" + volume + "/"
+            + bucket + "': the key does not exist");
+      }
+      KeyInfo renamed = source.toBuilder()
+          .setKeyName(toKey)
+          .setUpdateId(txn.allocateId())
+          .setModificationTime(txn.now())
+          .build();
+      keyTable.deleteWithBatch(txn.batch(), from);
+      keyTable.putWithBatch(txn.batch(), to, renamed);
+      return renamed;
+    });
+  }
+
+  private static OmException missing(String volume, String bucket, String key) {
+    return OmException.notFound(
+        "Key '" + key + "' does not exist in '" + volume + "/" + bucket + "'");
+  }
+}

@@ -1,0 +1,566 @@
+package io.sediment.om.multipart;
+
+import static io.sediment.om.core.OmDBDefinition.KEY_TABLE;
+import static io.sediment.om.core.OmDBDefinition.MULTIPART_INFO_TABLE;
+import static io.sediment.om.core.OmDBDefinition.MULTIPART_PARTS_TABLE;
+
+import io.sediment.db.IteratorType;
+import io.sediment.db.KeyValue;
+import io.sediment.db.ReadView;
+import io.sediment.db.Table;
+import io.sediment.db.TableIterator;
+import io.sediment.db.codec.Codec;
+import io.sediment.om.core.CursorSweep;
+import io.sediment.om.core.OmContext;
+import io.sediment.om.core.OmCounter;
+import io.sediment.om.core.OmException.Code;
+import io.sediment.om.core.OmException;
+import io.sediment.om.core.OmKeys;
+import io.sediment.om.core.OmValidation;
+import io.sediment.om.core.WriteTxn;
+import io.sediment.om.listing.Cursor;
+import io.sediment.om.listing.Page;
+import io.sediment.om.listing.Pager;
+import io.sediment.om.listing.TableScan;
+import io.sediment.proto.om.BucketInfo;
+import io.sediment.proto.om.KeyInfo;
+import io.sediment.proto.om.MultipartUploadInfo;
+import io.sediment.proto.om.PartInfo;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * S3 multipart uploads of OBJECT_STORE and LEGACY buckets (FSO buckets: UNIMPLEMENTED).
+ *
+ * <p><b>Rows.</b> An upload is one multipartInfoTable row, key {@link OmKeys#multipartKey}, value a
+ * {@link MultipartUploadInfo}, plus one multipartPartsTable row per part, key
+ * {@link OmKeys#multipartPartKey} ({@code <uploadId>/<partNumber>}), value a {@link PartInfo}. A
+ * part commit writes its row and the small upload row (the update id), whatever the number of
+ * parts before it (Ozone's split parts table; inline parts cost O(parts) per commit). Completion
+ * and abort read the upload's parts with one bounded iterator and delete them with point deletes,
+ * or one range delete from {@value CursorSweep#RANGE_DELETE_MIN_ROWS} parts on, as the purges
+ * ({@link CursorSweep#delete}).
+ *
+ * <p><b>Upload ids</b> are a fresh store object id as {@value OmKeys#ID_WIDTH} lowercase hex
+ * digits ({@link OmKeys#id}): unique in the store, never reused, and increasing with initiation
+ * time, so the uploads of one key sort in initiation order as S3 lists them. They are not secret
+ * (anyone may guess one); access control is the caller's job. The upload's object id is the same
+ * number and becomes the completed key's object id.
+ *
+ * <p><b>Part data.</b> A part is recorded by its size and ETag (the data itself lives in the data
+ * nodes, outside this store). Part data that can no longer become part of a key is handed to the
+ * key purge: a part replaced by a re-upload of its number, every part of an aborted upload, and
+ * every part a completion leaves out each become a deletedTable row
+ * {@code /volume/bucket/key/<partObjectId>} (metadata {@code multipartUploadId} and
+ * {@code partNumber}), counted in DELETED_KEYS and DELETED_KEY_BYTES, in the same batch.
+ *
+ * <p>Every write is one {@link OmContext#write} transaction; a rejected call changes nothing.
+ * Thread-safe.
+ */
+public final class MultipartUploads {
+
+  private static final Codec<MultipartUploadInfo> UPLOAD_INFO = MULTIPART_INFO_TABLE.valueCodec();
+  private static final Codec<PartInfo> PART_INFO = MULTIPART_PARTS_TABLE.valueCodec();
+
+  /** The smallest part number. */
+  static final int MIN_PART_NUMBER = 1;
+  /** The largest part number (S3's limit). */
+  public static final int MAX_PART_NUMBER = 10_000;
+  /** The smallest size of every part but the last of a completed upload: 5 MiB, as in S3. */
+  public static final long MIN_PART_SIZE = 5L << 20;
+  /** deletedTable metadata of a part row: the upload it belonged to. */
+  static final String META_UPLOAD_ID = "multipartUploadId";
+  /** deletedTable metadata of a part row: its part number. */
+  static final String META_PART_NUMBER = "partNumber";
+  /** keyTable metadata of a completed upload: the S3 multipart ETag. */
+  static final String META_ETAG = "ETag";
+
+  private final OmContext ctx;
+  private final Table<String, MultipartUploadInfo> uploads;
+  private final Table<String, PartInfo> partsTable;
+  private final Table<String, KeyInfo> keyTable;
+
+  public MultipartUploads(OmContext ctx) {
+    this.ctx = ctx;
+    this.uploads = ctx.table(MULTIPART_INFO_TABLE);
+    this.partsTable = ctx.table(MULTIPART_PARTS_TABLE);
+    this.keyTable = ctx.table(KEY_TABLE);
+  }
+
+  /**
+   * Moves the parts that stores written before multipartPartsTable kept inline
+   * ({@code MultipartUploadInfo.legacy_parts}) to their own rows, in one write; a store without
+   * any writes nothing. Called once when the store opens.
+   *
+   * @return the number of uploads whose parts moved
+   */
+  @SuppressWarnings("deprecation")
+  public int moveInlineParts() {
+    if (ctx.counters().get(OmCounter.MULTIPART_UPLOADS) == 0) {
+      return 0;
+    }
+    List<KeyValue<String, MultipartUploadInfo>> legacy = new ArrayList<>();
+    try (TableIterator<String, KeyValue<String, MultipartUploadInfo>> it =
+             uploads.iterator(null, IteratorType.KEY_AND_VALUE)) {
+      while (it.hasNext()) {
+        KeyValue<String, MultipartUploadInfo> kv = it.next();
+        if (kv.getValue().getLegacyPartsCount() > 0) {
+          legacy.add(kv);
+        }
+      }
+    }
+    if (legacy.isEmpty()) {
+      return 0;
+    }
+    return ctx.write(txn -> {
+      for (KeyValue<String, MultipartUploadInfo> kv : legacy) {
+        MultipartUploadInfo upload = kv.getValue();
+        for (PartInfo p : upload.getLegacyPartsList()) {
+          partsTable.putWithBatch(txn.batch(),
+              OmKeys.multipartPartKey(upload.getUploadId(), p.getPartNumber()), p);
+        }
+        uploads.putWithBatch(txn.batch(), kv.getKey(),
+            upload.toBuilder().clearLegacyParts().build());
+      }
+      return legacy.size();
+    });
+  }
+
+  /**
+   * Starts an S3 multipart upload of {@code key}: a multipartInfoTable row under a new upload id,
+   * counted in MULTIPART_UPLOADS. Upload ids are 16 lowercase hex digits, unique in the store and
+   * increasing with initiation time (see {@link MultipartUploads}); several uploads of one key may
+   * be in progress.
+   *
+   * @param owner the owner; {@code null} or empty for the bucket's owner
+   * @return the upload id
+   * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume/bucket), UNIMPLEMENTED for FSO buckets
+   */
+  public String initiate(String volume, String bucket, String key, String owner) {
+    checkKeyArgs(volume, bucket, key);
+    OmValidation.checkOwner(owner);
+    return ctx.write(txn -> {
+      BucketInfo info = ctx.requireObjectStoreBucket(null, volume, bucket);
+      long id = txn.allocateId();
+      String uploadId = OmKeys.id(id);
+      MultipartUploadInfo upload = MultipartUploadInfo.newBuilder()
+          .setVolumeName(volume)
+          .setBucketName(bucket)
+          .setKeyName(key)
+          .setUploadId(uploadId)
+          .setCreationTime(txn.now())
+          .setOwner(owner == null || owner.isEmpty() ? info.getOwner() : owner)
+          .setObjectId(id)
+          .setUpdateId(id)
+          .build();
+      uploads.putWithBatch(txn.batch(), OmKeys.multipartKey(volume, bucket, key, uploadId), upload);
+      txn.count(info.getObjectId(), OmCounter.MULTIPART_UPLOADS, 1);
+      return uploadId;
+    });
+  }
+
+  /**
+   * Records part {@code partNumber} of an upload (its size and ETag; the data lives outside this
+   * store). Uploading a number again replaces the part; the replaced part becomes a deletedTable
+   * row ({@code /volume/bucket/key/<partObjectId>}) so the key purge reclaims its data.
+   *
+   * @param partNumber 1 to {@value MultipartUploads#MAX_PART_NUMBER}
+   * @param etag the part's ETag, non-empty
+   * @return the recorded part
+   * @throws OmException INVALID_ARGUMENT (names, upload id, part number, negative size, ETag),
+   *     NOT_FOUND (volume, bucket or upload), UNIMPLEMENTED for FSO buckets
+   */
+  public PartInfo commitPart(String volume, String bucket, String key, String uploadId, int partNumber,
+      long size, String etag) {
+    checkKeyArgs(volume, bucket, key);
+    checkUploadId(uploadId);
+    checkPartNumber(partNumber);
+    OmValidation.checkDataSize("Part size", size, OmValidation.MAX_PART_BYTES);
+    checkEtag(etag);
+    return ctx.write(txn -> {
+      long bucketId = ctx.requireObjectStoreBucket(null, volume, bucket).getObjectId();
+      String dbKey = OmKeys.multipartKey(volume, bucket, key, uploadId);
+      MultipartUploadInfo upload = requireUpload(dbKey, volume, bucket, key, uploadId);
+      long partId = txn.allocateId();
+      PartInfo part = PartInfo.newBuilder()
+          .setPartNumber(partNumber)
+          .setSize(size)
+          .setEtag(etag)
+          .setModificationTime(txn.now())
+          .setObjectId(partId)
+          .build();
+      String partKey = OmKeys.multipartPartKey(uploadId, partNumber);
+      PartInfo replaced = partsTable.get(partKey);
+      if (replaced != null) {
+        ctx.moveToDeleted(txn, bucketId, asDeletedVersion(upload, replaced));
+      }
+      partsTable.putWithBatch(txn.batch(), partKey, part);
+      uploads.putWithBatch(txn.batch(), dbKey, upload.toBuilder().setUpdateId(partId).build());
+      return part;
+    });
+  }
+
+  /**
+   * One page of an upload's parts with numbers above {@code partNumberMarker} (exclusive; 0 for
+   * the first page), ascending. {@code maxParts} above the store's page cap is clamped to it, as
+   * S3 does; 0 answers no parts, not truncated, next marker 0 (once the upload is found).
+   *
+   * @throws OmException INVALID_ARGUMENT (names, upload id, marker not in {@code [0, 10000]},
+   *     maxParts &lt; 0), NOT_FOUND (volume, bucket or upload), UNIMPLEMENTED for FSO buckets
+   */
+  public PartListing listParts(String volume, String bucket, String key, String uploadId,
+      int partNumberMarker, int maxParts) {
+    checkKeyArgs(volume, bucket, key);
+    checkUploadId(uploadId);
+    if (partNumberMarker < 0 || partNumberMarker > MAX_PART_NUMBER) {
+      throw OmException.invalid("Part number marker must be 0 (from the first part) to "
+          + MAX_PART_NUMBER + ": " + partNumberMarker);
+    }
+    int max = ctx.clampPageSize("max-parts", maxParts);
+    Page<PartInfo> page;
+    try (ReadView view = ctx.store().openReadView()) {
+      ctx.requireObjectStoreBucket(view, volume, bucket);
+      if (view.getTable(MULTIPART_INFO_TABLE)
+          .get(OmKeys.multipartKey(volume, bucket, key, uploadId)) == null) {
+        throw noSuchUpload(volume, bucket, key, uploadId);
+      }
+      // Part keys are fixed-width numbers, so "after the marker's key" is "from marker + 1".
+      page = Pager.read(TableScan.source(view.getTable(MULTIPART_PARTS_TABLE.name()), "",
+              OmKeys.multipartPartsPrefix(uploadId), null,
+              (name, v) -> PART_INFO.fromPersistedFormat(v)),
+          partNumberMarker >= MIN_PART_NUMBER
+              ? new Cursor(OmKeys.multipartPartKey(uploadId, partNumberMarker), false) : null,
+          max);
+    }
+    return new PartListing(page.items(), page.truncated(),
+        page.truncated() ? page.last().getPartNumber() : 0);
+  }
+
+  /**
+   * Completes an upload: the listed parts, which must be in strictly ascending part number order,
+   * have been uploaded, carry the given ETags and, all but the last, be at least
+   * {@link io.sediment.om.OmMetadataStore#MULTIPART_MIN_PART_SIZE} bytes, become the key (size = their sum, ETag in metadata
+   * {@code ETag}, object id = the upload's). In one batch: the key's previous version moves to
+   * deletedTable, parts left out move to deletedTable, the upload row is deleted, and the counters
+   * follow. A rejected completion changes nothing and leaves the upload in progress.
+   *
+   * @return the committed keyTable row
+   * @throws OmException INVALID_ARGUMENT (names, upload id, an empty, unordered or duplicate part
+   *     list, a missing part, an ETag mismatch, a part too small), NOT_FOUND (volume, bucket or
+   *     upload), UNIMPLEMENTED for FSO buckets
+   */
+  public KeyInfo complete(String volume, String bucket, String key, String uploadId,
+      List<CompletedPart> requested) {
+    checkKeyArgs(volume, bucket, key);
+    checkUploadId(uploadId);
+    checkCompletedParts(requested);
+    return ctx.write(txn -> {
+      long bucketId = ctx.requireObjectStoreBucket(null, volume, bucket).getObjectId();
+      String dbKey = OmKeys.multipartKey(volume, bucket, key, uploadId);
+      MultipartUploadInfo upload = requireUpload(dbKey, volume, bucket, key, uploadId);
+      List<KeyValue<String, PartInfo>> rows = partRows(uploadId);
+      List<PartInfo> parts = rows.stream().map(KeyValue::getValue).toList();
+      boolean[] used = new boolean[parts.size()];
+      long total = 0;
+      List<String> etags = new ArrayList<>(requested.size());
+      for (int i = 0; i < requested.size(); i++) {
+        CompletedPart want = requested.get(i);
+        int at = find(parts, want.partNumber());
+        if (at < 0) {
+          throw OmException.invalid("Part " + want.partNumber() + " of upload '" + uploadId
+              + "' was never uploaded (S3 InvalidPart)");
+        }
+        PartInfo have = parts.get(at);
+        if (!unquote(have.getEtag()).equals(unquote(want.etag()))) {
+          throw OmException.invalid("Part " + want.partNumber() + " of upload '" + uploadId
+              + "' has ETag '" + have.getEtag() + "', not '" + want.etag() + "' (S3 InvalidPart)");
+        }
+        if (i < requested.size() - 1 && have.getSize() < MIN_PART_SIZE) {
+          throw OmException.invalid("Part " + want.partNumber() + " of upload '" + uploadId
+              + "' is " + have.getSize() + " bytes; every part but the last must be at least "
+              + MIN_PART_SIZE + " bytes (S3 EntityTooSmall)");
+        }
+        used[at] = true;
+        total += have.getSize();
+        if (total > OmValidation.MAX_OBJECT_BYTES) {
+          throw OmException.invalid("The parts of upload '" + uploadId + "' add up to more than "
+              + OmValidation.MAX_OBJECT_BYTES + " bytes, the largest object (S3 EntityTooLarge)");
+        }
+        etags.add(unquote(have.getEtag()));
+      }
+      long now = txn.now();
+      KeyInfo committed = KeyInfo.newBuilder()
+          .setVolumeName(volume)
+          .setBucketName(bucket)
+          .setKeyName(key)
+          .setDataSize(total)
+          .setObjectId(upload.getObjectId())
+          .setUpdateId(upload.getUpdateId())
+          .setCreationTime(upload.getCreationTime())
+          .setModificationTime(now)
+          .setOwner(upload.getOwner())
+          .putMetadata(META_ETAG, multipartEtag(etags))
+          .build();
+      String objectKey = OmKeys.objectKey(volume, bucket, key);
+      KeyInfo previous = keyTable.get(objectKey);
+      if (previous != null) {
+        ctx.retire(txn, bucketId, OmCounter.KEYS, OmCounter.KEY_BYTES, previous);
+      }
+      keyTable.putWithBatch(txn.batch(), objectKey, committed);
+      txn.count(bucketId, OmCounter.KEYS, 1);
+      txn.count(bucketId, OmCounter.KEY_BYTES, total);
+      for (int i = 0; i < parts.size(); i++) {
+        if (!used[i]) {
+          ctx.moveToDeleted(txn, bucketId, asDeletedVersion(upload, parts.get(i)));
+        }
+      }
+      CursorSweep.delete(partsTable, txn.batch(), rows);
+      uploads.deleteWithBatch(txn.batch(), dbKey);
+      txn.count(bucketId, OmCounter.MULTIPART_UPLOADS, -1);
+      return committed;
+    });
+  }
+
+  /**
+   * Aborts an upload: its parts move to deletedTable and its row is deleted, in one batch.
+   *
+   * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume, bucket or upload), UNIMPLEMENTED for
+   *     FSO buckets
+   */
+  public void abort(String volume, String bucket, String key, String uploadId) {
+    checkKeyArgs(volume, bucket, key);
+    checkUploadId(uploadId);
+    ctx.write(txn -> {
+      long bucketId = ctx.requireObjectStoreBucket(null, volume, bucket).getObjectId();
+      String dbKey = OmKeys.multipartKey(volume, bucket, key, uploadId);
+      discardParts(txn, bucketId, requireUpload(dbKey, volume, bucket, key, uploadId));
+      uploads.deleteWithBatch(txn.batch(), dbKey);
+      return null;
+    });
+  }
+
+  /**
+   * The bookkeeping of aborting {@code upload} inside a write: its parts go to deletedTable (their
+   * rows are deleted) and MULTIPART_UPLOADS is counted down, against {@code bucketId} or, if null
+   * (the bucket is gone), store-wide. The caller deletes the upload's row (alone, or as part of a
+   * range). Returns the bytes of the parts.
+   */
+  public long discardParts(WriteTxn txn, Long bucketId, MultipartUploadInfo upload) {
+    long bytes = 0;
+    List<KeyValue<String, PartInfo>> rows = partRows(upload.getUploadId());
+    for (KeyValue<String, PartInfo> row : rows) {
+      ctx.moveToDeleted(txn, bucketId, asDeletedVersion(upload, row.getValue()));
+      bytes += row.getValue().getSize();
+    }
+    CursorSweep.delete(partsTable, txn.batch(), rows);
+    txn.countIn(bucketId, OmCounter.MULTIPART_UPLOADS, -1);
+    return bytes;
+  }
+
+  /** The part rows of an upload in part-number order, as the store holds them now (in a write). */
+  private List<KeyValue<String, PartInfo>> partRows(String uploadId) {
+    List<KeyValue<String, PartInfo>> out = new ArrayList<>();
+    try (TableIterator<String, KeyValue<String, PartInfo>> it = partsTable.iterator(
+        OmKeys.multipartPartsPrefix(uploadId), IteratorType.KEY_AND_VALUE)) {
+      while (it.hasNext()) {
+        out.add(it.next());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * S3 ListMultipartUploads: the uploads in progress of keys starting with {@code prefix}, ordered
+   * by key (UTF-8 bytes) and, within a key, by upload id (initiation order). With only
+   * {@code keyMarker}, the page starts with the uploads of the first key strictly after it
+   * ({@code key10} follows {@code key1}); with {@code keyMarker} and {@code uploadIdMarker}, with the
+   * uploads of {@code keyMarker} after that upload id (exclusive), then later keys. Without
+   * {@code keyMarker}, {@code uploadIdMarker} is ignored, as in S3. Markers need not exist. Page on
+   * with the returned {@code nextKeyMarker}/{@code nextUploadIdMarker}. One consistent view, one
+   * bounded iterator positioned once; {@code truncated} is exact. {@code maxUploads} above the
+   * store's page cap is clamped to it; 0 answers no uploads, not truncated, no next markers.
+   *
+   * @throws OmException INVALID_ARGUMENT (names, prefix, markers, maxUploads &lt; 0), NOT_FOUND
+   *     (volume or bucket), UNIMPLEMENTED for FSO buckets
+   */
+  public MultipartUploadListing list(String volume, String bucket, String prefix, String keyMarker,
+      String uploadIdMarker, int maxUploads) {
+    OmValidation.checkResourceName("Volume", volume);
+    OmValidation.checkResourceName("Bucket", bucket);
+    OmValidation.checkOptionalText("Prefix", prefix);
+    OmValidation.checkOptionalText("Key marker", keyMarker);
+    boolean hasKeyMarker = keyMarker != null && !keyMarker.isEmpty();
+    // As in S3, the upload-id marker means nothing without a key marker.
+    boolean hasUploadMarker = hasKeyMarker && uploadIdMarker != null && !uploadIdMarker.isEmpty();
+    if (hasUploadMarker) {
+      checkUploadId(uploadIdMarker);
+    }
+    int max = ctx.clampPageSize("max-uploads", maxUploads);
+    Page<MultipartUploadInfo> page;
+    try (ReadView view = ctx.store().openReadView()) {
+      ctx.requireObjectStoreBucket(view, volume, bucket);
+      // Upload rows are named keyName + UPLOAD_SEPARATOR + uploadId after the bucket prefix: a
+      // key marker alone resumes after every upload of that key, with an upload-id marker after
+      // that one upload.
+      String markerName = OmKeys.multipartKeyName(OmContext.nz(keyMarker)) + OmKeys.UPLOAD_SEPARATOR;
+      Cursor after = hasUploadMarker ? new Cursor(markerName + uploadIdMarker, false)
+          : hasKeyMarker ? new Cursor(markerName, true) : null;
+      page = Pager.read(TableScan.source(view.getTable(MULTIPART_INFO_TABLE.name()),
+          OmKeys.bucketPrefix(volume, bucket), OmKeys.multipartKeyName(OmContext.nz(prefix)), null,
+          (name, v) -> UPLOAD_INFO.fromPersistedFormat(v)), after, max);
+    }
+    MultipartUploadInfo last = page.truncated() ? page.last() : null;
+    return new MultipartUploadListing(page.items(), page.truncated(),
+        last == null ? null : last.getKeyName(), last == null ? null : last.getUploadId());
+  }
+
+  // ---- helpers ----
+
+  private MultipartUploadInfo requireUpload(String dbKey, String volume, String bucket,
+      String key, String uploadId) {
+    MultipartUploadInfo upload = uploads.get(dbKey);
+    if (upload == null) {
+      throw noSuchUpload(volume, bucket, key, uploadId);
+    }
+    return upload;
+  }
+
+  private static OmException noSuchUpload(String volume, String bucket, String key,
+      String uploadId) {
+    return OmException.notFound("No multipart upload '" + uploadId + "' of key '" + key
+        + "' in '" + volume + "/" + bucket + "' (never initiated, completed or aborted)");
+  }
+
+  /** A part as the deletedTable row that hands its data to the key purge. */
+  static KeyInfo asDeletedVersion(MultipartUploadInfo upload, PartInfo part) {
+    return KeyInfo.newBuilder()
+        .setVolumeName(upload.getVolumeName())
+        .setBucketName(upload.getBucketName())
+        .setKeyName(upload.getKeyName())
+        .setDataSize(part.getSize())
+        .setObjectId(part.getObjectId())
+        .setUpdateId(part.getObjectId())
+        .setCreationTime(part.getModificationTime())
+        .setModificationTime(part.getModificationTime())
+        .setOwner(upload.getOwner())
+        .putMetadata(META_UPLOAD_ID, upload.getUploadId())
+        .putMetadata(META_PART_NUMBER, Integer.toString(part.getPartNumber()))
+        .build();
+  }
+
+  /** Binary search by part number: the index, or {@code -(insertion point) - 1}. */
+  private static int find(List<PartInfo> parts, int partNumber) {
+    int lo = 0;
+    int hi = parts.size() - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      int n = parts.get(mid).getPartNumber();
+      if (n < partNumber) {
+        lo = mid + 1;
+      } else if (n > partNumber) {
+        hi = mid - 1;
+      } else {
+        return mid;
+      }
+    }
+    return -lo - 1;
+  }
+
+  /**
+   * The S3 multipart ETag: MD5 over the parts' ETags (each as its 16 bytes when it is 32 hex
+   * digits, else its UTF-8 bytes) in order, as hex, then {@code -} and the part count.
+   */
+  static String multipartEtag(List<String> etags) {
+    MessageDigest md5;
+    try {
+      md5 = MessageDigest.getInstance("MD5");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("MD5 unavailable", e);
+    }
+    for (String etag : etags) {
+      md5.update(isMd5Hex(etag) ? HexFormat.of().parseHex(etag)
+          : etag.getBytes(StandardCharsets.UTF_8));
+    }
+    return HexFormat.of().formatHex(md5.digest()) + "-" + etags.size();
+  }
+
+  private static boolean isMd5Hex(String s) {
+    if (s.length() != 32) {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      if (Character.digit(s.charAt(i), 16) < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static String unquote(String etag) {
+    return etag.length() >= 2 && etag.startsWith("\"") && etag.endsWith("\"")
+        ? etag.substring(1, etag.length() - 1) : etag;
+  }
+
+  // ---- argument checks ----
+
+  private static void checkKeyArgs(String volume, String bucket, String key) {
+    OmValidation.checkResourceName("Volume", volume);
+    OmValidation.checkResourceName("Bucket", bucket);
+    OmValidation.checkKeyName(key);
+  }
+
+  /** An upload id of this store: {@value OmKeys#ID_WIDTH} lowercase hex digits. */
+  static void checkUploadId(String uploadId) {
+    if (uploadId == null || uploadId.isEmpty()) {
+      throw OmException.invalid("Upload id is missing");
+    }
+    try {
+      OmKeys.parseId(uploadId);
+    } catch (IllegalArgumentException e) {
+      throw OmException.invalid("'" + (uploadId.length() <= 80 ? uploadId
+          : uploadId.substring(0, 77) + "...") + "' is not an upload id: upload ids are "
+          + OmKeys.ID_WIDTH + " lowercase hex digits");
+    }
+  }
+
+  private static void checkPartNumber(int partNumber) {
+    if (partNumber < MIN_PART_NUMBER || partNumber > MAX_PART_NUMBER) {
+      throw OmException.invalid("Part number must be " + MIN_PART_NUMBER + " to "
+          + MAX_PART_NUMBER + ": " + partNumber);
+    }
+  }
+
+  private static void checkEtag(String etag) {
+    if (etag == null || etag.isEmpty()) {
+      throw OmException.invalid("Part ETag is missing");
+    }
+    OmValidation.checkOptionalText("Part ETag", etag);
+  }
+
+  private static void checkCompletedParts(List<CompletedPart> parts) {
+    if (parts == null || parts.isEmpty()) {
+      throw OmException.invalid("A multipart upload is completed with at least one part");
+    }
+    if (parts.size() > MAX_PART_NUMBER) {
+      throw OmException.invalid("At most " + MAX_PART_NUMBER + " parts: " + parts.size());
+    }
+    int previous = 0;
+    for (CompletedPart p : parts) {
+      if (p == null) {
+        throw OmException.invalid("A completed part is missing (null)");
+      }
+      checkPartNumber(p.partNumber());
+      checkEtag(p.etag());
+      if (p.partNumber() <= previous) {
+        throw new OmException(Code.INVALID_ARGUMENT, "Parts must be listed in strictly ascending "
+            + "part number order: " + p.partNumber() + " follows " + previous
+            + " (S3 InvalidPartOrder)");
+      }
+      previous = p.partNumber();
+    }
+  }
+}

@@ -1,0 +1,329 @@
+package io.sediment.om.purge;
+
+import static io.sediment.om.core.OmDBDefinition.BUCKET_TABLE;
+import static io.sediment.om.core.OmDBDefinition.DELETED_TABLE;
+import static io.sediment.om.core.OmDBDefinition.META_TABLE;
+import static io.sediment.om.core.OmDBDefinition.MULTIPART_INFO_TABLE;
+import static io.sediment.om.core.OmDBDefinition.OPEN_FILE_TABLE;
+import static io.sediment.om.core.OmDBDefinition.OPEN_KEY_TABLE;
+
+import io.sediment.db.KeyValue;
+import io.sediment.db.Table;
+import io.sediment.om.core.CursorSweep;
+import io.sediment.om.core.OmContext;
+import io.sediment.om.core.OmCounter;
+import io.sediment.om.core.OmException;
+import io.sediment.om.core.OmKeys;
+import io.sediment.om.core.WriteTxn;
+import io.sediment.om.multipart.MultipartUploads;
+import io.sediment.proto.om.BucketInfo;
+import io.sediment.proto.om.KeyInfo;
+import io.sediment.proto.om.MultipartUploadInfo;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+
+/**
+ * The purge steps the background services run ({@code io.sediment.om.service}): each call is one
+ * ordinary write transaction ({@link OmContext#write}: under the write lock, one atomic batch,
+ * counters adjusted in the same batch) that examines at most {@code limit} rows. This is the whole
+ * surface the services need; it exposes no table or batch.
+ *
+ * <p><b>Cursors.</b> Each step keeps a resume cursor in metaTable under {@link #cursorKey}, written
+ * in the same batch as the step's deletes, so it survives a restart exactly as far as the purge it
+ * describes. A run examines the rows after the cursor and, reaching the end of the table with room
+ * to spare, wraps to the head (see {@link CursorSweep}); a run never walks again the tombstones
+ * that the earlier runs of the same pass left behind the cursor. For deletedTable this makes the
+ * cursor a watermark of the pass: every row below it that existed when the pass began is purged.
+ * Rows deleted later below the cursor wait for the next pass rather than drag every run back to
+ * the head: deletedTable is keyed by name, so new rows land anywhere, and a writer-lowered
+ * watermark would send nearly every run back through the tombstones of the previous ones.
+ *
+ * <p><b>Idle steps.</b> When the maintained counter of the step's table (DELETED_KEYS, OPEN_KEYS,
+ * OPEN_FILES, MULTIPART_UPLOADS) is 0 the step does not scan at all (no iterator over the
+ * tombstones the purges left); counters are exact by construction ({@link io.sediment.om.OmMetadataStore#recount}
+ * repairs them after external edits).
+ *
+ * <p><b>Range deletes.</b> Rows are read under the write lock, so a run of consecutive rows that
+ * all go is exactly the key range {@code [first, last]}: at least
+ * {@value CursorSweep#RANGE_DELETE_MIN_ROWS} such rows are deleted with one range tombstone,
+ * shorter runs with point deletes. Rows that must survive (not yet expired) split the runs.
+ *
+ * <p><b>Bucket attribution.</b> Rows keyed by names ({@code /volume/bucket/...}) are counted
+ * against the bucket of that name only if it exists and is older than the row (its object id is
+ * smaller than the row's): ids increase, and a bucket is deleted only after its keys, uploads and
+ * open keys are gone, so a row with a smaller id than the bucket of its name belongs to an earlier,
+ * deleted bucket of that name, whose counters were dropped; such rows are counted store-wide only.
+ * FSO open files carry their bucket id in the key.
+ *
+ * <p>Thread-safe; steps serialize with every other write.
+ */
+public final class OmPurges {
+
+  /** Purges deletedTable rows (the data of deleted and overwritten versions). */
+  public static final String KEY_DELETING = "keyDeleting";
+  /** Expires openKeyTable rows (OBJECT_STORE/LEGACY keys never committed). */
+  public static final String OPEN_KEY_CLEANUP = "openKeyCleanup";
+  /** Expires openFileTable rows (FSO files never committed). */
+  public static final String OPEN_FILE_CLEANUP = "openFileCleanup";
+  /** Aborts multipart uploads never completed. */
+  public static final String MULTIPART_UPLOAD_CLEANUP = "multipartUploadCleanup";
+  /** Every step's name. */
+  public static final Set<String> STEPS = Set.of(KEY_DELETING, OPEN_KEY_CLEANUP,
+      OPEN_FILE_CLEANUP, MULTIPART_UPLOAD_CLEANUP);
+  /** The largest {@code limit} of one step (bounds the time one purge holds the write lock). */
+  public static final int MAX_LIMIT = 100_000;
+
+  private final OmContext ctx;
+  private final MultipartUploads uploads;
+  private final Table<String, byte[]> meta;
+  private final Table<String, BucketInfo> bucketTable;
+  private final Table<String, KeyInfo> deletedTable;
+  private final Table<String, KeyInfo> openKeyTable;
+  private final Table<String, KeyInfo> openFileTable;
+  private final Table<String, MultipartUploadInfo> multipartTable;
+
+  public OmPurges(OmContext ctx, MultipartUploads uploads) {
+    this.ctx = ctx;
+    this.uploads = uploads;
+    this.meta = ctx.table(META_TABLE);
+    this.bucketTable = ctx.table(BUCKET_TABLE);
+    this.deletedTable = ctx.table(DELETED_TABLE);
+    this.openKeyTable = ctx.table(OPEN_KEY_TABLE);
+    this.openFileTable = ctx.table(OPEN_FILE_TABLE);
+    this.multipartTable = ctx.table(MULTIPART_INFO_TABLE);
+  }
+
+  /** The metaTable key of a step's cursor: {@code service/<step>/cursor}. */
+  public static String cursorKey(String step) {
+    return "service/" + step + "/cursor";
+  }
+
+  /**
+   * The persisted cursor of {@code step}: the last key examined by its latest run, or {@code null}
+   * when its next run starts at the head of its table.
+   *
+   * @throws IllegalArgumentException for an unknown step
+   */
+  public String cursor(String step) {
+    if (!STEPS.contains(step)) {
+      throw new IllegalArgumentException("Unknown purge step '" + step + "'; steps: " + STEPS);
+    }
+    return readCursor(step);
+  }
+
+  /**
+   * Purges up to {@code limit} deletedTable rows after the cursor (wrapping once), counting
+   * DELETED_KEYS and DELETED_KEY_BYTES down. (In Ozone the blocks are deleted first; this store
+   * keeps no block data, so a purge is the row deletion.)
+   *
+   * @throws OmException INVALID_ARGUMENT if {@code limit} is not in {@code [1, MAX_LIMIT]}
+   */
+  public PurgeResult purgeDeletedKeys(int limit) {
+    checkLimit(limit);
+    if (counter(OmCounter.DELETED_KEYS) == 0) {
+      return skipped(KEY_DELETING);
+    }
+    return ctx.write(txn -> {
+      String cursor = readCursor(KEY_DELETING);
+      CursorSweep<KeyInfo> sweep = CursorSweep.read(deletedTable, cursor, limit);
+      BucketOwners owners = new BucketOwners();
+      long bytes = 0;
+      int ranges = 0;
+      for (List<KeyValue<String, KeyInfo>> segment : sweep.segments()) {
+        for (KeyValue<String, KeyInfo> row : segment) {
+          long size = row.getValue().getDataSize();
+          Long bucketId = owners.of(row.getKey(), row.getValue().getObjectId());
+          txn.countIn(bucketId, OmCounter.DELETED_KEYS, -1);
+          txn.countIn(bucketId, OmCounter.DELETED_KEY_BYTES, -size);
+          bytes += size;
+        }
+        ranges += CursorSweep.delete(deletedTable, txn.batch(), segment);
+      }
+      writeCursor(txn, KEY_DELETING, cursor, sweep.nextCursor());
+      return new PurgeResult(KEY_DELETING, sweep.size(), sweep.size(), bytes, ranges,
+          sweep.nextCursor(), false);
+    });
+  }
+
+  /**
+   * Expires openKeyTable rows created at or before {@code now - threshold} (the store's clock),
+   * examining up to {@code limit} rows after the cursor (wrapping once): each is deleted and
+   * OPEN_KEYS counted down; one that recorded data ({@code data_size > 0}) moves to deletedTable so
+   * the key purge reclaims it. A later commit of an expired key fails with NOT_FOUND.
+   *
+   * @throws OmException INVALID_ARGUMENT for a negative threshold or a limit out of range
+   */
+  public PurgeResult expireOpenKeys(Duration threshold, int limit) {
+    return expireOpen(OPEN_KEY_CLEANUP, openKeyTable, OmCounter.OPEN_KEYS, threshold, limit);
+  }
+
+  /** As {@link #expireOpenKeys}, for FSO openFileTable rows (OPEN_FILES). */
+  public PurgeResult expireOpenFiles(Duration threshold, int limit) {
+    return expireOpen(OPEN_FILE_CLEANUP, openFileTable, OmCounter.OPEN_FILES, threshold, limit);
+  }
+
+  /**
+   * Aborts multipart uploads initiated at or before {@code now - threshold}, examining up to
+   * {@code limit} uploads after the cursor (wrapping once): as {@code abortMultipartUpload}, their
+   * parts move to deletedTable and MULTIPART_UPLOADS is counted down.
+   *
+   * @throws OmException INVALID_ARGUMENT for a negative threshold or a limit out of range
+   */
+  public PurgeResult abortExpiredUploads(Duration threshold, int limit) {
+    long age = checkThreshold(threshold);
+    checkLimit(limit);
+    if (counter(OmCounter.MULTIPART_UPLOADS) == 0) {
+      return skipped(MULTIPART_UPLOAD_CLEANUP);
+    }
+    return ctx.write(txn -> {
+      long expiredAtOrBefore = txn.now() - age;
+      String cursor = readCursor(MULTIPART_UPLOAD_CLEANUP);
+      CursorSweep<MultipartUploadInfo> sweep = CursorSweep.read(multipartTable, cursor, limit);
+      BucketOwners owners = new BucketOwners();
+      long[] bytes = {0};
+      Outcome outcome = deleteExpired(txn, multipartTable, sweep,
+          u -> u.getCreationTime() <= expiredAtOrBefore,
+          row -> {
+            Long bucketId = owners.of(row.getKey(), row.getValue().getObjectId());
+            // A null bucket id (its bucket is gone; cannot happen while deleteBucket refuses
+            // buckets with uploads, kept total) counts the upload and its parts store-wide.
+            bytes[0] += uploads.discardParts(txn, bucketId, row.getValue());
+          });
+      writeCursor(txn, MULTIPART_UPLOAD_CLEANUP, cursor, sweep.nextCursor());
+      return new PurgeResult(MULTIPART_UPLOAD_CLEANUP, sweep.size(), outcome.purged, bytes[0],
+          outcome.ranges, sweep.nextCursor(), false);
+    });
+  }
+
+  // ---- implementation ----
+
+  private PurgeResult expireOpen(String step, Table<String, KeyInfo> table, OmCounter counter,
+      Duration threshold, int limit) {
+    long age = checkThreshold(threshold);
+    checkLimit(limit);
+    if (counter(counter) == 0) {
+      return skipped(step);
+    }
+    boolean fso = counter == OmCounter.OPEN_FILES;
+    return ctx.write(txn -> {
+      long expiredAtOrBefore = txn.now() - age;
+      String cursor = readCursor(step);
+      CursorSweep<KeyInfo> sweep = CursorSweep.read(table, cursor, limit);
+      BucketOwners owners = new BucketOwners();
+      long[] bytes = {0};
+      Outcome outcome = deleteExpired(txn, table, sweep,
+          k -> k.getCreationTime() <= expiredAtOrBefore,
+          row -> {
+            KeyInfo open = row.getValue();
+            Long bucketId = fso ? Long.valueOf(OmKeys.fsoBucketIdOf(row.getKey()))
+                : owners.of(row.getKey(), open.getObjectId());
+            txn.countIn(bucketId, counter, -1);
+            if (open.getDataSize() > 0) {
+              ctx.moveToDeleted(txn, bucketId, open.toBuilder().setClientId(0).build());
+              bytes[0] += open.getDataSize();
+            }
+          });
+      writeCursor(txn, step, cursor, sweep.nextCursor());
+      return new PurgeResult(step, sweep.size(), outcome.purged, bytes[0], outcome.ranges,
+          sweep.nextCursor(), false);
+    });
+  }
+
+  private record Outcome(int purged, int ranges) {
+  }
+
+  /**
+   * Runs {@code onExpired} for every row {@code expired} selects and deletes those rows, each
+   * maximal run of consecutive ones within a segment as one {@link CursorSweep#delete}.
+   */
+  private static <V> Outcome deleteExpired(WriteTxn txn, Table<String, V> table,
+      CursorSweep<V> sweep, Predicate<V> expired, Consumer<KeyValue<String, V>> onExpired) {
+    int purged = 0;
+    int ranges = 0;
+    for (List<KeyValue<String, V>> segment : sweep.segments()) {
+      List<KeyValue<String, V>> run = new ArrayList<>();
+      for (KeyValue<String, V> row : segment) {
+        if (expired.test(row.getValue())) {
+          onExpired.accept(row);
+          run.add(row);
+          purged++;
+        } else if (!run.isEmpty()) {
+          ranges += CursorSweep.delete(table, txn.batch(), run);
+          run = new ArrayList<>();
+        }
+      }
+      if (!run.isEmpty()) {
+        ranges += CursorSweep.delete(table, txn.batch(), run);
+      }
+    }
+    return new Outcome(purged, ranges);
+  }
+
+  private long counter(OmCounter c) {
+    return ctx.counters().get(c);
+  }
+
+  private PurgeResult skipped(String step) {
+    return new PurgeResult(step, 0, 0, 0, 0, readCursor(step), true);
+  }
+
+  private String readCursor(String step) {
+    byte[] v = meta.get(cursorKey(step));
+    return v == null ? null : new String(v, StandardCharsets.UTF_8);
+  }
+
+  private void writeCursor(WriteTxn txn, String step, String before, String after) {
+    if (Objects.equals(before, after)) {
+      return;
+    }
+    if (after == null) {
+      meta.deleteWithBatch(txn.batch(), cursorKey(step));
+    } else {
+      meta.putWithBatch(txn.batch(), cursorKey(step), after.getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  private static void checkLimit(int limit) {
+    if (limit < 1 || limit > MAX_LIMIT) {
+      throw OmException.invalid("A purge limit must be 1 to " + MAX_LIMIT + ": " + limit);
+    }
+  }
+
+  private static long checkThreshold(Duration threshold) {
+    if (threshold == null || threshold.isNegative()) {
+      throw OmException.invalid("An expiry threshold must be zero or positive: " + threshold);
+    }
+    return threshold.toMillis();
+  }
+
+  /**
+   * The live bucket a row keyed {@code /volume/bucket/...} belongs to (see the class comment),
+   * with one bucketTable read per bucket name per transaction.
+   */
+  private final class BucketOwners {
+    private final Map<String, BucketInfo> byName = new HashMap<>();
+
+    Long of(String rowKey, long rowObjectId) {
+      int volumeEnd = rowKey.indexOf(OmKeys.SEPARATOR, 1);
+      int bucketEnd = volumeEnd < 0 ? -1 : rowKey.indexOf(OmKeys.SEPARATOR, volumeEnd + 1);
+      if (bucketEnd < 0) {
+        return null;
+      }
+      String bucketKey = rowKey.substring(0, bucketEnd);
+      BucketInfo bucket = byName.computeIfAbsent(bucketKey, k -> {
+        BucketInfo b = bucketTable.get(k);
+        return b == null ? BucketInfo.getDefaultInstance() : b;
+      });
+      long bucketId = bucket.getObjectId();
+      return bucketId != 0 && Long.compareUnsigned(rowObjectId, bucketId) > 0 ? bucketId : null;
+    }
+  }
+}

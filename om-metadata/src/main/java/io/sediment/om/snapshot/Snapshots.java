@@ -1,0 +1,537 @@
+package io.sediment.om.snapshot;
+
+import static io.sediment.om.core.OmDBDefinition.BUCKET_TABLE;
+import static io.sediment.om.core.OmDBDefinition.KEY_TABLE;
+import static io.sediment.om.core.OmDBDefinition.META_TABLE;
+import static io.sediment.om.core.OmDBDefinition.SNAPSHOT_INFO_TABLE;
+import static io.sediment.om.core.OmKeys.utf8;
+
+import io.sediment.db.DBStore;
+import io.sediment.db.DBStoreBuilder;
+import io.sediment.db.IteratorType;
+import io.sediment.db.KeyValue;
+import io.sediment.db.ReadView;
+import io.sediment.db.Table;
+import io.sediment.db.TableIterator;
+import io.sediment.db.codec.Codec;
+import io.sediment.db.managed.DBProfile;
+import io.sediment.db.tombstone.TombstonePolicy;
+import io.sediment.om.core.OmContext;
+import io.sediment.om.core.OmCounter;
+import io.sediment.om.core.OmDBDefinition;
+import io.sediment.om.core.OmException.Code;
+import io.sediment.om.core.OmException;
+import io.sediment.om.core.OmKeys;
+import io.sediment.om.core.OmValidation;
+import io.sediment.om.core.WriteTxn;
+import io.sediment.om.listing.Cursor;
+import io.sediment.om.listing.ListPage;
+import io.sediment.om.listing.ObjectListings;
+import io.sediment.om.listing.Page;
+import io.sediment.om.listing.PageRequest;
+import io.sediment.om.listing.Pager;
+import io.sediment.om.listing.TableScan;
+import io.sediment.proto.om.BucketInfo;
+import io.sediment.proto.om.BucketLayout;
+import io.sediment.proto.om.KeyInfo;
+import io.sediment.proto.om.ListKind;
+import io.sediment.proto.om.SnapshotInfo;
+import io.sediment.proto.om.SnapshotStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/**
+ * Bucket snapshots: a named, read-only, point-in-time copy of the namespace, kept as a RocksDB
+ * checkpoint of the whole store (hard links to the live SST files plus a copy of the manifest).
+ *
+ * <h2>Rows and directories</h2>
+ * A snapshot is a snapshotInfoTable row {@code /volume/bucket/name} ({@link OmKeys#snapshotKey})
+ * and, while it is {@link SnapshotStatus#SNAPSHOT_ACTIVE ACTIVE}, a checkpoint directory
+ * {@code <store dir>/snapshots/<snapshotId>} ({@code checkpoint_dir} holds the id, relative to
+ * that root).
+ * <ul>
+ *   <li><b>Create</b> takes the checkpoint first and writes the row after it, both under the
+ *       store's write lock: the checkpoint holds every write applied before the call (and not the
+ *       row itself). If the checkpoint fails, the partial directory is removed and no row is
+ *       written ({@code INTERNAL}). A crash between the checkpoint and the row's commit leaves only
+ *       an unreferenced directory, which the next open deletes. So an ACTIVE row always has its
+ *       checkpoint. The row is synced to the WAL with the group commit, and that sync also covers
+ *       every earlier write the checkpoint contains.
+ *   <li><b>Delete</b> keeps the row with status {@code SNAPSHOT_DELETED} and its deletion time (as
+ *       Ozone does until its purge), then closes the snapshot's cached store and removes the
+ *       directory. A crash after the row's commit leaves a directory no ACTIVE row references,
+ *       deleted at the next open. A deleted snapshot's name may be used again: creating it
+ *       replaces the DELETED row.
+ *   <li><b>Open</b> ({@link #Snapshots}) deletes every entry under the snapshot root that is not
+ *       the directory of an ACTIVE row (crash leftovers, RocksDB's {@code .tmp} directories).
+ * </ul>
+ * {@link OmCounter#SNAPSHOTS} counts rows, ACTIVE or DELETED (store-wide only).
+ * {@code path_previous_snapshot_id} and {@code global_previous_snapshot_id} are the snapshot
+ * created just before this one in the same bucket and in the whole store, whatever its status now
+ * (empty for the first); the chain heads are kept in metaTable.
+ *
+ * <h2>Reading a snapshot</h2>
+ * Reads open the checkpoint as a store of its own (hdds-db has no read-only open; the copy is
+ * ours and is never written) with auto compaction and tombstone tracking off and a small block
+ * cache, once, and keep it until the snapshot is deleted or the store closes. Reads hold a read
+ * lock for their duration; delete and close take the write lock to close the cached store, so a
+ * read never sees a closed store and no handle outlives its snapshot.
+ *
+ * <h2>Tombstones</h2>
+ * The checkpoint shares SST files with the live store by hard link; it is a separate database,
+ * not a RocksDB snapshot, so it does not hold tombstones in the live store: compaction there runs
+ * as usual (the replaced files' disk space stays allocated until the snapshot is deleted). What
+ * pins tombstones in hdds-db is an open RocksDB snapshot (a {@code ReadView}, e.g. while a listing
+ * page is read), which the compaction scheduler records as {@code PINNED}. The snapshot's own copy
+ * keeps the tombstones it captured and is never compacted, so scans of a snapshot taken right
+ * after mass deletes pay for them.
+ *
+ * <p>Thread-safe.
+ */
+public final class Snapshots implements AutoCloseable {
+
+  /** The directory under the store's data directory that holds the checkpoints. */
+  public static final String ROOT_DIR = "snapshots";
+  /** Block cache of one opened snapshot store. */
+  private static final long SNAPSHOT_CACHE_BYTES = 8L << 20;
+  private static final String CHAIN_GLOBAL = "snapshotChain/global";
+  private static final String CHAIN_BUCKET = "snapshotChain/bucket/";
+  /** Request-hash marker that binds a token to a listing that includes deleted snapshots. */
+
+  private static final Codec<SnapshotInfo> SNAPSHOT_INFO = SNAPSHOT_INFO_TABLE.valueCodec();
+
+  private final OmContext ctx;
+  private final Pager pager;
+  private final Path root;
+  private final Table<String, SnapshotInfo> table;
+  private final Table<String, byte[]> meta;
+
+  /** Readers hold the read lock; closing a cached store takes the write lock. */
+  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+  /** Opened snapshot stores by snapshot id; guarded by itself (and emptied under the write lock). */
+  private final Map<String, DBStore> stores = new HashMap<>();
+  /** Set under the write lock by {@link #close()}. */
+  private boolean closed;
+
+  public Snapshots(OmContext ctx, Pager pager) {
+    this.ctx = ctx;
+    this.pager = pager;
+    this.root = ctx.store().getPath().resolve(ROOT_DIR);
+    this.table = ctx.table(SNAPSHOT_INFO_TABLE);
+    this.meta = ctx.table(META_TABLE);
+    removeUnreferencedDirectories();
+  }
+
+  /** The directory that holds the checkpoints. */
+  public Path root() {
+    return root;
+  }
+
+  // ---- writes ----
+
+  /**
+   * Creates snapshot {@code name} of a bucket: a RocksDB checkpoint of the whole store under
+   * {@code <store dir>/snapshots/<snapshotId>} holding every write applied before the call, then
+   * the ACTIVE snapshotInfo row. Snapshot names follow the S3 bucket naming rules. A snapshot
+   * does not hold tombstones of the live store (see {@link Snapshots}).
+   *
+   * @throws OmException INVALID_ARGUMENT for a bad name, NOT_FOUND if the volume or bucket is
+   *     absent, ALREADY_EXISTS if an ACTIVE snapshot of that name exists, INTERNAL if the
+   *     checkpoint cannot be written (then nothing is written)
+   */
+  public SnapshotInfo create(String volume, String bucket, String name) {
+    checkNames(volume, bucket, name);
+    String id = UUID.randomUUID().toString();
+    Path dir = root.resolve(id);
+    String key = OmKeys.snapshotKey(volume, bucket, name);
+    try {
+      return ctx.write(txn -> {
+        BucketInfo info = ctx.requireBucket(null, volume, bucket);
+        SnapshotInfo existing = table.get(key);
+        if (existing != null && existing.getStatus() != SnapshotStatus.SNAPSHOT_DELETED) {
+          throw new OmException(Code.ALREADY_EXISTS, "Snapshot '" + name
+              + "' already exists in '" + volume + "/" + bucket + "'");
+        }
+        String bucketChain = CHAIN_BUCKET + OmKeys.id(info.getObjectId());
+        SnapshotInfo created = SnapshotInfo.newBuilder()
+            .setSnapshotId(id)
+            .setName(name)
+            .setVolumeName(volume)
+            .setBucketName(bucket)
+            .setStatus(SnapshotStatus.SNAPSHOT_ACTIVE)
+            .setCreationTime(txn.now())
+            .setCheckpointDir(id)
+            .setPathPreviousSnapshotId(chainHead(bucketChain))
+            .setGlobalPreviousSnapshotId(chainHead(CHAIN_GLOBAL))
+            .build();
+        checkpoint(dir, volume, bucket, name);
+        table.putWithBatch(txn.batch(), key, created);
+        meta.putWithBatch(txn.batch(), bucketChain, utf8(id));
+        meta.putWithBatch(txn.batch(), CHAIN_GLOBAL, utf8(id));
+        txn.count(OmCounter.SNAPSHOTS, existing == null ? 1 : 0);
+        return created;
+      });
+    } catch (RuntimeException | Error e) {
+      // Remove the checkpoint unless the row made it (a failure after the commit, e.g. the sync).
+      // If the row cannot be read (store closing), the next open removes an orphan.
+      try {
+        SnapshotInfo now = table.get(key);
+        if (now == null || !id.equals(now.getSnapshotId())) {
+          deleteQuietly(dir);
+          deleteQuietly(root.resolve(id + ".tmp"));
+        }
+      } catch (RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Deletes an ACTIVE snapshot: its row becomes DELETED with the deletion time, then its cached
+   * store is closed (after reads in progress finish) and its checkpoint directory removed.
+   *
+   * @return the DELETED row
+   * @throws OmException INVALID_ARGUMENT for a bad name, NOT_FOUND if the volume, bucket or an
+   *     ACTIVE snapshot of that name is absent
+   */
+  public SnapshotInfo delete(String volume, String bucket, String name) {
+    checkNames(volume, bucket, name);
+    String key = OmKeys.snapshotKey(volume, bucket, name);
+    SnapshotInfo deleted = ctx.write(txn -> {
+      SnapshotInfo info = table.get(key);
+      if (info == null || info.getStatus() != SnapshotStatus.SNAPSHOT_ACTIVE) {
+        ctx.requireBucket(null, volume, bucket);
+        throw notFound(volume, bucket, name);
+      }
+      SnapshotInfo row = info.toBuilder()
+          .setStatus(SnapshotStatus.SNAPSHOT_DELETED)
+          .setDeletionTime(txn.now())
+          .build();
+      table.putWithBatch(txn.batch(), key, row);
+      return row;
+    });
+    lock.writeLock().lock();
+    try {
+      DBStore store;
+      synchronized (stores) {
+        store = stores.remove(deleted.getSnapshotId());
+      }
+      if (store != null) {
+        store.close();
+      }
+    } finally {
+      lock.writeLock().unlock();
+    }
+    deleteQuietly(root.resolve(deleted.getCheckpointDir()));
+    return deleted;
+  }
+
+  // ---- reads of the rows ----
+
+  /**
+   * Adds to {@code txn} the removal of every (DELETED) snapshot row of a bucket being deleted and of
+   * its snapshot chain, so a bucket re-created under the same name starts with none. The caller has
+   * checked {@link #hasActive} under the same write lock.
+   */
+  public void forgetBucket(WriteTxn txn, String volume, String bucket, long bucketId) {
+    long rows = 0;
+    try (TableIterator<String, KeyValue<String, SnapshotInfo>> it =
+             table.iterator(OmKeys.bucketPrefix(volume, bucket), IteratorType.KEY_ONLY)) {
+      while (it.hasNext()) {
+        table.deleteWithBatch(txn.batch(), it.next().getKey());
+        rows++;
+      }
+    }
+    txn.count(OmCounter.SNAPSHOTS, -rows);
+    meta.deleteWithBatch(txn.batch(), CHAIN_BUCKET + OmKeys.id(bucketId));
+  }
+
+  /** Whether bucket {@code volume/bucket} has an ACTIVE snapshot; one bounded scan of its rows. */
+  public boolean hasActive(String volume, String bucket) {
+    try (TableIterator<String, KeyValue<String, SnapshotInfo>> it =
+             table.iterator(OmKeys.bucketPrefix(volume, bucket))) {
+      while (it.hasNext()) {
+        if (it.next().getValue().getStatus() == SnapshotStatus.SNAPSHOT_ACTIVE) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The row of snapshot {@code name}, ACTIVE or DELETED.
+   *
+   * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume, bucket or snapshot)
+   */
+  public SnapshotInfo info(String volume, String bucket, String name) {
+    checkNames(volume, bucket, name);
+    SnapshotInfo info = table.get(OmKeys.snapshotKey(volume, bucket, name));
+    if (info == null) {
+      ctx.requireBucket(null, volume, bucket);
+      throw notFound(volume, bucket, name);
+    }
+    return info;
+  }
+
+  /**
+   * One page of a bucket's snapshots whose names start with {@code prefix}, in name (UTF-8 byte)
+   * order. The page starts after the token's last name when {@code token} is given, else after
+   * {@code prevSnapshot} (exclusive; it need not exist), else at the first. DELETED snapshots are
+   * listed only with {@code includeDeleted}. One bounded iterator over {@code /volume/bucket/prefix}
+   * on one consistent view, positioned once; {@code truncated} is exact (rows of DELETED
+   * snapshots are read past to decide it). Paging with the tokens (or with the last name as
+   * {@code prevSnapshot}) to the end returns every listed snapshot once.
+   *
+   * @throws OmException INVALID_ARGUMENT for a bad argument, a page size outside {@code [0, cap]}
+   *     or a token not issued for this bucket, prefix and {@code includeDeleted}; NOT_FOUND if
+   *     the volume or bucket is absent
+   */
+  public ListPage<SnapshotInfo> list(String volume, String bucket, String prefix, String prevSnapshot,
+      int maxEntries, String token, boolean includeDeleted) {
+    OmValidation.checkResourceName("Volume", volume);
+    OmValidation.checkResourceName("Bucket", bucket);
+    OmValidation.checkOptionalText("Prefix", prefix);
+    OmValidation.checkOptionalText("Previous snapshot", prevSnapshot);
+    int max = ctx.checkPageSize("maxEntries", maxEntries);
+    try (ReadView view = ctx.store().openReadView()) {
+      BucketInfo info = ctx.requireBucket(view, volume, bucket);
+      PageRequest request = PageRequest.of(ListKind.LIST_SNAPSHOTS, volume, bucket,
+          info.getObjectId(), prefix).withFlag(PageRequest.INCLUDE_DELETED, includeDeleted);
+      Page<SnapshotInfo> page = pager.page(request, token,
+          Cursor.startAfter(prevSnapshot), max, TableScan.source(
+              view.getTable(SNAPSHOT_INFO_TABLE.name()), OmKeys.bucketPrefix(volume, bucket),
+              prefix, null, (name, v) -> {
+                SnapshotInfo s = SNAPSHOT_INFO.fromPersistedFormat(v);
+                return includeDeleted || s.getStatus() == SnapshotStatus.SNAPSHOT_ACTIVE ? s : null;
+              }));
+      return new ListPage<>(page.items(), page.truncated(), page.nextToken());
+    }
+  }
+
+  // ---- reads of a snapshot's contents ----
+
+  /**
+   * Key {@code key} as ACTIVE snapshot {@code snapshotName} of an OBJECT_STORE or LEGACY bucket
+   * holds it, whatever happened to it in the live store since.
+   *
+   * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume, bucket, snapshot, or the key in the
+   *     snapshot), UNIMPLEMENTED if the bucket was FSO
+   */
+  public KeyInfo lookupKey(String volume, String bucket, String name, String key) {
+    checkNames(volume, bucket, name);
+    OmValidation.checkKeyName(key);
+    return read(volume, bucket, name, snap -> {
+      requireObjectStoreBucket(snap, volume, bucket, name);
+      KeyInfo info = snap.getTable(KEY_TABLE).get(OmKeys.objectKey(volume, bucket, key));
+      if (info == null) {
+        throw OmException.notFound("Key '" + key + "' does not exist in snapshot '" + name
+            + "' of '" + volume + "/" + bucket + "'");
+      }
+      return info;
+    });
+  }
+
+  /**
+   * One page of the keys of an OBJECT_STORE or LEGACY bucket as snapshot {@code name} holds them:
+   * keys starting with {@code prefix}, after {@code startAfter} (exclusive; it need not exist), in
+   * key order, exact {@code truncated}. Page with the last key returned as the next
+   * {@code startAfter} ({@code nextToken} is always {@code null}: the snapshot never changes).
+   *
+   * @throws OmException INVALID_ARGUMENT (including {@code maxKeys} outside {@code [0, cap]});
+   *     NOT_FOUND if the volume, bucket (live) or ACTIVE snapshot is absent; UNIMPLEMENTED if the
+   *     bucket was FSO
+   */
+  public ListPage<KeyInfo> listKeys(String volume, String bucket, String name, String prefix,
+      String startAfter, int maxKeys) {
+    checkNames(volume, bucket, name);
+    OmValidation.checkOptionalText("Prefix", prefix);
+    OmValidation.checkOptionalText("Start-after", startAfter);
+    int max = ctx.checkPageSize("maxKeys", maxKeys);
+    return read(volume, bucket, name, snap -> {
+      requireObjectStoreBucket(snap, volume, bucket, name);
+      Page<KeyInfo> page = Pager.read(ObjectListings.keys(snap.getTable(KEY_TABLE.name()),
+          volume, bucket, prefix), Cursor.startAfter(startAfter), max);
+      return new ListPage<>(page.items(), page.truncated(), null);
+    });
+  }
+
+  /** Number of snapshot stores open now (for tests and metrics). */
+  public int openStores() {
+    synchronized (stores) {
+      return stores.size();
+    }
+  }
+
+  /** Closes every cached snapshot store (after reads in progress); later reads are UNAVAILABLE. */
+  @Override
+  public void close() {
+    lock.writeLock().lock();
+    try {
+      closed = true;
+      RuntimeException first = null;
+      synchronized (stores) {
+        for (DBStore s : stores.values()) {
+          try {
+            s.close();
+          } catch (RuntimeException e) {
+            if (first == null) {
+              first = e;
+            } else {
+              first.addSuppressed(e);
+            }
+          }
+        }
+        stores.clear();
+      }
+      if (first != null) {
+        throw first;
+      }
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  // ---- internals ----
+
+  /**
+   * Runs {@code body} on the store of ACTIVE snapshot {@code name} under the read lock: the row
+   * is read under the lock, so a snapshot whose delete has closed its store is seen as DELETED.
+   */
+  private <T> T read(String volume, String bucket, String name, Function<DBStore, T> body) {
+    lock.readLock().lock();
+    try {
+      if (closed) {
+        throw new OmException(Code.UNAVAILABLE, "The store is closed");
+      }
+      SnapshotInfo info = table.get(OmKeys.snapshotKey(volume, bucket, name));
+      if (info == null || info.getStatus() != SnapshotStatus.SNAPSHOT_ACTIVE) {
+        ctx.requireBucket(null, volume, bucket);
+        throw notFound(volume, bucket, name);
+      }
+      return body.apply(storeOf(info));
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /** The cached store of an ACTIVE snapshot, opened on first use; caller holds the read lock. */
+  private DBStore storeOf(SnapshotInfo info) {
+    synchronized (stores) {
+      DBStore store = stores.get(info.getSnapshotId());
+      if (store != null) {
+        return store;
+      }
+      Path dir = root.resolve(info.getCheckpointDir());
+      if (!Files.isRegularFile(dir.resolve("CURRENT"))) {
+        // Opening would create an empty database in its place.
+        throw new OmException(Code.INTERNAL, "The checkpoint of snapshot '" + info.getName()
+            + "' (" + info.getSnapshotId() + ") is missing from " + dir);
+      }
+      DBProfile profile = DBProfile.defaults().toBuilder()
+          .disableAutoCompactions(true)
+          .blockCacheBytes(SNAPSHOT_CACHE_BYTES)
+          .build();
+      store = DBStoreBuilder.newBuilder(OmDBDefinition.DEFINITION)
+          .setPath(dir)
+          .setProfile(profile)
+          .setTombstonePolicy(TombstonePolicy.disabled())
+          .build();
+      stores.put(info.getSnapshotId(), store);
+      return store;
+    }
+  }
+
+  private static BucketInfo requireObjectStoreBucket(DBStore snap, String volume, String bucket,
+      String name) {
+    BucketInfo info = snap.getTable(BUCKET_TABLE).get(OmKeys.bucketKey(volume, bucket));
+    if (info == null) {
+      // Cannot happen for a snapshot of this bucket; the row would name another bucket.
+      throw new OmException(Code.INTERNAL, "Snapshot '" + name + "' does not hold bucket '"
+          + volume + "/" + bucket + "'");
+    }
+    if (info.getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED) {
+      throw new OmException(Code.UNIMPLEMENTED, "Bucket '" + volume + "/" + bucket
+          + "' was FILE_SYSTEM_OPTIMIZED in snapshot '" + name
+          + "'; use the file-system operations for its keys");
+    }
+    return info;
+  }
+
+  private void checkpoint(Path dir, String volume, String bucket, String name) {
+    try {
+      Files.createDirectories(root);
+      ctx.store().createCheckpoint(dir);
+    } catch (IOException | RuntimeException e) {
+      throw new OmException(Code.INTERNAL, "Cannot create the checkpoint of snapshot '" + name
+          + "' of '" + volume + "/" + bucket + "' at " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  private String chainHead(String metaKey) {
+    byte[] v = meta.get(metaKey);
+    return v == null ? "" : new String(v, java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  /** Deletes everything under the root that is not the checkpoint of an ACTIVE snapshot. */
+  private void removeUnreferencedDirectories() {
+    if (!Files.isDirectory(root)) {
+      return;
+    }
+    Set<String> active = new HashSet<>();
+    try (TableIterator<String, KeyValue<String, SnapshotInfo>> it = table.iterator()) {
+      while (it.hasNext()) {
+        SnapshotInfo s = it.next().getValue();
+        if (s.getStatus() == SnapshotStatus.SNAPSHOT_ACTIVE) {
+          active.add(s.getCheckpointDir());
+        }
+      }
+    }
+    try (Stream<Path> entries = Files.list(root)) {
+      for (Path p : (Iterable<Path>) entries::iterator) {
+        if (!active.contains(p.getFileName().toString())) {
+          deleteQuietly(p);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot list the snapshot directory " + root, e);
+    }
+  }
+
+  /** Deletes {@code path} recursively if it exists; a failure leaves it for the next open. */
+  private static void deleteQuietly(Path path) {
+    if (!Files.exists(path)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(path)) {
+      for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException | UncheckedIOException e) {
+      // Left for removeUnreferencedDirectories at the next open.
+    }
+  }
+
+  private static void checkNames(String volume, String bucket, String name) {
+    OmValidation.checkResourceName("Volume", volume);
+    OmValidation.checkResourceName("Bucket", bucket);
+    OmValidation.checkResourceName("Snapshot", name);
+  }
+
+  private static OmException notFound(String volume, String bucket, String name) {
+    return OmException.notFound("Snapshot '" + name + "' does not exist in '" + volume + "/"
+        + bucket + "'");
+  }
+}
