@@ -3,7 +3,6 @@ package io.sediment.cli;
 import io.sediment.proto.om.CreateCheckpointRequest;
 import io.sediment.proto.om.CreateCheckpointResponse;
 import java.nio.file.Path;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 

@@ -6,7 +6,6 @@ import io.sediment.proto.om.GetTombstoneStatsRequest;
 import io.sediment.proto.om.GetTombstoneStatsResponse;
 import io.sediment.proto.om.TableTombstones;
 import java.io.PrintWriter;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
