@@ -1,8 +1,6 @@
 package io.sediment.cli;
 
 import com.google.protobuf.ByteString;
-import io.grpc.ManagedChannel;
-import io.sediment.proto.om.AdminServiceGrpc;
 import io.sediment.proto.om.CompactTableRequest;
 import io.sediment.proto.om.CompactTableResponse;
 import io.sediment.proto.om.GetTableStatsRequest;
@@ -10,20 +8,15 @@ import io.sediment.proto.om.TableStats;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code sediment compact}: compacts a table (or a key range of it), or every table. */
 @Command(name = "compact", mixinStandardHelpOptions = true,
     description = "Compact a table, a key range of it, or every table of a running server down to "
         + "the bottommost level, dropping tombstones no snapshot needs.")
-final class CompactCommand implements Callable<Integer> {
-
-  @Mixin
-  TargetOptions target;
+final class CompactCommand extends ClientCommand {
 
   @Option(names = "--table", description = "Table to compact (default: every table).")
   String table;
@@ -34,18 +27,13 @@ final class CompactCommand implements Callable<Integer> {
   @Option(names = "--end", paramLabel = "KEY", description = "Last key (needs --table).")
   String end;
 
-  @CommandLine.Spec
-  CommandLine.Model.CommandSpec spec;
-
   @Override
   public Integer call() {
     CommandLine cmd = spec.commandLine();
     if (table == null && (begin != null || end != null)) {
       throw new CommandLine.ParameterException(cmd, "--begin and --end need --table");
     }
-    ManagedChannel channel = target.open(cmd);
-    try {
-      AdminServiceGrpc.AdminServiceBlockingStub admin = AdminServiceGrpc.newBlockingStub(channel);
+    return target.admin(cmd, admin -> {
       List<String> tables = new ArrayList<>();
       if (table != null) {
         tables.add(table);
@@ -70,9 +58,6 @@ final class CompactCommand implements Callable<Integer> {
             r.getTombstonesBefore(), r.getTombstonesAfter(), r.getDurationMillis());
         out.flush();
       }
-    } finally {
-      TargetOptions.close(channel);
-    }
-    return 0;
+    });
   }
 }

@@ -1,7 +1,6 @@
 package io.sediment.cli;
 
 import com.google.protobuf.ByteString;
-import io.grpc.ManagedChannel;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.FileStatus;
@@ -21,11 +20,9 @@ import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.concurrent.Callable;
 import java.util.function.IntConsumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -46,7 +43,7 @@ import picocli.CommandLine.Parameters;
         + "its whole subtree).",
         "Keys and files print as `DATE TIME SIZE KEY` in UTC, common prefixes and directories as "
             + "`PRE PREFIX/`; --json prints one JSON object per line."})
-final class LsCommand implements Callable<Integer> {
+final class LsCommand extends ClientCommand {
 
   static final DateTimeFormatter TIME =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
@@ -54,9 +51,6 @@ final class LsCommand implements Callable<Integer> {
   @Parameters(index = "0", arity = "0..1", paramLabel = "PATH",
       description = "VOLUME, VOLUME/BUCKET or VOLUME/BUCKET/PREFIX (a leading '/' is ignored).")
   String path;
-
-  @Mixin
-  TargetOptions target;
 
   @Option(names = "--prefix", description = "Only names starting with this (keys: after the "
       + "bucket; in an FSO bucket: the directory to list; not together with a PREFIX in PATH).")
@@ -84,9 +78,6 @@ final class LsCommand implements Callable<Integer> {
   @Option(names = "--json", description = "One JSON object per line.")
   boolean json;
 
-  @CommandLine.Spec
-  CommandLine.Model.CommandSpec spec;
-
   @Override
   public Integer call() {
     CommandLine cmd = spec.commandLine();
@@ -94,17 +85,13 @@ final class LsCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(cmd, "--page-size must be at least 1: " + pageSize);
     }
     String p = path == null ? "" : path.startsWith("/") ? path.substring(1) : path;
-    String[] parts = p.isEmpty() ? new String[0] : p.split("/", 3);
-    if (parts.length == 2 && parts[1].isEmpty()) {
-      parts = new String[] {parts[0]};
-    }
+    String[] split = p.isEmpty() ? new String[0] : p.split("/", 3);
+    String[] parts = split.length == 2 && split[1].isEmpty() ? new String[] {split[0]} : split;
     if (parts.length == 3 && !parts[2].isEmpty() && prefix != null) {
       throw new CommandLine.ParameterException(cmd,
           "Give the key prefix either in PATH or with --prefix, not both");
     }
-    ManagedChannel channel = target.open(cmd);
-    try {
-      OmServiceGrpc.OmServiceBlockingStub stub = OmServiceGrpc.newBlockingStub(channel);
+    return target.om(cmd, stub -> {
       PrintWriter out = cmd.getOut();
       switch (parts.length) {
         case 0 -> listVolumes(stub, out);
@@ -120,11 +107,7 @@ final class LsCommand implements Callable<Integer> {
           }
         }
       }
-      out.flush();
-    } finally {
-      TargetOptions.close(channel);
-    }
-    return 0;
+    });
   }
 
 

@@ -1,7 +1,6 @@
 package io.sediment.cli;
 
 import com.google.protobuf.ByteString;
-import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.sediment.proto.om.BucketLayout;
@@ -22,10 +21,8 @@ import io.sediment.proto.om.OmServiceGrpc;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -46,7 +43,7 @@ import picocli.CommandLine.Parameters;
             + "(VOLUME/BUCKET/ with -r: everything in the bucket), purged in the background.",
         "Deleted keys wait in deletedTable for the purge; keyTable keeps their tombstones until "
             + "compaction."})
-final class RmCommand implements Callable<Integer> {
+final class RmCommand extends ClientCommand {
 
   @Parameters(index = "0", paramLabel = "PATH", description = "What to delete.")
   String path;
@@ -54,12 +51,6 @@ final class RmCommand implements Callable<Integer> {
   @Option(names = {"-r", "--recursive"}, description = "Every key under the prefix PATH; in an "
       + "FSO bucket the directory PATH with its subtree, or with VOLUME/BUCKET/ every entry.")
   boolean recursive;
-
-  @Mixin
-  TargetOptions target;
-
-  @CommandLine.Spec
-  CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
@@ -77,9 +68,7 @@ final class RmCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(cmd, "'" + path + "' names what the bucket holds: "
           + "delete it with -r, or the bucket itself as VOLUME/BUCKET");
     }
-    ManagedChannel channel = target.open(cmd);
-    try {
-      OmServiceGrpc.OmServiceBlockingStub stub = OmServiceGrpc.newBlockingStub(channel);
+    return target.om(cmd, stub -> {
       PrintWriter out = cmd.getOut();
       boolean inBucket = parts.length == 3 && !parts[2].isEmpty() || recursive;
       if (inBucket && isFso(stub, parts[0], parts[1])) {
@@ -126,11 +115,7 @@ final class RmCommand implements Callable<Integer> {
             DeleteVolumeRequest.newBuilder().setVolume(parts[0]).build());
         out.printf("Deleted volume %s%n", parts[0]);
       }
-      out.flush();
-    } finally {
-      TargetOptions.close(channel);
-    }
-    return 0;
+    });
   }
 
   private boolean isFso(OmServiceGrpc.OmServiceBlockingStub stub, String volume, String bucket) {

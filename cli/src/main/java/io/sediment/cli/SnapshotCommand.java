@@ -1,7 +1,6 @@
 package io.sediment.cli;
 
 import com.google.protobuf.ByteString;
-import io.grpc.ManagedChannel;
 import io.sediment.proto.om.CreateSnapshotRequest;
 import io.sediment.proto.om.DeleteSnapshotRequest;
 import io.sediment.proto.om.ListSnapshotsRequest;
@@ -68,14 +67,10 @@ final class SnapshotCommand implements Callable<Integer> {
       }
       volume = parts[0];
       bucket = parts[1];
-      ManagedChannel channel = target.open(cmd);
-      try {
-        stub = OmServiceGrpc.newBlockingStub(channel);
+      target.om(cmd, om -> {
+        stub = om;
         calls.run();
-      } finally {
-        TargetOptions.close(channel);
-      }
-      out().flush();
+      });
     }
 
     /** The stub, under the command's deadline for its next call; only inside {@link #run}. */

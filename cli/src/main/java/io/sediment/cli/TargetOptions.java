@@ -5,11 +5,18 @@ import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.stub.AbstractStub;
 import io.sediment.om.grpc.OmGrpcServer;
+import io.sediment.proto.om.AdminServiceGrpc;
+import io.sediment.proto.om.OmServiceGrpc;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
-/** {@code --target} and {@code --timeout}: where a client command finds a running server. */
+/**
+ * {@code --target} and {@code --timeout}: where a client command finds a running server, and how it
+ * calls it: {@link #om} and {@link #admin} open a channel, hand the command a stub, flush the
+ * command's output once its calls return, and shut the channel down (also when a call fails).
+ */
 final class TargetOptions {
 
   static final String DEFAULT_TARGET = OmGrpcServer.DEFAULT_HOST + ":" + OmGrpcServer.DEFAULT_PORT;
@@ -25,6 +32,30 @@ final class TargetOptions {
   /** {@code stub} with this command's deadline ({@code --timeout}) for its next call. */
   <S extends AbstractStub<S>> S deadline(S stub) {
     return stub.withDeadlineAfter(timeoutSeconds, TimeUnit.SECONDS);
+  }
+
+  /**
+   * Runs {@code calls} with an OmService stub on a new channel to the target; the calls take their
+   * deadline from {@link #deadline}. Returns 0, the command's exit code; a failed call propagates.
+   */
+  int om(CommandLine cmd, Consumer<OmServiceGrpc.OmServiceBlockingStub> calls) {
+    return onChannel(cmd, channel -> calls.accept(OmServiceGrpc.newBlockingStub(channel)));
+  }
+
+  /** {@link #om} for the AdminService. */
+  int admin(CommandLine cmd, Consumer<AdminServiceGrpc.AdminServiceBlockingStub> calls) {
+    return onChannel(cmd, channel -> calls.accept(AdminServiceGrpc.newBlockingStub(channel)));
+  }
+
+  private int onChannel(CommandLine cmd, Consumer<ManagedChannel> calls) {
+    ManagedChannel channel = open(cmd);
+    try {
+      calls.accept(channel);
+      cmd.getOut().flush();
+    } finally {
+      close(channel);
+    }
+    return 0;
   }
 
   /** A plaintext channel to the target; the caller shuts it down. */

@@ -1,27 +1,19 @@
 package io.sediment.cli;
 
-import io.grpc.ManagedChannel;
-import io.sediment.proto.om.AdminServiceGrpc;
 import io.sediment.proto.om.CompactionEventProto;
 import io.sediment.proto.om.CompactionStats;
 import io.sediment.proto.om.GetTombstoneStatsRequest;
 import io.sediment.proto.om.GetTombstoneStatsResponse;
 import io.sediment.proto.om.TableTombstones;
 import java.io.PrintWriter;
-import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code sediment tombstones}: per-table tombstone figures and targeted compactions. */
 @Command(name = "tombstones", mixinStandardHelpOptions = true,
     description = "Show tombstones per table (memtable and SST deletions, ranges where scans keep "
         + "skipping them) and the targeted compactions of a running server.")
-final class TombstonesCommand implements Callable<Integer> {
-
-  @Mixin
-  TargetOptions target;
+final class TombstonesCommand extends ClientCommand {
 
   @Option(names = "--table", description = "Only this table.")
   String table;
@@ -29,14 +21,10 @@ final class TombstonesCommand implements Callable<Integer> {
   @Option(names = "--json", description = "The whole answer as one JSON object.")
   boolean json;
 
-  @CommandLine.Spec
-  CommandLine.Model.CommandSpec spec;
-
   @Override
   public Integer call() {
-    ManagedChannel channel = target.open(spec.commandLine());
-    try {
-      GetTombstoneStatsResponse r = target.deadline(AdminServiceGrpc.newBlockingStub(channel))
+    return target.admin(spec.commandLine(), admin -> {
+      GetTombstoneStatsResponse r = target.deadline(admin)
           .getTombstoneStats(GetTombstoneStatsRequest.newBuilder()
               .setTable(table == null ? "" : table).build());
       PrintWriter out = spec.commandLine().getOut();
@@ -64,10 +52,6 @@ final class TombstonesCommand implements Callable<Integer> {
               e.getReason().isEmpty() ? "" : " (" + e.getReason() + ")");
         }
       }
-      out.flush();
-    } finally {
-      TargetOptions.close(channel);
-    }
-    return 0;
+    });
   }
 }
