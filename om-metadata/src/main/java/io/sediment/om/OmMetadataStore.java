@@ -1,6 +1,5 @@
 package io.sediment.om;
 
-
 import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
 import io.sediment.om.bucket.Buckets;
@@ -10,6 +9,7 @@ import io.sediment.om.core.CounterScan;
 import io.sediment.om.core.OmContext;
 import io.sediment.om.core.OmCounter;
 import io.sediment.om.core.OmDBDefinition;
+import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.OmValidation;
 import io.sediment.om.core.OpenKeySession;

@@ -8,9 +8,8 @@ import java.util.function.LongConsumer;
 /**
  * The properties a volume or bucket update may set: each field is left unchanged when
  * {@code null}; a quota of 0 means unlimited. Validated on construction, so a rejected patch
- * changes nothing. Immutable.
- *
- * @throws OmException INVALID_ARGUMENT (from the constructor) for a bad owner or a negative quota
+ * changes nothing: the constructor throws {@code OmException} INVALID_ARGUMENT for a bad owner or
+ * a negative quota. Immutable.
  */
 public record PropertyPatch(String owner, Long quotaInBytes, Long quotaInNamespace) {
 

@@ -125,7 +125,7 @@ public final class FsoDirectories {
    *   <li>Not empty, {@code recursive}: its row moves to deletedDirectoryTable (one row, whatever
    *       the subtree's size). The subtree disappears from every lookup and listing at once,
    *       because every path below it resolves through the deleted row; its rows are removed later
-   *       by {@link #purgeDeletedDirectories}. The name can be reused at once (the new directory
+   *       by {@link io.sediment.om.OmMetadataStore#purgeDeletedDirectories}. The name can be reused at once (the new directory
    *       gets a new object id, so a new, empty child range).
    *   <li>Not empty, not {@code recursive}: FAILED_PRECONDITION.
    * </ul>

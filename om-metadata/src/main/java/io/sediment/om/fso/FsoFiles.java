@@ -47,7 +47,7 @@ public final class FsoFiles {
 
   /**
    * Opens a file for writing: an openFileTable row under a new client id, which
-   * {@link #commitFile} must present. Missing ancestor directories are created now ({@code mkdir
+   * {@link #commit} must present. Missing ancestor directories are created now ({@code mkdir
    * -p}, owned by the file's owner), in the same batch, so the open row can be keyed by its
    * parent's id. An existing file at {@code path} is allowed: the commit replaces it. Several
    * sessions may be open on one path; each commit replaces the previous version.
@@ -109,7 +109,7 @@ public final class FsoFiles {
   }
 
   /**
-   * Commits a file opened by {@link #createFile}: its openFileTable row becomes the fileTable
+   * Commits a file opened by {@link #create}: its openFileTable row becomes the fileTable
    * row; the version it replaces, if any, moves to deletedTable under its object id. One batch.
    * The path is resolved again now, so the session's directory must still be at the same path.
    *

@@ -87,7 +87,7 @@ public final class FsoListing {
   /**
    * One page of {@code listStatus}; see the class comment.
    *
-   * @param path the directory to list ({@code ""} or {@code "/"}: the bucket root) or a file
+   * @param rawPath the directory to list ({@code ""} or {@code "/"}: the bucket root) or a file
    * @param startKey {@code null} or empty for none; else a path below {@code path} (or
    *     {@code path} itself), exclusive
    * @param numEntries page size, 0 (an empty, untruncated page, even when {@code path} is a

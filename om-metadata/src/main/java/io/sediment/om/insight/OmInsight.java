@@ -3,6 +3,7 @@ package io.sediment.om.insight;
 import io.sediment.db.DBStore;
 import io.sediment.db.ReadView;
 import io.sediment.om.core.OmCounter;
+import io.sediment.om.core.OmException;
 import io.sediment.om.fso.FsoTree;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.DirectoryInfo;

@@ -8,6 +8,7 @@ import io.sediment.db.ReadView;
 import io.sediment.db.Table;
 import io.sediment.db.codec.Codec;
 import io.sediment.om.core.OmContext;
+import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OmValidation;
 import io.sediment.om.listing.Cursor;
