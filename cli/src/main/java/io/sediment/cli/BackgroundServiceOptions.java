@@ -3,8 +3,8 @@ package io.sediment.cli;
 import io.sediment.om.OmPurges;
 import io.sediment.om.service.OmServices;
 import java.time.Duration;
-import picocli.CommandLine;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * The options of {@code sediment serve} for the background services (key purge, open-key cleanup,

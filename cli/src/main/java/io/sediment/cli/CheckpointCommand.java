@@ -6,10 +6,10 @@ import io.sediment.proto.om.CreateCheckpointRequest;
 import io.sediment.proto.om.CreateCheckpointResponse;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /** {@code sediment checkpoint DIR}: a consistent copy of a running server's store. */
 @Command(name = "checkpoint", mixinStandardHelpOptions = true,

@@ -7,6 +7,7 @@ import io.sediment.om.OmMetadataStore;
 import io.sediment.om.OmStoreOptions;
 import io.sediment.om.SyncPolicy;
 import io.sediment.om.grpc.OmGrpcServer;
+import io.sediment.proto.om.AbortMultipartUploadRequest;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.CommitFileRequest;
 import io.sediment.proto.om.CommitKeyRequest;
@@ -21,7 +22,6 @@ import io.sediment.proto.om.CreateSnapshotRequest;
 import io.sediment.proto.om.CreateVolumeRequest;
 import io.sediment.proto.om.DeleteDirectoryRequest;
 import io.sediment.proto.om.DeleteKeyRequest;
-import io.sediment.proto.om.AbortMultipartUploadRequest;
 import io.sediment.proto.om.InitiateMultipartUploadRequest;
 import io.sediment.proto.om.OmServiceGrpc;
 import io.sediment.proto.om.OpenKeyRequest;
@@ -38,10 +38,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code sediment load}: writes a synthetic namespace through gRPC (to a running server, or to a

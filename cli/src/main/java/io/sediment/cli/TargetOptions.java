@@ -6,8 +6,8 @@ import io.grpc.ManagedChannel;
 import io.grpc.stub.AbstractStub;
 import io.sediment.om.grpc.OmGrpcServer;
 import java.util.concurrent.TimeUnit;
-import picocli.CommandLine;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code --target} and {@code --timeout}: where a client command finds a running server. */
 final class TargetOptions {

@@ -9,10 +9,10 @@ import io.sediment.proto.om.GetTombstoneStatsResponse;
 import io.sediment.proto.om.TableTombstones;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code sediment tombstones}: per-table tombstone figures and targeted compactions. */
 @Command(name = "tombstones", mixinStandardHelpOptions = true,

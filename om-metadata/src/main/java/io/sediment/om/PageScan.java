@@ -2,11 +2,11 @@ package io.sediment.om;
 
 import static io.sediment.om.OmKeys.utf8;
 
-import io.sediment.db.Bytes;
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
 import io.sediment.db.Table;
 import io.sediment.db.TableIterator;
+import io.sediment.db.codec.Bytes;
 import io.sediment.db.codec.StringCodec;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -6,6 +6,7 @@ import static io.sediment.om.OmDBDefinition.META_TABLE;
 import static io.sediment.om.OmDBDefinition.SNAPSHOT_INFO_TABLE;
 import static io.sediment.om.OmKeys.utf8;
 
+import io.sediment.db.DBProfile;
 import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
 import io.sediment.db.IteratorType;
@@ -13,9 +14,8 @@ import io.sediment.db.KeyValue;
 import io.sediment.db.ReadView;
 import io.sediment.db.Table;
 import io.sediment.db.TableIterator;
+import io.sediment.db.TombstonePolicy;
 import io.sediment.db.codec.Codec;
-import io.sediment.db.managed.DBProfile;
-import io.sediment.db.tombstone.TombstonePolicy;
 import io.sediment.om.OmException.Code;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;

@@ -3,8 +3,7 @@ package io.sediment.om;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sediment.db.managed.RocksDatabase;
-import io.sediment.db.rdb.RDBStore;
+import io.sediment.db.testing.StoreProbe;
 import io.sediment.proto.om.BucketLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,7 +31,7 @@ class DeepTreeListingTest {
   static Path dir;
   private OmMetadataStore om;
   private DeepTree tree;
-  private RocksDatabase db;
+  private StoreProbe db;
 
   @BeforeAll
   void build() {
@@ -43,7 +42,7 @@ class DeepTreeListingTest {
     tree = new DeepTree(om, V, B);
     tree.build(6);
     assertEquals(3003, tree.deepest().split("/").length);
-    db = ((RDBStore) om.dbStore()).database();
+    db = StoreProbe.of(om.dbStore());
   }
 
   @AfterAll

@@ -5,8 +5,7 @@ import static io.sediment.om.FsoTestSupport.keys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sediment.db.managed.RocksDatabase;
-import io.sediment.db.rdb.RDBStore;
+import io.sediment.db.testing.StoreProbe;
 import io.sediment.proto.om.BucketLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,8 +42,8 @@ class DeepTreePurgeTest {
     om.close();
   }
 
-  private RocksDatabase db() {
-    return ((RDBStore) om.dbStore()).database();
+  private StoreProbe db() {
+    return StoreProbe.of(om.dbStore());
   }
 
   @Test

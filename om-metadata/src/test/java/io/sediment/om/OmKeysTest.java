@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sediment.db.Bytes;
+import io.sediment.db.codec.Bytes;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -10,12 +10,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.db.KeyValue;
 import io.sediment.db.TableIterator;
-import io.sediment.db.tombstone.TableTombstoneStats;
+import io.sediment.db.stats.TableTombstoneStats;
 import io.sediment.om.OmException.Code;
 import io.sediment.om.service.BackgroundService;
+import io.sediment.om.service.DirectoryDeletingService;
 import io.sediment.om.service.KeyDeletingService;
 import io.sediment.om.service.MultipartUploadCleanupService;
-import io.sediment.om.service.DirectoryDeletingService;
 import io.sediment.om.service.OmServices;
 import io.sediment.om.service.OpenKeyCleanupService;
 import io.sediment.om.service.ServiceMetrics;
