@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.sediment.db.StoreClosedException;
 import io.sediment.om.OmException.Code;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
@@ -578,7 +579,7 @@ class ConcurrencyStressTest {
               if (!allowed(e.code()) && e.code() != Code.UNAVAILABLE) {
                 failures.add(e);
               }
-            } catch (IllegalStateException e) {
+            } catch (StoreClosedException e) {
               // closed
             } catch (Throwable e) {
               failures.add(e);
