@@ -3,8 +3,10 @@ package io.sediment.cli;
 import io.sediment.proto.om.CreateCheckpointRequest;
 import io.sediment.proto.om.CreateCheckpointResponse;
 import java.nio.file.Path;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /** {@code sediment checkpoint DIR}: a consistent copy of a running server's store. */
 @Command(name = "checkpoint", mixinStandardHelpOptions = true,

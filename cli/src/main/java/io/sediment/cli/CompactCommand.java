@@ -8,9 +8,11 @@ import io.sediment.proto.om.TableStats;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code sediment compact}: compacts a table (or a key range of it), or every table. */
 @Command(name = "compact", mixinStandardHelpOptions = true,

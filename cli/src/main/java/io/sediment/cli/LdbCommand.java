@@ -3,9 +3,9 @@ package io.sediment.cli;
 import com.google.protobuf.MessageOrBuilder;
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
+import io.sediment.db.StoreException;
 import io.sediment.db.TableDefinition;
 import io.sediment.db.TableIterator;
-import io.sediment.db.managed.RocksDatabaseException;
 import io.sediment.om.core.OmDBDefinition;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -75,7 +75,7 @@ final class LdbCommand implements Callable<Integer> {
       out.flush();
       cmd.getErr().printf("%d rows of %s%n", n, def.name());
       cmd.getErr().flush();
-    } catch (RocksDatabaseException e) {
+    } catch (StoreException e) {
       throw new CliFailure("Reading " + def.name() + " of the store under " + data + " failed: "
           + e.getMessage() + ". The store may be damaged: `sediment verify --data " + data
           + "` checks every file", e);

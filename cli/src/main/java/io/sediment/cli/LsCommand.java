@@ -21,10 +21,10 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.function.IntConsumer;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code sediment ls [VOLUME[/BUCKET[/PREFIX]]]}: volumes, the buckets of a volume, or the keys of

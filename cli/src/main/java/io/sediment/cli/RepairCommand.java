@@ -2,11 +2,12 @@ package io.sediment.cli;
 
 import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
+import io.sediment.db.DamagedStoreException;
+import io.sediment.db.StoreDirectory;
+import io.sediment.db.StoreException;
 import io.sediment.db.StoreMaintenance;
-import io.sediment.db.managed.DamagedStoreException;
-import io.sediment.db.managed.RocksDatabaseException;
-import io.sediment.db.managed.StoreDirectory;
-import io.sediment.db.managed.WalRecovery;
+import io.sediment.db.WalRecovery;
+import io.sediment.db.WalReport;
 import io.sediment.db.managed.WalScanner;
 import io.sediment.om.core.OmDBDefinition;
 import java.io.IOException;
@@ -94,7 +95,7 @@ final class RepairCommand implements Callable<Integer> {
   }
 
   private int repairWal(Path dir, PrintWriter out) throws IOException {
-    List<WalScanner.Report> logs = StoreMaintenance.scanLogs(dir);
+    List<WalReport> logs = StoreMaintenance.scanLogs(dir);
     int first = 0;
     while (first < logs.size() && !logs.get(first).damaged()) {
       first++;
@@ -102,7 +103,7 @@ final class RepairCommand implements Callable<Integer> {
     long records = 0;
     long bytes = 0;
     for (int i = first; i < logs.size(); i++) {
-      WalScanner.Report r = logs.get(i);
+      WalReport r = logs.get(i);
       records += i == first ? r.recordsAfterDamage() : r.records();
       bytes += i == first ? r.bytes() - r.damageOffset() : r.bytes();
     }
@@ -124,7 +125,7 @@ final class RepairCommand implements Callable<Integer> {
     try (DBStore store = DBStoreBuilder.newBuilder(OmDBDefinition.DEFINITION).setPath(dir)
         .setWalRecovery(WalRecovery.ACCEPT_LOSS_AFTER_DAMAGE).build()) {
       store.flush();
-    } catch (RocksDatabaseException e) {
+    } catch (StoreException e) {
       throw StoreDirs.failure(dir, data, e);
     }
     CliFailure still = openFailure();

@@ -21,10 +21,12 @@ import io.sediment.proto.om.OmServiceGrpc;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code sediment rm PATH}: deletes a key ({@code VOLUME/BUCKET/KEY}), with {@code -r} every key

@@ -2,8 +2,8 @@ package io.sediment.cli;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /**
  * The {@code sediment} command. Exit codes: 0 success, 1 failure, 2 usage error.

@@ -11,11 +11,11 @@ import io.sediment.proto.om.SnapshotStatus;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code sediment snapshot create|ls|rm VOLUME/BUCKET ...}: the bucket snapshots of a running

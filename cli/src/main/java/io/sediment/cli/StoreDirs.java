@@ -2,10 +2,10 @@ package io.sediment.cli;
 
 import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
-import io.sediment.db.managed.DamagedStoreException;
-import io.sediment.db.managed.RocksDatabaseException;
-import io.sediment.db.managed.StoreDirectory;
-import io.sediment.db.managed.StoreInUseException;
+import io.sediment.db.DamagedStoreException;
+import io.sediment.db.StoreDirectory;
+import io.sediment.db.StoreException;
+import io.sediment.db.StoreInUseException;
 import io.sediment.om.OmMetadataStore;
 import io.sediment.om.core.OmDBDefinition;
 import io.sediment.om.core.OmStoreOptions;
@@ -39,7 +39,7 @@ final class StoreDirs {
     Path dir = store(data).toAbsolutePath().normalize();
     try {
       return OmMetadataStore.open(dir, options);
-    } catch (RocksDatabaseException e) {
+    } catch (StoreException e) {
       throw failure(dir, data, e);
     }
   }
@@ -48,7 +48,7 @@ final class StoreDirs {
    * The operator's message for a store that would not open: in use, damaged (with what to do
    * about it), or RocksDB's own reason.
    */
-  static CliFailure failure(Path dir, Path data, RocksDatabaseException e) {
+  static CliFailure failure(Path dir, Path data, StoreException e) {
     if (e instanceof StoreInUseException) {
       return new CliFailure("The data directory " + dir + " is in use by another sediment "
           + "process (RocksDB LOCK is held): stop that process, or pass another --data", e);
@@ -75,7 +75,7 @@ final class StoreDirs {
     try {
       return new ReadOnlyStore(DBStoreBuilder.newBuilder(OmDBDefinition.DEFINITION).setPath(dir)
           .setSecondary(secondary).build(), secondary);
-    } catch (RocksDatabaseException e) {
+    } catch (StoreException e) {
       deleteTree(secondary);
       throw failure(dir, data, e);
     } catch (RuntimeException e) {

@@ -6,8 +6,10 @@ import io.sediment.proto.om.GetTombstoneStatsRequest;
 import io.sediment.proto.om.GetTombstoneStatsResponse;
 import io.sediment.proto.om.TableTombstones;
 import java.io.PrintWriter;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code sediment tombstones}: per-table tombstone figures and targeted compactions. */
 @Command(name = "tombstones", mixinStandardHelpOptions = true,

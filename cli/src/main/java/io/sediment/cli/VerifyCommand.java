@@ -1,8 +1,8 @@
 package io.sediment.cli;
 
 import io.sediment.db.FileCheck;
+import io.sediment.db.StoreException;
 import io.sediment.db.StoreMaintenance;
-import io.sediment.db.managed.RocksDatabaseException;
 import io.sediment.om.core.OmCounter;
 import io.sediment.om.insight.OmInsight;
 import java.io.IOException;
@@ -59,7 +59,7 @@ final class VerifyCommand implements Callable<Integer> {
       }
       rows.addAll(counterRows(OmInsight.over(ro.store(), OmInsight.DEFAULT_LIMIT,
           OmInsight.DEFAULT_WALK_BUDGET).compareCounters()));
-    } catch (CliFailure | RocksDatabaseException e) {
+    } catch (CliFailure | StoreException e) {
       rows.add(new Row("open", dir.toString(), false, e.getMessage()));
       for (FileCheck f : StoreMaintenance.verifyFilesUnopened(dir)) {
         rows.add(fileRow(f));

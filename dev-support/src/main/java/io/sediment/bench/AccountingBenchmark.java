@@ -1,6 +1,7 @@
 package io.sediment.bench;
 
 import io.sediment.db.DBDefinition;
+import io.sediment.db.DBProfile;
 import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
 import io.sediment.db.IteratorType;
@@ -8,9 +9,8 @@ import io.sediment.db.KeyValue;
 import io.sediment.db.Table;
 import io.sediment.db.TableDefinition;
 import io.sediment.db.TableIterator;
+import io.sediment.db.TombstonePolicy;
 import io.sediment.db.codec.ByteArrayCodec;
-import io.sediment.db.managed.DBProfile;
-import io.sediment.db.tombstone.TombstonePolicy;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;

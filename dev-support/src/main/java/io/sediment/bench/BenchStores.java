@@ -2,13 +2,13 @@ package io.sediment.bench;
 
 import io.sediment.db.BatchOperation;
 import io.sediment.db.DBDefinition;
+import io.sediment.db.DBProfile;
 import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
 import io.sediment.db.Table;
 import io.sediment.db.TableDefinition;
+import io.sediment.db.TombstonePolicy;
 import io.sediment.db.codec.ByteArrayCodec;
-import io.sediment.db.managed.DBProfile;
-import io.sediment.db.tombstone.TombstonePolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -1,12 +1,12 @@
 package io.sediment.bench;
 
 import io.sediment.bench.raw.RawRocks;
+import io.sediment.db.DBProfile;
 import io.sediment.db.DBStore;
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
 import io.sediment.db.Table;
 import io.sediment.db.TableIterator;
-import io.sediment.db.managed.DBProfile;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -89,7 +89,7 @@ public class GetRangeBenchmark {
           .partitionedIndexAndFilters(!"full".equals(filters))
           .partitionPinning(pinning).build();
       store = BenchStores.open("getrange", profile,
-          io.sediment.db.tombstone.TombstonePolicy.disabled());
+          io.sediment.db.TombstonePolicy.disabled());
       table = store.getTable(BenchStores.TABLE);
       BenchStores.putRange(store, table, 0, keys);
       store.flush();
@@ -98,7 +98,7 @@ public class GetRangeBenchmark {
       java.nio.file.Path dir = store.getPath();
       store.close();
       store = BenchStores.openAt(dir, "getrange", profile,
-          io.sediment.db.tombstone.TombstonePolicy.disabled());
+          io.sediment.db.TombstonePolicy.disabled());
       table = store.getTable(BenchStores.TABLE);
       raw = RawRocks.of(store, BenchStores.TABLE);
       BenchStores.metric(params, "partitionsPinned", store.partitionPinning().pinned() ? 1 : 0);

@@ -1,10 +1,10 @@
 package io.sediment.bench;
 
 import io.sediment.bench.raw.RawRocks;
+import io.sediment.db.DBProfile;
 import io.sediment.db.DBStore;
 import io.sediment.db.Table;
-import io.sediment.db.managed.DBProfile;
-import io.sediment.db.tombstone.TombstonePolicy;
+import io.sediment.db.TombstonePolicy;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.SplittableRandom;

@@ -1,12 +1,12 @@
 package io.sediment.bench;
 
 import io.sediment.db.BatchOperation;
+import io.sediment.db.DBProfile;
 import io.sediment.db.DBStore;
 import io.sediment.db.Table;
-import io.sediment.db.managed.DBProfile;
+import io.sediment.db.TombstonePolicy;
 import io.sediment.db.managed.SstFileProperties;
 import io.sediment.db.rdb.RDBStore;
-import io.sediment.db.tombstone.TombstonePolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -146,11 +146,11 @@ public final class PointGetData {
     var db = ((RDBStore) store).database();
     var cf = db.columnFamily(BenchStores.TABLE);
     List<String> out = new ArrayList<>();
-    Map<Integer, Integer> levels = db.filesPerLevel(cf);
+    Map<Integer, Integer> levels = db.introspection().filesPerLevel(cf);
     long maxFilter = 0;
     long totalFilter = 0;
     long entries = 0;
-    List<SstFileProperties> files = db.sstFileProperties(cf);
+    List<SstFileProperties> files = db.introspection().sstFileProperties(cf);
     boolean partitionedFilter = false;
     long indexType = -1;
     for (SstFileProperties f : files) {

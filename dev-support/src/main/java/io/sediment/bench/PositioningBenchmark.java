@@ -93,8 +93,8 @@ public class PositioningBenchmark {
     abstract boolean seekWalksTheBand();
 
     /** The tracker policy of the store; off unless a scenario is about the tracker. */
-    io.sediment.db.tombstone.TombstonePolicy policy() {
-      return io.sediment.db.tombstone.TombstonePolicy.disabled();
+    io.sediment.db.TombstonePolicy policy() {
+      return io.sediment.db.TombstonePolicy.disabled();
     }
 
     @Setup(Level.Trial)
@@ -202,8 +202,8 @@ public class PositioningBenchmark {
     long healedAfterMillis;
 
     @Override
-    io.sediment.db.tombstone.TombstonePolicy policy() {
-      return io.sediment.db.tombstone.TombstonePolicy.defaults().withSampleEvery(1)
+    io.sediment.db.TombstonePolicy policy() {
+      return io.sediment.db.TombstonePolicy.defaults().withSampleEvery(1)
           .withMinCompactionInterval(java.time.Duration.ZERO);
     }
 
@@ -250,8 +250,8 @@ public class PositioningBenchmark {
     static final long GIVE_UP_MILLIS = 30_000;
 
     @Override
-    io.sediment.db.tombstone.TombstonePolicy policy() {
-      return io.sediment.db.tombstone.TombstonePolicy.defaults();
+    io.sediment.db.TombstonePolicy policy() {
+      return io.sediment.db.TombstonePolicy.defaults();
     }
 
     /**
@@ -304,8 +304,8 @@ public class PositioningBenchmark {
       var compactions = store.tombstoneStats().compactions();
       boolean healed = compactions.completed() > 0;
       long healedMillis = healed ? compactions.recent().stream()
-          .filter(e -> e.outcome() == io.sediment.db.tombstone.CompactionEvent.Outcome.COMPLETED)
-          .mapToLong(io.sediment.db.tombstone.CompactionEvent::atMillis).min().getAsLong() - start
+          .filter(e -> e.outcome() == io.sediment.db.stats.CompactionEvent.Outcome.COMPLETED)
+          .mapToLong(io.sediment.db.stats.CompactionEvent::atMillis).min().getAsLong() - start
           : System.currentTimeMillis() - start;
       BenchStores.metric(params, "healedMillis", healedMillis);
       BenchStores.metric(params, "scans", scans);

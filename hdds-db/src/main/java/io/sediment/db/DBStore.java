@@ -64,7 +64,7 @@ public interface DBStore extends AutoCloseable {
    * opens as a store with the same contents.
    *
    * @throws IllegalArgumentException if {@code dir} exists
-   * @throws io.sediment.db.managed.RocksDatabaseException if RocksDB fails
+   * @throws StoreException if RocksDB fails
    */
   void createCheckpoint(Path dir);
 
@@ -79,14 +79,14 @@ public interface DBStore extends AutoCloseable {
    * Per table: live-key estimate, point and range deletions in memtables and SST files, ranges where
    * scans keep skipping tombstones; and the targeted compactions scheduled, done and skipped.
    */
-  io.sediment.db.tombstone.TombstoneStats tombstoneStats();
+  io.sediment.db.stats.TombstoneStats tombstoneStats();
 
   /**
    * Whether this store pins its index and filter partitions in the block cache, as decided when
    * it opened ({@code DBProfile.PartitionPinning}). Tables whose options come from an OPTIONS ini
    * file pin as that file says instead.
    */
-  io.sediment.db.managed.PinningDecision partitionPinning();
+  io.sediment.db.PinningDecision partitionPinning();
 
   /** A RocksDB statistics ticker by {@code TickerType} name, e.g. {@code NUMBER_DB_SEEK}. */
   long getTickerCount(String ticker);
@@ -99,7 +99,7 @@ public interface DBStore extends AutoCloseable {
    * {@code rocksdb.estimate-live-data-size} or {@code rocksdb.cur-size-all-mem-tables}.
    *
    * @throws IllegalArgumentException if the store has no such table
-   * @throws io.sediment.db.managed.RocksDatabaseException if RocksDB does not know the property
+   * @throws StoreException if RocksDB does not know the property
    */
   long getLongProperty(String table, String property);
 
@@ -115,13 +115,13 @@ public interface DBStore extends AutoCloseable {
    * was opened or last caught up. Open views and iterators keep the view they had.
    *
    * @throws IllegalStateException if this store is not a secondary
-   * @throws io.sediment.db.managed.RocksDatabaseException if RocksDB fails
+   * @throws StoreException if RocksDB fails
    */
   void catchUpWithPrimary();
 
   /**
    * Whether writes are refused because the file system holding the store is full: from the first
-   * write refused with {@link io.sediment.db.managed.StoreOutOfSpaceException} until RocksDB has
+   * write refused with {@link io.sediment.db.StoreOutOfSpaceException} until RocksDB has
    * recovered by itself, which it does (polling every 5 s, no reopen) once the free space there
    * reaches the exception's {@code requiredFreeBytes()}: the largest memtable size
    * ({@code DBProfile.writeBufferBytes}, 64 MiB by default). Reads keep working meanwhile, and no
@@ -141,16 +141,13 @@ public interface DBStore extends AutoCloseable {
   /**
    * Stops admitting operations, waits up to the close timeout
    * ({@link DBStoreBuilder#setCloseTimeout}) for operations in flight to finish, then frees every
-   * native object. Iterators whose owners have not closed them get a short grace
-   * ({@link io.sediment.db.managed.RocksDatabase#ITERATOR_CLOSE_GRACE}, 100 ms) and are then
-   * closed by the store, native objects and pooled buffers alike, and recorded in
-   * {@link io.sediment.db.managed.AbandonedIterators} (the test leak check fails on them): once
-   * the close has begun an iterator can only be closed, so waiting longer for an idle one would
+   * native object. Iterators whose owners have not closed them get a short grace (100 ms) and are
+   * then closed by the store, native objects and pooled buffers alike, and recorded as abandoned
+   * (the test leak check fails on them): once the close has begun an iterator can only be closed, so waiting longer for an idle one would
    * only delay the close. Idempotent. Later calls on the store, its tables or its iterators
-   * (except their idempotent {@code close()}) throw {@link IllegalStateException}.
+   * (except their idempotent {@code close()}) throw {@link StoreClosedException}.
    *
-   * @throws io.sediment.db.managed.RocksDatabaseException if operations are still running after
-   *     the close timeout; native memory is then left allocated rather than freed under them
+   * @throws StoreException if operations are still running after the close timeout; native memory is then left allocated rather than freed under them
    */
   @Override
   void close();

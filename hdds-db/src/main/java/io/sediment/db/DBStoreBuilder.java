@@ -1,9 +1,6 @@
 package io.sediment.db;
 
-import io.sediment.db.managed.DBProfile;
-import io.sediment.db.managed.WalRecovery;
 import io.sediment.db.rdb.RDBStore;
-import io.sediment.db.tombstone.TombstonePolicy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -104,11 +101,10 @@ public final class DBStoreBuilder {
   /**
    * Opens the store, creating it only where the directory is missing or holds no RocksDB data.
    *
-   * @throws io.sediment.db.managed.DamagedStoreException if a file of the store is missing or
-   *     damaged; nothing in its directory was changed
-   * @throws io.sediment.db.managed.StoreInUseException if another process, or this one, has the
-   *     store open
-   * @throws io.sediment.db.managed.RocksDatabaseException if RocksDB cannot open it otherwise
+   * @throws DamagedStoreException if a file of the store is missing or damaged; nothing in its
+   *     directory was changed
+   * @throws StoreInUseException if another process, or this one, has the store open
+   * @throws StoreException if RocksDB cannot open it otherwise
    */
   public DBStore build() {
     if (path == null) {

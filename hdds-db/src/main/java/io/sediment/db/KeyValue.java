@@ -1,5 +1,6 @@
 package io.sediment.db;
 
+import io.sediment.db.codec.Bytes;
 import java.util.Arrays;
 import java.util.Objects;
 

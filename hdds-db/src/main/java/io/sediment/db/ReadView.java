@@ -26,8 +26,7 @@ public interface ReadView extends AutoCloseable {
    * after the close began throw {@link IllegalStateException}, and iterators opened before it
    * keep reading the view's moment. Idempotent.
    *
-   * @throws io.sediment.db.managed.RocksDatabaseException if reads are still running after the
-   *     store's close timeout; the view then stays open and a later close retries
+   * @throws StoreException if reads are still running after the store's close timeout; the view then stays open and a later close retries
    */
   @Override
   void close();

@@ -25,7 +25,7 @@ public final class StoreMaintenance {
   }
 
   /** Scans every write-ahead log in {@code dir}, oldest first. */
-  public static List<WalScanner.Report> scanLogs(Path dir) throws IOException {
+  public static List<WalReport> scanLogs(Path dir) throws IOException {
     return WalScanner.scanDirectory(dir);
   }
 

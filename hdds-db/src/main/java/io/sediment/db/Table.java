@@ -9,9 +9,9 @@ import java.util.List;
  * <p>Arguments: a {@code null} key, value, prefix element or batch throws
  * {@link NullPointerException}; an encoded key longer than the store's key limit throws
  * {@link IllegalArgumentException}. A rejected call changes nothing. Native failures throw
- * {@link io.sediment.db.managed.RocksDatabaseException}; undecodable bytes throw
+ * {@link StoreException}; undecodable bytes throw
  * {@link io.sediment.db.codec.CodecException} naming the table and key. Every call after the store
- * closed throws {@link IllegalStateException}. Thread-safe; writes use the store's one configured
+ * closed throws {@link StoreClosedException}. Thread-safe; writes use the store's one configured
  * {@code WriteOptions}.
  *
  * @param <K> key type
@@ -91,6 +91,32 @@ public interface Table<K, V> {
    * or tombstones outside it. A {@code null} or empty prefix means the whole table.
    */
   TableIterator<K, KeyValue<K, V>> iterator(K prefix, IteratorType type);
+
+  /**
+   * Whether a live key starts with {@code prefix} (any key if {@code null}): deleted keys do not
+   * count. One bounded key-only iterator, positioned once; no value is read.
+   */
+  default boolean hasLiveKey(K prefix) {
+    try (TableIterator<K, KeyValue<K, V>> it = iterator(prefix, IteratorType.KEY_ONLY)) {
+      return it.hasNext();
+    }
+  }
+
+  /**
+   * The number of live keys starting with {@code prefix} (all keys if {@code null}), counted
+   * exactly with one bounded key-only iterator: it walks every such key, so it costs as much as
+   * listing them (use {@link #getEstimatedKeyCount()} for a cheap estimate of the whole table).
+   */
+  default long countRows(K prefix) {
+    long n = 0;
+    try (TableIterator<K, KeyValue<K, V>> it = iterator(prefix, IteratorType.KEY_ONLY)) {
+      while (it.hasNext()) {
+        it.next();
+        n++;
+      }
+    }
+    return n;
+  }
 
   /**
    * An iterator over {@code [fromInclusive, toExclusive)}, natively bounded; a {@code null} end is

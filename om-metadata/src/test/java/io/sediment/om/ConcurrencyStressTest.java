@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.sediment.db.StoreClosedException;
 import io.sediment.om.core.OmCounter;
 import io.sediment.om.core.OmException.Code;
 import io.sediment.om.core.OmException;
@@ -590,7 +591,7 @@ class ConcurrencyStressTest {
               if (!allowed(e.code()) && e.code() != Code.UNAVAILABLE) {
                 failures.add(e);
               }
-            } catch (IllegalStateException e) {
+            } catch (StoreClosedException e) {
               // closed
             } catch (Throwable e) {
               failures.add(e);

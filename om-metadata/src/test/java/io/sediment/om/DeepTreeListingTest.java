@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.db.managed.RocksDatabase;
 import io.sediment.db.rdb.RDBStore;
+import io.sediment.db.testing.StoreProbe;
 import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.SyncPolicy;
 import io.sediment.om.fso.FileStatus;
@@ -36,7 +37,7 @@ class DeepTreeListingTest {
   static Path dir;
   private OmMetadataStore om;
   private DeepTree tree;
-  private RocksDatabase db;
+  private StoreProbe db;
 
   @BeforeAll
   void build() {
@@ -47,7 +48,7 @@ class DeepTreeListingTest {
     tree = new DeepTree(om, V, B);
     tree.build(6);
     assertEquals(3003, tree.deepest().split("/").length);
-    db = ((RDBStore) om.dbStore()).database();
+    db = StoreProbe.of(om.dbStore());
   }
 
   @AfterAll

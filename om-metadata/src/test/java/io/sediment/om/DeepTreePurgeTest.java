@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.db.managed.RocksDatabase;
 import io.sediment.db.rdb.RDBStore;
+import io.sediment.db.testing.StoreProbe;
 import io.sediment.om.core.OmDBDefinition;
 import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OmStoreOptions;
@@ -47,8 +48,8 @@ class DeepTreePurgeTest {
     om.close();
   }
 
-  private RocksDatabase db() {
-    return ((RDBStore) om.dbStore()).database();
+  private StoreProbe db() {
+    return StoreProbe.of(om.dbStore());
   }
 
   @Test

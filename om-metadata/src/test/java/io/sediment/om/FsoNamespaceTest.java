@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sediment.db.tombstone.TableTombstoneStats;
+import io.sediment.db.stats.TableTombstoneStats;
 import io.sediment.om.core.OmCounter;
 import io.sediment.om.core.OmDBDefinition;
 import io.sediment.om.core.OmException.Code;

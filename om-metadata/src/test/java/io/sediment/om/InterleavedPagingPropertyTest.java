@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.db.testing.LeakCheck;
-import io.sediment.om.NamespaceListings.Lister;
 import io.sediment.om.NamespaceHarness.MutableClock;
 import io.sediment.om.NamespaceHarness.Op;
+import io.sediment.om.NamespaceListings.Lister;
 import io.sediment.om.NamespaceListings.PagingLog;
 import io.sediment.om.NamespaceModel.Item;
 import java.io.IOException;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sediment.db.Bytes;
+import io.sediment.db.codec.Bytes;
 import io.sediment.om.core.OmKeys;
 import java.util.ArrayList;
 import java.util.List;

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.db.KeyValue;
 import io.sediment.db.TableIterator;
-import io.sediment.db.tombstone.TableTombstoneStats;
+import io.sediment.db.stats.TableTombstoneStats;
 import io.sediment.om.core.CursorSweep;
 import io.sediment.om.core.OmCounter;
 import io.sediment.om.core.OmDBDefinition;

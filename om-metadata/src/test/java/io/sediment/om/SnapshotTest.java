@@ -14,8 +14,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.sediment.db.managed.NativeTracker;
-import io.sediment.db.tombstone.TableTombstoneStats;
-import io.sediment.db.util.LeakRegistry;
+import io.sediment.db.stats.TableTombstoneStats;
+import io.sediment.db.testing.LeakCheck;
 import io.sediment.om.core.OmCounter;
 import io.sediment.om.core.OmDBDefinition;
 import io.sediment.om.core.OmException.Code;
@@ -397,16 +397,16 @@ class SnapshotTest {
     put(om, V, B, "k", 1);
     om.createSnapshot(V, B, "one");
     om.createSnapshot(V, B, "two");
-    assumeTrue(LeakRegistry.detailed(), "needs -Dsediment.leakDetection=true");
-    Set<Long> baseline = NativeTracker.REGISTRY.snapshot();
+    assumeTrue(LeakCheck.detailed(), "needs -Dsediment.leakDetection=true");
+    Set<Long> baseline = LeakCheck.NATIVE_OBJECTS.snapshot();
     assertEquals(0, om.snapshots().openStores());
     om.lookupKeyInSnapshot(V, B, "one", "k");
     om.listKeysInSnapshot(V, B, "one", null, null, 10);
     assertEquals(1, om.snapshots().openStores(), "cached: opened once");
-    assertFalse(NativeTracker.REGISTRY.leakedSince(baseline).isEmpty());
+    assertFalse(LeakCheck.NATIVE_OBJECTS.leakedSince(baseline).isEmpty());
     om.deleteSnapshot(V, B, "one");
     assertEquals(0, om.snapshots().openStores());
-    assertEquals(List.of(), NativeTracker.REGISTRY.leakedSince(baseline),
+    assertEquals(List.of(), LeakCheck.NATIVE_OBJECTS.leakedSince(baseline),
         "deleting the snapshot freed every native object of its store");
 
     om.lookupKeyInSnapshot(V, B, "two", "k");

@@ -1,13 +1,14 @@
 package io.sediment.recon;
 
-import io.sediment.db.Bytes;
 import io.sediment.db.DBStore;
-import io.sediment.db.tombstone.CompactionEvent;
+import io.sediment.db.codec.Bytes;
+import io.sediment.db.stats.CompactionEvent;
+import io.sediment.db.stats.CompactionStats;
+import io.sediment.db.stats.HotRange;
+import io.sediment.db.stats.KeyRange;
+import io.sediment.db.stats.TableTombstoneStats;
+import io.sediment.db.stats.TombstoneStats;
 import io.sediment.db.tombstone.CompactionScheduler;
-import io.sediment.db.tombstone.HotRange;
-import io.sediment.db.tombstone.KeyRange;
-import io.sediment.db.tombstone.TableTombstoneStats;
-import io.sediment.db.tombstone.TombstoneStats;
 import io.sediment.om.core.OmCounter;
 import io.sediment.om.insight.OmInsight;
 import io.sediment.proto.om.BucketInfo;
@@ -352,7 +353,7 @@ final class ReconApi {
       e.put("sampledScans", sampled);
       tables.add(e);
     }
-    CompactionScheduler.Stats c = stats.compactions();
+    CompactionStats c = stats.compactions();
     Map<String, Object> compactions = new LinkedHashMap<>();
     compactions.put("requested", c.requested());
     compactions.put("merged", c.merged());

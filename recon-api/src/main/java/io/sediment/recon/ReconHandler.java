@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.prometheus.metrics.core.metrics.Counter;
+import io.sediment.db.StoreClosedException;
 import io.sediment.om.core.OmException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -25,8 +26,9 @@ import org.slf4j.LoggerFactory;
  * Routes one request: {@code /api/v1/...} to {@link ReconApi}, {@code /prom} to the metrics
  * scrape, anything else to the {@link StaticAssets}. Maps failures to JSON errors: 405 for a
  * method other than GET, 404 for an unknown path or a missing object, 400 for a bad parameter or
- * a request too large to answer, 503 when the store is closing, 500 (with a generic message; the
- * details go to the log) otherwise.
+ * a request too large to answer, 503 when the store is closing ({@link StoreClosedException}), 500
+ * (with a generic message; the details and the stack go to the log, once) otherwise, any other
+ * {@link IllegalStateException} included.
  */
 final class ReconHandler extends Handler.Abstract {
 
@@ -101,8 +103,8 @@ final class ReconHandler extends Handler.Abstract {
         LOG.warn("Recon: {} failed", path, e);
       }
       type = JSON;
-    } catch (IllegalStateException e) {
-      // A closing or closed store.
+    } catch (StoreClosedException e) {
+      // A closing or closed store; any other IllegalStateException is a bug: 500 below.
       status = 503;
       body = error(status, "The store is not available: " + e.getMessage());
       type = JSON;

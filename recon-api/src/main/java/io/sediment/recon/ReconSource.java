@@ -48,7 +48,7 @@ public interface ReconSource extends AutoCloseable {
    * (its own files under {@code secondaryDir}) that catches up with the primary every
    * {@code catchUpEvery}. Works on a checkpoint directory too (then there is nothing to catch up).
    *
-   * @throws io.sediment.db.managed.RocksDatabaseException if the directory holds no store of
+   * @throws io.sediment.db.StoreException if the directory holds no store of
    *     this layout
    */
   static ReconSource secondary(Path storeDir, Path secondaryDir, Duration catchUpEvery) {

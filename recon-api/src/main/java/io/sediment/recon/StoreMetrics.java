@@ -7,9 +7,10 @@ import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.sediment.db.DBStore;
-import io.sediment.db.managed.PinningDecision;
+import io.sediment.db.PinningDecision;
+import io.sediment.db.stats.CompactionStats;
+import io.sediment.db.stats.TableTombstoneStats;
 import io.sediment.db.tombstone.CompactionScheduler;
-import io.sediment.db.tombstone.TableTombstoneStats;
 import io.sediment.om.core.OmCounter;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +44,7 @@ final class StoreMetrics implements MultiCollector {
     }
     out.add(tickers.build());
 
-    io.sediment.db.tombstone.TombstoneStats stats = store.tombstoneStats();
+    io.sediment.db.stats.TombstoneStats stats = store.tombstoneStats();
     List<TableTombstoneStats> tables = stats.tables();
     out.add(tableGauge("sediment_table_estimated_keys", "RocksDB estimate of live keys",
         tables, TableTombstoneStats::estimatedLiveKeys));
@@ -102,7 +103,7 @@ final class StoreMetrics implements MultiCollector {
           .build());
     }
 
-    CompactionScheduler.Stats c = stats.compactions();
+    CompactionStats c = stats.compactions();
     CounterSnapshot.Builder compactions = CounterSnapshot.builder()
         .name("sediment_targeted_compactions")
         .help("Targeted compactions of tombstone ranges, by outcome");

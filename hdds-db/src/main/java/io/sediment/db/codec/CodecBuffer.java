@@ -1,6 +1,6 @@
 package io.sediment.db.codec;
 
-import io.sediment.db.util.LeakRegistry;
+import io.sediment.db.diagnostics.LeakRegistry;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.ConcurrentModificationException;

@@ -1,6 +1,6 @@
 package io.sediment.db.managed;
 
-import io.sediment.db.util.LeakRegistry;
+import io.sediment.db.diagnostics.LeakRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;

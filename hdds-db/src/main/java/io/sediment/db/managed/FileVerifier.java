@@ -1,6 +1,7 @@
 package io.sediment.db.managed;
 
 import io.sediment.db.FileCheck;
+import io.sediment.db.WalReport;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -65,7 +66,7 @@ final class FileVerifier {
   private static List<FileCheck> verifyLogs(Path dir) throws IOException {
     List<FileCheck> out = new ArrayList<>();
     for (Path log : WalScanner.logFiles(dir)) {
-      WalScanner.Report r = WalScanner.scan(log);
+      WalReport r = WalScanner.scan(log);
       out.add(new FileCheck("wal", log.getFileName().toString(), "", r.bytes(), !r.damaged(),
           r.describe()));
     }

@@ -12,7 +12,7 @@ final class Managed<T extends AbstractNativeReference> implements AutoCloseable 
 
   private final T object;
   private final String owner;
-  private final io.sediment.db.util.LeakRegistry.Registration registration;
+  private final io.sediment.db.diagnostics.LeakRegistry.Registration registration;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private Managed(T object, String owner) {

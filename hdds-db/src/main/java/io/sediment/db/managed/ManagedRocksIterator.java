@@ -1,5 +1,6 @@
 package io.sediment.db.managed;
 
+import io.sediment.db.StoreException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.function.Consumer;
@@ -11,7 +12,8 @@ import org.rocksdb.RocksIterator;
  * A native RocksDB iterator together with the read options and bound slices it points to.
  *
  * <p>Every call is a guarded operation on the owning database, so it throws
- * {@link IllegalStateException} after the iterator or its database is closed, never touching
+ * {@link io.sediment.db.StoreClosedException} after its database is closed and
+ * {@link IllegalStateException} after the iterator is, never touching
  * freed memory; the calls inside a {@link #begin()}/{@link #end()} bracket share one guarded
  * operation. The methods mirror {@code RocksIterator} one to one; the positioning contract
  * (lazy positioning, bounds) is the business of the table iterators above. Not thread-safe,
@@ -19,7 +21,7 @@ import org.rocksdb.RocksIterator;
  */
 public final class ManagedRocksIterator implements AutoCloseable {
 
-  private static final OperationGuard UNGUARDED = new OperationGuard("detached iterator");
+  private static final OperationGuard UNGUARDED = OperationGuard.forResource("detached iterator");
 
   private final Managed<RocksIterator> iterator;
   private final List<Managed<?>> closeOrder;
@@ -112,7 +114,8 @@ public final class ManagedRocksIterator implements AutoCloseable {
    * Opens a bracket: the native calls made until the matching {@link #end()} share one guarded
    * operation on the database instead of entering it once each. Brackets nest; every successful
    * {@code begin} needs its {@code end} (in a {@code finally}). Throws
-   * {@link IllegalStateException} if the iterator or its database is closed.
+   * {@link io.sediment.db.StoreClosedException} if the database is closed (checked first), else
+   * {@link IllegalStateException} if the iterator is.
    */
   public void begin() {
     if (depth == 0) {
@@ -258,7 +261,7 @@ public final class ManagedRocksIterator implements AutoCloseable {
     try {
       it.status();
     } catch (RocksDBException e) {
-      throw new RocksDatabaseException("Iterator failed: " + e.getMessage(), e);
+      throw new StoreException("Iterator failed: " + e.getMessage(), e);
     } finally {
       end();
     }
@@ -269,14 +272,14 @@ public final class ManagedRocksIterator implements AutoCloseable {
   }
 
   /**
-   * Throws {@link IllegalStateException} if this iterator or its database is closed, without a
+   * Throws as {@link #begin()} does if this iterator or its database is closed, without a
    * native call: for callers that answer from what they already read.
    */
   public void checkUsable() {
+    guard.checkOpen();
     if (closed) {
       throw new IllegalStateException("Iterator is closed");
     }
-    guard.checkOpen();
   }
 
   /**

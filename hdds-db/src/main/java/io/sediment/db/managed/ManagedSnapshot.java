@@ -1,6 +1,7 @@
 package io.sediment.db.managed;
 
-import io.sediment.db.util.LeakRegistry;
+import io.sediment.db.StoreException;
+import io.sediment.db.diagnostics.LeakRegistry;
 import java.time.Duration;
 import java.util.function.Consumer;
 import org.rocksdb.ReadOptions;
@@ -23,7 +24,7 @@ public final class ManagedSnapshot implements AutoCloseable {
   private final Managed<ReadOptions> readOptions;
   private final LeakRegistry.Registration registration;
   private final Consumer<ManagedSnapshot> onClose;
-  private final OperationGuard guard = new OperationGuard("Snapshot");
+  private final OperationGuard guard = OperationGuard.forResource("Snapshot");
   private final Duration closeTimeout;
   private boolean closed;
 
@@ -77,7 +78,7 @@ public final class ManagedSnapshot implements AutoCloseable {
    * Releases the snapshot once no admitted read is running. New reads are refused from the start
    * of the first call.
    *
-   * @throws RocksDatabaseException if reads are still running after the database's close
+   * @throws StoreException if reads are still running after the database's close
    *     timeout; the snapshot is then left allocated rather than freed under them, and a later
    *     call releases it
    */
@@ -90,7 +91,7 @@ public final class ManagedSnapshot implements AutoCloseable {
     if (!guard.awaitIdle(closeTimeout)) {
       // Not marked closed: a later close (the caller's, or the store's once its own operations
       // have finished) releases it.
-      throw new RocksDatabaseException("Snapshot: " + guard.inFlight() + " reads still running after "
+      throw new StoreException("Snapshot: " + guard.inFlight() + " reads still running after "
           + closeTimeout + "; not released yet");
     }
     closed = true;

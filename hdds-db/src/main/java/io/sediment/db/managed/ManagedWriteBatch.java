@@ -1,5 +1,6 @@
 package io.sediment.db.managed;
 
+import io.sediment.db.StoreException;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
@@ -56,7 +57,7 @@ public final class ManagedWriteBatch implements AutoCloseable {
     try {
       b.put(cf.handle(db), key, value);
     } catch (RocksDBException e) {
-      throw new RocksDatabaseException(owner + ": batch put on " + cf.name() + " failed", e);
+      throw new StoreException(owner + ": batch put on " + cf.name() + " failed", e);
     } finally {
       guard.exit();
     }
@@ -68,7 +69,7 @@ public final class ManagedWriteBatch implements AutoCloseable {
     try {
       b.put(cf.handle(db), key.duplicate(), value.duplicate());
     } catch (RocksDBException e) {
-      throw new RocksDatabaseException(owner + ": batch put on " + cf.name() + " failed", e);
+      throw new StoreException(owner + ": batch put on " + cf.name() + " failed", e);
     } finally {
       guard.exit();
     }
@@ -79,7 +80,7 @@ public final class ManagedWriteBatch implements AutoCloseable {
     try {
       b.delete(cf.handle(db), key);
     } catch (RocksDBException e) {
-      throw new RocksDatabaseException(owner + ": batch delete on " + cf.name() + " failed", e);
+      throw new StoreException(owner + ": batch delete on " + cf.name() + " failed", e);
     } finally {
       guard.exit();
     }
@@ -90,7 +91,7 @@ public final class ManagedWriteBatch implements AutoCloseable {
     try {
       b.delete(cf.handle(db), key.duplicate());
     } catch (RocksDBException e) {
-      throw new RocksDatabaseException(owner + ": batch delete on " + cf.name() + " failed", e);
+      throw new StoreException(owner + ": batch delete on " + cf.name() + " failed", e);
     } finally {
       guard.exit();
     }
@@ -106,7 +107,7 @@ public final class ManagedWriteBatch implements AutoCloseable {
       }
       rangeDeletions.merge(cf.name(), 1L, Long::sum);
     } catch (RocksDBException e) {
-      throw new RocksDatabaseException(owner + ": batch deleteRange on " + cf.name() + " failed", e);
+      throw new StoreException(owner + ": batch deleteRange on " + cf.name() + " failed", e);
     } finally {
       guard.exit();
     }

@@ -1,5 +1,8 @@
 package io.sediment.db.managed;
 
+import io.sediment.db.DBProfile.PartitionPinning;
+import io.sediment.db.DBProfile;
+import io.sediment.db.PinningDecision;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -103,5 +106,23 @@ final class MetadataFootprint {
     } catch (RocksDBException e) {
       return -1;
     }
+  }
+
+  /**
+   * Decides for a store about to open at {@code dir} with {@code profile}. {@code AUTO} pins when
+   * there are files whose index and filters take at most the budget: a store without files (a new
+   * one) does not pin, since nothing tells how large it will grow while open, and neither does one
+   * whose directory cannot be listed. With an OPTIONS file {@code AUTO} estimates nothing and does
+   * not pin (the file's tables pin as it says).
+   */
+  static PinningDecision decidePinning(DBProfile profile, Path dir) {
+    PartitionPinning requested = profile.partitionPinning();
+    if (requested != PartitionPinning.AUTO || !profile.partitionedIndexAndFilters()
+        || profile.optionsFile().isPresent()) {
+      return new PinningDecision(requested, requested == PartitionPinning.ALL, -1, -1);
+    }
+    long budget = (long) (profile.blockCacheBytes() * profile.autoPinCacheFraction());
+    long estimate = estimate(dir);
+    return new PinningDecision(requested, estimate > 0 && estimate <= budget, estimate, budget);
   }
 }

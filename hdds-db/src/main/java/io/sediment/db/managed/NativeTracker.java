@@ -1,6 +1,6 @@
 package io.sediment.db.managed;
 
-import io.sediment.db.util.LeakRegistry;
+import io.sediment.db.diagnostics.LeakRegistry;
 
 /**
  * The registry of every live native RocksDB object Sediment created; {@link Managed} registers

@@ -1,5 +1,10 @@
 package io.sediment.db.managed;
 
+import io.sediment.db.DamagedStoreException;
+import io.sediment.db.StoreDirectory;
+import io.sediment.db.StoreException;
+import io.sediment.db.StoreInUseException;
+import io.sediment.db.WalReport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -89,7 +94,7 @@ final class OpenChecks {
         }
       }
     } catch (IOException e) {
-      throw new RocksDatabaseException("Cannot open store " + name + " at " + path + ": "
+      throw new StoreException("Cannot open store " + name + " at " + path + ": "
           + e.getMessage(), e);
     }
   }
@@ -106,7 +111,7 @@ final class OpenChecks {
             + dir.refusal(), path.resolve("CURRENT"), null);
       }
     } catch (IOException e) {
-      throw new RocksDatabaseException("Cannot open store " + name + " at " + path + ": "
+      throw new StoreException("Cannot open store " + name + " at " + path + ": "
           + e.getMessage(), e);
     }
   }
@@ -143,7 +148,7 @@ final class OpenChecks {
    * damaged write-ahead log and byte offset found by {@link WalScanner} where RocksDB gives
    * none; a held lock becomes a {@link StoreInUseException}.
    */
-  static RocksDatabaseException explain(String name, Path path, Exception e) {
+  static StoreException explain(String name, Path path, Exception e) {
     String prefix = "Cannot open store " + name + " at " + path + ": ";
     String message = String.valueOf(e.getMessage());
     if (message.contains("LOCK") || message.contains("lock hold")) {
@@ -151,9 +156,9 @@ final class OpenChecks {
           + " directory?)");
     }
     if (!(e instanceof RocksDBException r) || !(isCorruption(r) || isMissingFile(r))) {
-      return new RocksDatabaseException(prefix + message, e);
+      return new StoreException(prefix + message, e);
     }
-    WalScanner.Report wal = firstDamagedLog(path);
+    WalReport wal = firstDamagedLog(path);
     if (wal != null && !message.contains(".sst")) {
       return new DamagedStoreException(prefix + "the write-ahead log " + wal.file() + " is"
           + " damaged: " + wal.describe() + ". The store was not opened and nothing in it was"
@@ -165,9 +170,9 @@ final class OpenChecks {
         + " RocksDB said: " + message, file, e);
   }
 
-  private static WalScanner.Report firstDamagedLog(Path path) {
+  private static WalReport firstDamagedLog(Path path) {
     try {
-      for (WalScanner.Report r : WalScanner.scanDirectory(path)) {
+      for (WalReport r : WalScanner.scanDirectory(path)) {
         if (r.damaged()) {
           return r;
         }

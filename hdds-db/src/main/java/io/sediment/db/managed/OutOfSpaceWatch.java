@@ -1,5 +1,6 @@
 package io.sediment.db.managed;
 
+import io.sediment.db.StoreOutOfSpaceException;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.rocksdb.AbstractEventListener;

@@ -1,5 +1,6 @@
 package io.sediment.db.managed;
 
+import io.sediment.db.PinningDecision;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.rocksdb.AbstractEventListener;
 import org.rocksdb.CompactionJobInfo;

@@ -1,5 +1,9 @@
 package io.sediment.db.managed;
 
+import io.sediment.db.DBProfile;
+import io.sediment.db.PinningDecision;
+import io.sediment.db.StoreException;
+import io.sediment.db.WalRecovery;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * a read-only probe, as a secondary, and on failure frees what it built, releases the claim and
  * explains the failure. Stateless.
  */
-final class RocksDatabaseOpener {
+public final class RocksDatabaseOpener {
 
   private static final Logger LOG = LoggerFactory.getLogger(RocksDatabase.class);
   private static final String DEFAULT_FAMILY = "default";
@@ -32,10 +36,60 @@ final class RocksDatabaseOpener {
   }
 
   /**
+   * Opens the database at {@code path} with the given column families (the {@code default}
+   * family is always opened too); the families named in {@code deleteHeavy} get
+   * deletion-triggered compaction (see {@link DBProfile}). A new store is created only where the
+   * directory is missing or holds no RocksDB data file ({@link io.sediment.db.StoreDirectory}); a
+   * damaged write-ahead log fails the open unless only its tail is torn
+   * ({@link WalRecovery#STRICT}); {@link WalRecovery#ACCEPT_LOSS_AFTER_DAMAGE} is for an explicit
+   * repair, which must first copy the logs aside and report what the open drops.
+   *
+   * @throws io.sediment.db.DamagedStoreException if a file of the store is missing or damaged (its
+   *     CURRENT, an SST, the MANIFEST, a write-ahead log before its tail); nothing in the
+   *     directory is changed
+   * @throws io.sediment.db.StoreInUseException if another process, or this one, has the store open
+   * @throws StoreException if RocksDB cannot open it for another reason
+   */
+  public static RocksDatabase openPrimary(String name, Path path, DBProfile profile,
+      List<String> familyNames, Set<String> deleteHeavy, Duration closeTimeout,
+      WalRecovery walRecovery) {
+    return open(name, path, profile, familyNames, deleteHeavy, closeTimeout, null, walRecovery);
+  }
+
+  /**
+   * Opens the database at {@code path}, which another process (the primary) may own and keep
+   * writing, as a read-only RocksDB <em>secondary</em> instance that keeps its own info log under
+   * {@code secondaryPath} (created if missing). It sees the primary's data as of opening and
+   * then as of each {@link RocksDatabase#catchUpWithPrimary()}. Every write, flush, compaction,
+   * WAL sync and checkpoint on it throws {@link UnsupportedOperationException}. Every family in
+   * {@code familyNames} must exist in the primary.
+   *
+   * <p>A secondary alone would open a store with a missing or truncated SST and show it without
+   * that file's rows; so a read-only open that loads every live file and replays the logs
+   * ({@link WalRecovery#STRICT}) checks the store first, and any damage fails this open as it
+   * fails a primary's. Neither writes anything in {@code path}.
+   *
+   * @throws io.sediment.db.DamagedStoreException if a file of the store is missing or damaged
+   * @throws StoreException if RocksDB cannot open it (no database at {@code path}, or a family
+   *     missing)
+   */
+  public static RocksDatabase openSecondary(String name, Path path, Path secondaryPath,
+      DBProfile profile, List<String> familyNames, Set<String> deleteHeavy,
+      Duration closeTimeout) {
+    if (!Files.isRegularFile(path.resolve("CURRENT"))) {
+      OpenChecks.refuseDamaged(name, path);
+      throw new StoreException("Cannot open store " + name + " at " + path
+          + " as a secondary: no store there (no CURRENT file)");
+    }
+    return open(name, path, profile, familyNames, deleteHeavy, closeTimeout,
+        java.util.Objects.requireNonNull(secondaryPath, "secondaryPath"), WalRecovery.STRICT);
+  }
+
+  /**
    * Opens the store at {@code path} with {@code familyNames} and the {@code default} family; as a
    * read-only secondary keeping its own files in {@code secondaryPath} when that is not null.
    */
-  static RocksDatabase open(String name, Path path, DBProfile profile,
+  private static RocksDatabase open(String name, Path path, DBProfile profile,
       List<String> familyNames, Set<String> deleteHeavy, Duration closeTimeout,
       Path secondaryPath, WalRecovery walRecovery) {
     List<String> all = new ArrayList<>();
@@ -49,7 +103,7 @@ final class RocksDatabaseOpener {
     RocksOptions options = null;
     List<ColumnFamilyHandle> rawHandles = new ArrayList<>();
     try {
-      PinningDecision pinning = PinningDecision.decide(profile, path);
+      PinningDecision pinning = MetadataFootprint.decidePinning(profile, path);
       if (pinning.budgetBytes() >= 0) {
         LOG.info("Store {}: index and filters on disk {} bytes (-1: unknown), auto-pinning"
                 + " allows {}: partitions {}", name, pinning.estimatedMetadataBytes(),
@@ -94,7 +148,7 @@ final class RocksDatabaseOpener {
       if (claim != null) {
         claim.close();
       }
-      if (e instanceof RocksDatabaseException r) {
+      if (e instanceof StoreException r) {
         throw r;
       }
       throw OpenChecks.explain(name, path, e);

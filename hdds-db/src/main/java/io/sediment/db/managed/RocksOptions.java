@@ -1,5 +1,9 @@
 package io.sediment.db.managed;
 
+import io.sediment.db.DBProfile;
+import io.sediment.db.PinningDecision;
+import io.sediment.db.StoreException;
+import io.sediment.db.WalRecovery;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -23,6 +27,7 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.Statistics;
 import org.rocksdb.StatsLevel;
 import org.rocksdb.TablePropertiesCollectorFactory;
+import org.rocksdb.WALRecoveryMode;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -75,7 +80,10 @@ final class RocksOptions implements AutoCloseable {
     try {
       o.build(profile, pinPartitions, families, deleteHeavy);
       o.dbOptions.setCreateIfMissing(createIfMissing);
-      o.dbOptions.setWalRecoveryMode(walRecovery.mode);
+      o.dbOptions.setWalRecoveryMode(switch (walRecovery) {
+        case STRICT -> WALRecoveryMode.TolerateCorruptedTailRecords;
+        case ACCEPT_LOSS_AFTER_DAMAGE -> WALRecoveryMode.PointInTimeRecovery;
+      });
       return o;
     } catch (RuntimeException e) {
       o.close();
@@ -145,7 +153,7 @@ final class RocksOptions implements AutoCloseable {
       for (ColumnFamilyDescriptor d : descriptors) {
         d.getOptions().close();
       }
-      throw new RocksDatabaseException(owner + ": cannot load RocksDB options file " + path
+      throw new StoreException(owner + ": cannot load RocksDB options file " + path
           + ": " + e.getMessage(), e);
     }
     for (ColumnFamilyDescriptor d : descriptors) {
@@ -172,7 +180,7 @@ final class RocksOptions implements AutoCloseable {
     ConfigOptions config = own(new ConfigOptions());
     ColumnFamilyOptions cf = ColumnFamilyOptions.getColumnFamilyOptionsFromProps(config, props);
     if (cf == null) {
-      throw new RocksDatabaseException(owner + ": RocksDB rejected the table options " + props);
+      throw new StoreException(owner + ": RocksDB rejected the table options " + props);
     }
     return own(cf);
   }

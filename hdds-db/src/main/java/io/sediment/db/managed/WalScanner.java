@@ -1,5 +1,6 @@
 package io.sediment.db.managed;
 
+import io.sediment.db.WalReport;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -44,39 +45,6 @@ public final class WalScanner {
   private WalScanner() {
   }
 
-  /**
-   * What one log file holds.
-   *
-   * @param file the log file
-   * @param bytes its size
-   * @param records whole logical records (write batches) whose every fragment checks out,
-   *     wherever they lie in the file, damage or not
-   * @param damageOffset byte offset of the first physical record that fails its checksum or is
-   *     malformed before the end of the file; -1 if none
-   * @param damage what is wrong there ({@code null} if nothing)
-   * @param recordsAfterDamage the readable logical records that start after {@code damageOffset}:
-   *     what a recovery that stops at the damage drops besides the damaged record itself
-   * @param tornTailBytes bytes of an incomplete last record at the end of the file (0 if none)
-   */
-  public record Report(Path file, long bytes, long records, long damageOffset, String damage,
-      long recordsAfterDamage, long tornTailBytes) {
-
-    public boolean damaged() {
-      return damageOffset >= 0;
-    }
-
-    /** One line for an operator. */
-    public String describe() {
-      if (!damaged()) {
-        return file.getFileName() + ": " + records + " records, " + bytes + " bytes, intact"
-            + (tornTailBytes > 0 ? " (a torn tail of " + tornTailBytes + " bytes)" : "");
-      }
-      return file.getFileName() + ": " + damage + " at byte " + damageOffset + " of " + bytes
-          + "; " + recordsAfterDamage + " readable records (" + (bytes - damageOffset)
-          + " bytes) lie after it";
-    }
-  }
-
   /** The write-ahead log files in {@code dir}, oldest first (by file number). */
   public static List<Path> logFiles(Path dir) throws IOException {
     if (!Files.isDirectory(dir)) {
@@ -90,8 +58,8 @@ public final class WalScanner {
   }
 
   /** Scans every write-ahead log file in {@code dir}, oldest first. */
-  public static List<Report> scanDirectory(Path dir) throws IOException {
-    List<Report> out = new ArrayList<>();
+  public static List<WalReport> scanDirectory(Path dir) throws IOException {
+    List<WalReport> out = new ArrayList<>();
     for (Path log : logFiles(dir)) {
       out.add(scan(log));
     }
@@ -104,7 +72,7 @@ public final class WalScanner {
   }
 
   /** Scans one write-ahead log file. */
-  public static Report scan(Path file) throws IOException {
+  public static WalReport scan(Path file) throws IOException {
     ByteBuffer buf;
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       long size = ch.size();
@@ -120,7 +88,7 @@ public final class WalScanner {
     return scan(file, buf);
   }
 
-  private static Report scan(Path file, ByteBuffer buf) {
+  private static WalReport scan(Path file, ByteBuffer buf) {
     int size = buf.limit();
     int pos = 0;
     long records = 0;
@@ -200,7 +168,7 @@ public final class WalScanner {
       }
       pos += header + length;
     }
-    return new Report(file, size, records, damageOffset, damage, afterDamage, tornTail);
+    return new WalReport(file, size, records, damageOffset, damage, afterDamage, tornTail);
   }
 
   private static boolean checksumMatches(ByteBuffer buf, int pos, int header, int length,

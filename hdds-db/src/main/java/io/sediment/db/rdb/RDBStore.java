@@ -2,17 +2,19 @@ package io.sediment.db.rdb;
 
 import io.sediment.db.BatchOperation;
 import io.sediment.db.DBDefinition;
+import io.sediment.db.DBProfile;
 import io.sediment.db.DBStore;
+import io.sediment.db.StoreClosedException;
 import io.sediment.db.Table;
 import io.sediment.db.TableDefinition;
-import io.sediment.db.managed.DBProfile;
+import io.sediment.db.TombstonePolicy;
+import io.sediment.db.WalRecovery;
 import io.sediment.db.managed.RocksDatabase;
+import io.sediment.db.managed.RocksDatabaseOpener;
 import io.sediment.db.managed.SstFileProperties;
-import io.sediment.db.managed.WalRecovery;
+import io.sediment.db.stats.TableTombstoneStats;
+import io.sediment.db.stats.TombstoneStats;
 import io.sediment.db.tombstone.CompactionScheduler;
-import io.sediment.db.tombstone.TableTombstoneStats;
-import io.sediment.db.tombstone.TombstonePolicy;
-import io.sediment.db.tombstone.TombstoneStats;
 import io.sediment.db.tombstone.TombstoneTracker;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,9 +65,9 @@ public final class RDBStore implements DBStore {
       }
     }
     this.db = secondaryPath == null
-        ? RocksDatabase.open(definition.name(), path, profile, names, deleteHeavy, closeTimeout,
+        ? RocksDatabaseOpener.openPrimary(definition.name(), path, profile, names, deleteHeavy, closeTimeout,
             walRecovery)
-        : RocksDatabase.openSecondary(definition.name(), path, secondaryPath, profile, names,
+        : RocksDatabaseOpener.openSecondary(definition.name(), path, secondaryPath, profile, names,
             deleteHeavy, closeTimeout);
     this.scheduler = new CompactionScheduler(db, tombstonePolicy, event -> {
       RDBTable table = rawTables.get(event.table());
@@ -91,7 +93,7 @@ public final class RDBStore implements DBStore {
   }
 
   @Override
-  public io.sediment.db.managed.PinningDecision partitionPinning() {
+  public io.sediment.db.PinningDecision partitionPinning() {
     return db.pinning();
   }
 
@@ -178,7 +180,7 @@ public final class RDBStore implements DBStore {
   @Override
   public List<io.sediment.db.FileCheck> verifyFiles() {
     checkOpen();
-    return db.verifyFiles();
+    return db.introspection().verifyFiles();
   }
 
   @Override
@@ -198,17 +200,17 @@ public final class RDBStore implements DBStore {
 
   @Override
   public long getTickerCount(String ticker) {
-    return db.tickerCount(ticker);
+    return db.introspection().tickerCount(ticker);
   }
 
   @Override
   public Map<String, Long> getTickerCounts() {
-    return db.tickerCounts();
+    return db.introspection().tickerCounts();
   }
 
   @Override
   public long getLongProperty(String table, String property) {
-    return db.getLongProperty(db.columnFamily(table), property);
+    return db.introspection().getLongProperty(db.columnFamily(table), property);
   }
 
   @Override
@@ -265,7 +267,7 @@ public final class RDBStore implements DBStore {
       long entries = 0;
       long deletions = 0;
       long rangeDeletions = 0;
-      List<SstFileProperties> files = db.sstFileProperties(cf);
+      List<SstFileProperties> files = db.introspection().sstFileProperties(cf);
       for (SstFileProperties f : files) {
         entries += f.entries();
         deletions += f.deletions();
@@ -273,9 +275,9 @@ public final class RDBStore implements DBStore {
       }
       TombstoneTracker tracker = t.tombstoneTracker();
       tables.add(new TableTombstoneStats(t.getName(), t.getEstimatedKeyCount(),
-          db.getLongProperty(cf, "rocksdb.num-deletes-active-mem-table")
-              + db.getLongProperty(cf, "rocksdb.num-deletes-imm-mem-tables"),
-          db.memtableRangeDeletions(cf),
+          db.introspection().getLongProperty(cf, "rocksdb.num-deletes-active-mem-table")
+              + db.introspection().getLongProperty(cf, "rocksdb.num-deletes-imm-mem-tables"),
+          db.introspection().memtableRangeDeletions(cf),
           files.size(), entries, deletions, rangeDeletions, tracker.slowPasses(),
           tracker.tombstonesSkipped(), tracker.hotRanges(), scheduler.pending(t.getName()),
           tracker.sampledScans()));
@@ -285,7 +287,7 @@ public final class RDBStore implements DBStore {
 
   private void checkOpen() {
     if (db.isClosed()) {
-      throw new IllegalStateException("Store " + getName() + " is closed");
+      throw new StoreClosedException("Store " + getName() + " is closed");
     }
   }
 

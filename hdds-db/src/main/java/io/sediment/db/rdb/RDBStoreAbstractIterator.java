@@ -288,6 +288,7 @@ public abstract class RDBStoreAbstractIterator<RAW>
   @Override
   public final void removeFromDB() {
     checkOpen();
+    nativeIterator.checkUsable(); // after the store's close its buffers are gone: say closed
     if (table == null) {
       throw new UnsupportedOperationException("This iterator is not attached to a table");
     }

@@ -1,12 +1,12 @@
 package io.sediment.db.rdb;
 
 import io.sediment.db.BatchOperation;
-import io.sediment.db.Bytes;
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyFilter;
 import io.sediment.db.KeyValue;
 import io.sediment.db.Table;
 import io.sediment.db.TableIterator;
+import io.sediment.db.codec.Bytes;
 import io.sediment.db.codec.CodecBuffer;
 import io.sediment.db.managed.ColumnFamily;
 import io.sediment.db.managed.ManagedSnapshot;
@@ -232,7 +232,7 @@ public class RDBTable implements Table<byte[], byte[]> {
 
   @Override
   public long getEstimatedKeyCount() {
-    return db.getLongProperty(family, "rocksdb.estimate-num-keys");
+    return db.introspection().getLongProperty(family, "rocksdb.estimate-num-keys");
   }
 
   @Override

@@ -1,13 +1,13 @@
 package io.sediment.db.rdb;
 
 import io.sediment.db.BatchOperation;
-import io.sediment.db.Bytes;
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyFilter;
 import io.sediment.db.KeyValue;
 import io.sediment.db.Table;
 import io.sediment.db.TableDefinition;
 import io.sediment.db.TableIterator;
+import io.sediment.db.codec.Bytes;
 import io.sediment.db.codec.Codec;
 import io.sediment.db.codec.CodecBuffer;
 import io.sediment.db.codec.CodecException;
@@ -17,11 +17,14 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A {@link Table} of typed keys and values over a {@link RDBTable}. Point operations and
- * iterators move keys and values through pooled direct {@link CodecBuffer}s, released before each
- * call returns; a codec that overrides {@link Codec#encodeInto} writes straight into them.
- * Bytes a codec cannot decode throw {@link CodecException} naming the table and the key.
- * Thread-safe.
+ * A {@link Table} of typed keys and values over a {@link RDBTable}. {@code put}, {@code get} and
+ * {@code delete} (with or without a batch) and the entries of iterators move keys and values
+ * through pooled direct {@link CodecBuffer}s, released before each call returns (a codec that
+ * overrides {@link Codec#encodeInto} writes straight into them). The other calls encode to
+ * {@code byte[]}: {@code getIfExist}, {@code isExist}, range and prefix deletes, iterator bounds,
+ * and {@code getRangeKVs}/{@code getSequentialRangeKVs}, whose results are decoded from
+ * {@code byte[]} entries. Bytes a codec cannot decode throw {@link CodecException} naming the
+ * table and the key. Thread-safe.
  */
 public final class TypedTable<K, V> implements Table<K, V> {
 

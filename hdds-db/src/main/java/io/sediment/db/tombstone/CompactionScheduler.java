@@ -1,7 +1,12 @@
 package io.sediment.db.tombstone;
 
+import io.sediment.db.TombstonePolicy;
 import io.sediment.db.managed.ColumnFamily;
 import io.sediment.db.managed.RocksDatabase;
+import io.sediment.db.stats.CompactionEvent;
+import io.sediment.db.stats.CompactionStats;
+import io.sediment.db.stats.HotRange;
+import io.sediment.db.stats.KeyRange;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -52,10 +57,6 @@ public final class CompactionScheduler implements AutoCloseable {
   private record Request(String table, KeyRange range, long tombstonesSkipped) { }
 
   private record Cooldown(String table, KeyRange range, long untilMillis) { }
-
-  /** Counters and recent outcomes; see {@link CompactionScheduler}. */
-  public record Stats(long requested, long merged, long completed, long pinned, long skipped,
-      long failed, int pending, List<CompactionEvent> recent) { }
 
   public CompactionScheduler(RocksDatabase db, TombstonePolicy policy) {
     this(db, policy, event -> { });
@@ -158,10 +159,10 @@ public final class CompactionScheduler implements AutoCloseable {
     try {
       ColumnFamily cf = db.columnFamily(r.table());
       db.compactRange(cf, r.range().from(), r.range().to());
-      long after = db.probeTombstones(cf, probeStart(r.range().from()), r.range().to());
+      long after = db.introspection().probeTombstones(cf, probeStart(r.range().from()), r.range().to());
       long ms = (System.nanoTime() - start) / 1_000_000;
       if (after >= policy.minTombstonesPerPass()) {
-        long snapshots = db.openSnapshots();
+        long snapshots = db.introspection().openSnapshots();
         event = new CompactionEvent(r.table(), r.range(), CompactionEvent.Outcome.PINNED,
             after + " tombstones survived compaction; " + snapshots
                 + " open snapshot(s) still need them", r.tombstonesSkipped(), after, ms,
@@ -218,8 +219,8 @@ public final class CompactionScheduler implements AutoCloseable {
     }
   }
 
-  public synchronized Stats stats() {
-    return new Stats(requested, merged, completed, pinned, skipped, failed, pending.size(),
+  public synchronized CompactionStats stats() {
+    return new CompactionStats(requested, merged, completed, pinned, skipped, failed, pending.size(),
         List.copyOf(history));
   }
 

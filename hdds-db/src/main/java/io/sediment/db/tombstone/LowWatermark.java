@@ -1,6 +1,6 @@
 package io.sediment.db.tombstone;
 
-import io.sediment.db.Bytes;
+import io.sediment.db.codec.Bytes;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 

@@ -1,5 +1,9 @@
 package io.sediment.db.tombstone;
 
+import io.sediment.db.TombstonePolicy;
+import io.sediment.db.stats.HotRange;
+import io.sediment.db.stats.KeyRange;
+import io.sediment.db.stats.SampledScans;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -185,22 +189,10 @@ public final class TombstoneTracker {
         sampledNanos.get());
   }
 
-  /**
-   * What the sampled iterators of a table did.
-   *
-   * @param scans sampled iterators closed
-   * @param entriesReturned entries they returned
-   * @param tombstonesSkipped tombstones their positionings and advances skipped
-   * @param nativeNanos time spent in those positionings and advances
-   */
-  public record SampledScans(long scans, long entriesReturned, long tombstonesSkipped,
-      long nativeNanos) {
-  }
-
   /** Ranges being watched (not yet due for compaction), ordered by start key. */
   public synchronized List<HotRange> hotRanges() {
     List<HotRange> out = new ArrayList<>(ranges);
-    out.sort((a, b) -> KeyRange.compareEnds(a.range().from(), true, b.range().from(), true));
+    out.sort((a, b) -> KeyRange.BY_START.compare(a.range(), b.range()));
     return out;
   }
 

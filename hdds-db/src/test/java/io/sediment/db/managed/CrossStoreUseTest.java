@@ -53,7 +53,7 @@ class CrossStoreUseTest {
             () -> a.deleteRange(foreign, b("a"), b("z")),
             () -> a.newIterator(foreign, null, null, false).close(),
             () -> a.compactRange(foreign, null, null),
-            () -> a.getLongProperty(foreign, "rocksdb.estimate-num-keys"));
+            () -> a.introspection().getLongProperty(foreign, "rocksdb.estimate-num-keys"));
         for (Executable use : uses) {
           IllegalArgumentException e = assertThrows(IllegalArgumentException.class, use);
           assertTrue(e.getMessage().contains("belongs to store"), e.getMessage());

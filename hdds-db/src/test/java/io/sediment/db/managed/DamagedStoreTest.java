@@ -8,10 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
+import io.sediment.db.DamagedStoreException;
+import io.sediment.db.StoreInUseException;
 import io.sediment.db.Table;
+import io.sediment.db.TombstonePolicy;
+import io.sediment.db.WalRecovery;
+import io.sediment.db.WalReport;
 import io.sediment.db.testing.StoreFiles;
 import io.sediment.db.testing.TestStores;
-import io.sediment.db.tombstone.TombstonePolicy;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -113,7 +117,7 @@ class DamagedStoreTest {
         () -> TestStores.open(db()));
 
     assertEquals(wal, e.file());
-    WalScanner.Report report = WalScanner.scan(wal);
+    WalReport report = WalScanner.scan(wal);
     assertTrue(report.damaged());
     assertTrue(report.damageOffset() <= offset && offset - report.damageOffset() < 32 * 1024,
         "the damaged record holds the flipped byte: " + report.describe());
@@ -144,7 +148,7 @@ class DamagedStoreTest {
     writeKeysToWal();
     Path wal = StoreFiles.largest(db(), ".log");
     StoreFiles.flipByte(wal, Files.size(wal) / 2);
-    WalScanner.Report report = WalScanner.scan(wal);
+    WalReport report = WalScanner.scan(wal);
 
     try (DBStore store = DBStoreBuilder.newBuilder(TestStores.DEFINITION).setPath(db())
         .setProfile(TestStores.smallProfile()).setTombstonePolicy(TombstonePolicy.disabled())
@@ -248,7 +252,7 @@ class DamagedStoreTest {
   @Test
   void theScannerFindsAnIntactLogIntact() throws IOException {
     writeKeysToWal();
-    WalScanner.Report r = WalScanner.scan(StoreFiles.largest(db(), ".log"));
+    WalReport r = WalScanner.scan(StoreFiles.largest(db(), ".log"));
     assertEquals(-1, r.damageOffset(), r.describe());
     assertEquals(0, r.tornTailBytes());
     assertTrue(r.records() >= KEYS, r.describe());

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import ch.qos.logback.classic.Level;
 import io.sediment.db.BatchOperation;
 import io.sediment.db.DBStore;
+import io.sediment.db.StoreOutOfSpaceException;
 import io.sediment.db.Table;
 import io.sediment.db.testing.LogCapture;
 import io.sediment.db.testing.TestStores;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sediment.db.DBProfile;
 import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
 import io.sediment.db.rdb.RDBStore;
@@ -32,10 +33,10 @@ class MetadataFootprintTest {
       }
       RocksDatabase rocks = ((RDBStore) store).database();
       long exact = 0;
-      for (SstFileProperties p : rocks.sstFileProperties(rocks.columnFamily("bytes"))) {
+      for (SstFileProperties p : rocks.introspection().sstFileProperties(rocks.columnFamily("bytes"))) {
         exact += p.indexSize() + p.filterSize();
       }
-      assertEquals(files, rocks.sstFileProperties(rocks.columnFamily("bytes")).size());
+      assertEquals(files, rocks.introspection().sstFileProperties(rocks.columnFamily("bytes")).size());
       return exact;
     }
   }

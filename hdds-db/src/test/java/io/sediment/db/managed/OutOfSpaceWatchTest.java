@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Level;
+import io.sediment.db.StoreException;
+import io.sediment.db.StoreOutOfSpaceException;
 import io.sediment.db.testing.LogCapture;
 import java.nio.file.Path;
 import java.util.List;
@@ -61,7 +63,7 @@ class OutOfSpaceWatchTest {
     assertEquals(Path.of("/data/om"), e.directory());
     assertEquals(64L << 20, e.requiredFreeBytes());
     assertEquals(12_288, e.freeBytes());
-    assertTrue(e instanceof RocksDatabaseException, "callers catching the general type see it");
+    assertTrue(e instanceof StoreException, "callers catching the general type see it");
     String m = e.getMessage();
     for (String part : List.of("store om: cannot commit batch", "out of disk space in /data/om",
         "at least 67108864 bytes (64.0 MiB) are free", "12288 bytes (12.0 KiB) free now",

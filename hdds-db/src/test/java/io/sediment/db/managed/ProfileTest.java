@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sediment.db.DBProfile.PartitionPinning;
+import io.sediment.db.DBProfile;
 import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
-import io.sediment.db.managed.DBProfile.PartitionPinning;
+import io.sediment.db.PinningDecision;
+import io.sediment.db.StoreException;
 import io.sediment.db.rdb.RDBStore;
 import io.sediment.db.testing.TestStores;
 import java.io.IOException;
@@ -83,7 +86,7 @@ class ProfileTest {
         .setProfile(profile).build()) {
       RocksDatabase rocks = ((RDBStore) store).database();
       return new Reopened(rocks.pinning(),
-          rocks.getLongProperty(rocks.columnFamily("bytes"), "rocksdb.block-cache-pinned-usage"),
+          rocks.introspection().getLongProperty(rocks.columnFamily("bytes"), "rocksdb.block-cache-pinned-usage"),
           optionsFile(db));
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
@@ -141,7 +144,7 @@ class ProfileTest {
       RocksDatabase rocks = ((RDBStore) store).database();
       exact = 0;
       for (String table : List.of("default", "bytes", "strings")) {
-        for (SstFileProperties f : rocks.sstFileProperties(rocks.columnFamily(table))) {
+        for (SstFileProperties f : rocks.introspection().sstFileProperties(rocks.columnFamily(table))) {
           exact += f.indexSize() + f.filterSize();
         }
       }
@@ -186,10 +189,10 @@ class ProfileTest {
         .setProfile(small).build()) {
       RocksDatabase rocks = ((RDBStore) store).database();
       assertTrue(rocks.pinning().pinned(), rocks.pinning().toString());
-      assertEquals(false, rocks.pinnedUsageWarned(), "checked only after a flush or compaction");
+      assertEquals(false, rocks.introspection().pinnedUsageWarned(), "checked only after a flush or compaction");
       store.getTable("bytes").put("more".getBytes(), new byte[10]);
       store.flush();
-      assertTrue(rocks.pinnedUsageWarned());
+      assertTrue(rocks.introspection().pinnedUsageWarned());
     }
     try (DBStore store = DBStoreBuilder.newBuilder(TestStores.DEFINITION).setPath(dir)
         .setProfile(pinning(PartitionPinning.AUTO)).build()) {
@@ -197,7 +200,7 @@ class ProfileTest {
       assertTrue(rocks.pinning().pinned());
       store.getTable("bytes").put("more".getBytes(), new byte[10]);
       store.flush();
-      assertEquals(false, rocks.pinnedUsageWarned(), "55 KB pinned in a 64 MiB cache");
+      assertEquals(false, rocks.introspection().pinnedUsageWarned(), "55 KB pinned in a 64 MiB cache");
     }
   }
 
@@ -214,15 +217,15 @@ class ProfileTest {
     try (DBStore store = DBStoreBuilder.newBuilder(TestStores.DEFINITION).setPath(dir)
         .setProfile(profile).build()) {
       RocksDatabase db = ((RDBStore) store).database();
-      long bytesCapacity = db.getLongProperty(db.columnFamily("bytes"), "rocksdb.block-cache-capacity");
-      long stringsCapacity = db.getLongProperty(db.columnFamily("strings"), "rocksdb.block-cache-capacity");
+      long bytesCapacity = db.introspection().getLongProperty(db.columnFamily("bytes"), "rocksdb.block-cache-capacity");
+      long stringsCapacity = db.introspection().getLongProperty(db.columnFamily("strings"), "rocksdb.block-cache-capacity");
       assertEquals(48L << 20, bytesCapacity);
       assertEquals(bytesCapacity, stringsCapacity);
       store.getTable("bytes").put(new byte[] {1}, new byte[4000]);
       store.flush();
       store.getTable("bytes").get(new byte[] {1});
-      long usageSeenFromBytes = db.getLongProperty(db.columnFamily("bytes"), "rocksdb.block-cache-usage");
-      long usageSeenFromStrings = db.getLongProperty(db.columnFamily("strings"), "rocksdb.block-cache-usage");
+      long usageSeenFromBytes = db.introspection().getLongProperty(db.columnFamily("bytes"), "rocksdb.block-cache-usage");
+      long usageSeenFromStrings = db.introspection().getLongProperty(db.columnFamily("strings"), "rocksdb.block-cache-usage");
       assertTrue(usageSeenFromBytes > 4000);
       assertEquals(usageSeenFromBytes, usageSeenFromStrings, "one cache, seen from either table");
     }
@@ -243,7 +246,7 @@ class ProfileTest {
   void aMissingOptionsFileFailsTheOpenWithItsPath() {
     Path missing = dir.resolve("nope.ini");
     DBProfile profile = DBProfile.builder().optionsFile(missing).build();
-    RocksDatabaseException e = assertThrows(RocksDatabaseException.class,
+    StoreException e = assertThrows(StoreException.class,
         () -> DBStoreBuilder.newBuilder(TestStores.DEFINITION).setPath(dir.resolve("db"))
             .setProfile(profile).build());
     assertTrue(e.getMessage().contains("nope.ini"), e.getMessage());

@@ -9,14 +9,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sediment.db.DBStoreBuilder;
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
+import io.sediment.db.StoreClosedException;
 import io.sediment.db.TableIterator;
 import io.sediment.db.codec.CodecBuffer;
+import io.sediment.db.diagnostics.LeakRegistry;
 import io.sediment.db.managed.AbandonedIterators;
 import io.sediment.db.managed.NativeTracker;
 import io.sediment.db.managed.RocksDatabase;
 import io.sediment.db.testing.LeakCheck;
 import io.sediment.db.testing.TestStores;
-import io.sediment.db.util.LeakRegistry;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -113,7 +114,7 @@ class AbandonedIteratorsTest {
     assertEquals(buffersBefore, CodecBuffer.LEAKS.liveCount(),
         "the zero-copy and typed iterators' pooled buffers, before their owners close them");
     for (TableIterator<?, ?> it : left) {
-      assertThrows(IllegalStateException.class, it::hasNext);
+      assertThrows(StoreClosedException.class, it::hasNext);
       it.close();
       it.close();
     }
@@ -225,7 +226,7 @@ class AbandonedIteratorsTest {
     store.close();
     long closedAt = System.nanoTime();
     owner.join(5_000);
-    assertTrue(ended.get() instanceof IllegalStateException, "owner ended with " + ended.get());
+    assertTrue(ended.get() instanceof StoreClosedException, "owner ended with " + ended.get());
     assertTrue(ownerClosedAt.get() != 0 && closedAt > ownerClosedAt.get(),
         "close returned before the owner closed its iterator");
     assertEquals(0, AbandonedIterators.acknowledgeSince(mark), "closed by its owner in time");
@@ -243,7 +244,7 @@ class AbandonedIteratorsTest {
     RDBStoreCodecBufferIterator late =
         new RDBStoreCodecBufferIterator(nativeIt, bytes, IteratorType.KEY_AND_VALUE);
     assertEquals(buffersBefore, CodecBuffer.LEAKS.liveCount(), "released as soon as allocated");
-    assertThrows(IllegalStateException.class, late::hasNext);
+    assertThrows(StoreClosedException.class, late::hasNext);
     late.close();
     assertEquals(buffersBefore, CodecBuffer.LEAKS.liveCount());
     assertEquals(1, AbandonedIterators.acknowledgeSince(mark));

@@ -17,6 +17,7 @@ import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
+import io.sediment.db.StoreClosedException;
 import io.sediment.db.TableIterator;
 import io.sediment.db.managed.AbandonedIterators;
 import io.sediment.db.managed.NativeTracker;
@@ -954,10 +955,15 @@ abstract class AbstractIteratorContractTest<RAW> {
   }
 
   private void assertEveryMethodThrowsIllegalState(TableIterator<RAW, KeyValue<RAW, RAW>> it) {
+    assertEveryMethodThrows(IllegalStateException.class, it);
+  }
+
+  private void assertEveryMethodThrows(Class<? extends RuntimeException> expected,
+      TableIterator<RAW, KeyValue<RAW, RAW>> it) {
     List<Executable> calls = List.of(it::hasNext, it::next, it::seekToFirst, it::seekToLast,
         () -> seek(it, "a1"), it::removeFromDB, () -> it.forEachRemaining(kv -> { }));
     for (Executable call : calls) {
-      assertThrows(IllegalStateException.class, call);
+      assertThrows(expected, call);
     }
   }
 
@@ -1019,10 +1025,10 @@ abstract class AbstractIteratorContractTest<RAW> {
       other.close();
       assertEquals(3, AbandonedIterators.acknowledgeSince(mark),
           "the store closed the three iterators left open");
-      assertEveryMethodThrowsIllegalState(fresh);
-      assertEveryMethodThrowsIllegalState(used);
-      assertEveryMethodThrowsIllegalState(sought);
-      assertThrows(IllegalStateException.class,
+      assertEveryMethodThrows(StoreClosedException.class, fresh);
+      assertEveryMethodThrows(StoreClosedException.class, used);
+      assertEveryMethodThrows(StoreClosedException.class, sought);
+      assertThrows(StoreClosedException.class,
           () -> newWholeTableIterator(otherTable, KEY_ONLY).close());
     } finally {
       fresh.close();

@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.db.BatchOperation;
-import io.sediment.db.Bytes;
 import io.sediment.db.DBDefinition;
 import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
@@ -21,6 +20,7 @@ import io.sediment.db.Table;
 import io.sediment.db.TableDefinition;
 import io.sediment.db.TableIterator;
 import io.sediment.db.codec.ByteArrayCodec;
+import io.sediment.db.codec.Bytes;
 import io.sediment.db.codec.LongCodec;
 import io.sediment.db.codec.StringCodec;
 import io.sediment.db.testing.TestStores;

@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.db.DBStore;
 import io.sediment.db.KeyValue;
+import io.sediment.db.StoreException;
 import io.sediment.db.Table;
 import io.sediment.db.TableIterator;
-import io.sediment.db.managed.RocksDatabaseException;
 import io.sediment.db.testing.TestStores;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -28,9 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link DBStore#createCheckpoint}: the checkpoint opens as a store of the same definition with
  * exactly the contents at checkpoint time (point and range deletes included, memtable data
  * included) and is independent of later writes to the original; an existing target is an
- * {@link IllegalArgumentException}; a RocksDB failure is a {@link RocksDatabaseException}, never
+ * {@link IllegalArgumentException}; a RocksDB failure is a {@link StoreException}, never
  * a silent return. Also: a second store on a directory in use fails fast with a
- * {@link RocksDatabaseException} that mentions the lock.
+ * {@link StoreException} that mentions the lock.
  */
 class CheckpointTest {
 
@@ -141,8 +141,8 @@ class CheckpointTest {
     Path underAFile = regularFile.resolve("checkpoint");
     try (DBStore store = TestStores.open(dir.resolve("db"))) {
       store.getTable(TestStores.STRINGS).put("k", "v");
-      RocksDatabaseException e =
-          assertThrows(RocksDatabaseException.class, () -> store.createCheckpoint(underAFile));
+      StoreException e =
+          assertThrows(StoreException.class, () -> store.createCheckpoint(underAFile));
       assertTrue(e.getMessage().contains(underAFile.toString()), e.getMessage());
       assertEquals("not a directory", Files.readString(regularFile));
 
@@ -161,7 +161,7 @@ class CheckpointTest {
     try (DBStore store = TestStores.open(db)) {
       store.getTable(TestStores.STRINGS).put("k", "v");
       long start = System.nanoTime();
-      RocksDatabaseException e = assertThrows(RocksDatabaseException.class,
+      StoreException e = assertThrows(StoreException.class,
           () -> TestStores.open(db).close());
       long millis = (System.nanoTime() - start) / 1_000_000;
       assertTrue(millis < 5_000, "took " + millis + " ms");

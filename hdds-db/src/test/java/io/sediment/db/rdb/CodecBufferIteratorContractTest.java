@@ -1,9 +1,9 @@
 package io.sediment.db.rdb;
 
-import io.sediment.db.Bytes;
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
 import io.sediment.db.TableIterator;
+import io.sediment.db.codec.Bytes;
 import io.sediment.db.codec.CodecBuffer;
 
 /**

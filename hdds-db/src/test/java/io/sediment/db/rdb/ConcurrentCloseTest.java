@@ -12,12 +12,13 @@ import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
+import io.sediment.db.StoreClosedException;
+import io.sediment.db.StoreException;
 import io.sediment.db.TableIterator;
 import io.sediment.db.codec.CodecBuffer;
 import io.sediment.db.managed.AbandonedIterators;
 import io.sediment.db.managed.NativeTracker;
 import io.sediment.db.managed.RocksDatabase;
-import io.sediment.db.managed.RocksDatabaseException;
 import io.sediment.db.testing.ChildJvm;
 import io.sediment.db.testing.TestStores;
 import java.nio.charset.StandardCharsets;
@@ -37,11 +38,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Proves the close model of {@link DBStore#close()} on real RocksDB: closing a store while other
  * threads are iterating, writing, paging and committing batches never crashes the JVM, makes every
- * worker fail promptly and only with "closed" errors ({@link IllegalStateException}, or a
- * {@link RocksDatabaseException} saying closed), and frees every native object the store created,
+ * worker fail promptly and only with "closed" errors ({@link StoreClosedException},
+ * {@link IllegalStateException}, or a {@link StoreException} saying closed), and frees every native object the store created,
  * including iterators its users never closed. Close waits for an iterator whose owner closes it
  * within the grace, and force-closes one left open past it (natives and pooled buffers, recorded
- * as abandoned), whose later use throws {@link IllegalStateException}.
+ * as abandoned), whose later use throws {@link StoreClosedException}.
  *
  * <p>The scenarios that could crash the JVM (use of freed native memory) run in a child JVM
  * ({@link MidFlightRounds}, {@link BatchAfterClose}), so that a crash is a failed assertion with
@@ -67,7 +68,7 @@ class ConcurrentCloseTest {
 
   private static boolean isClosedError(Throwable t) {
     boolean ok = t instanceof IllegalStateException
-        || (t instanceof RocksDatabaseException && t.getMessage() != null
+        || (t instanceof StoreException && t.getMessage() != null
             && t.getMessage().toLowerCase().contains("closed"));
     for (Throwable s : t.getSuppressed()) {
       ok &= isClosedError(s);
@@ -193,7 +194,7 @@ class ConcurrentCloseTest {
         for (String op : ops) {
           System.out.println("trying " + op + " on a batch of a closed store");
           System.out.flush();
-          IllegalStateException e = assertThrows(IllegalStateException.class, () -> {
+          StoreClosedException e = assertThrows(StoreClosedException.class, () -> {
             switch (op) {
               case "byte[] put" -> bytes.putWithBatch(batch, b("k"), b("v"));
               case "byte[] delete" -> bytes.deleteWithBatch(batch, b("k"));
@@ -316,7 +317,7 @@ class ConcurrentCloseTest {
           it.hasNext();
           using.countDown();
         }
-      } catch (IllegalStateException closed) {
+      } catch (StoreClosedException closed) {
         ownerClosedAt.set(System.nanoTime());
         it.close();
       }
@@ -375,21 +376,21 @@ class ConcurrentCloseTest {
         "and the pooled buffers of the zero-copy and typed iterators");
     assertEquals(3, AbandonedIterators.acknowledgeSince(mark), "the store closed all three");
 
-    assertThrows(IllegalStateException.class, raw::hasNext);
-    assertThrows(IllegalStateException.class, raw::next);
-    assertThrows(IllegalStateException.class, raw::seekToFirst);
-    assertThrows(IllegalStateException.class, raw::seekToLast);
-    assertThrows(IllegalStateException.class, () -> raw.seek(b("k5")));
-    assertThrows(IllegalStateException.class, raw::removeFromDB);
-    assertThrows(IllegalStateException.class, zeroCopy::hasNext);
+    assertThrows(StoreClosedException.class, raw::hasNext);
+    assertThrows(StoreClosedException.class, raw::next);
+    assertThrows(StoreClosedException.class, raw::seekToFirst);
+    assertThrows(StoreClosedException.class, raw::seekToLast);
+    assertThrows(StoreClosedException.class, () -> raw.seek(b("k5")));
+    assertThrows(StoreClosedException.class, raw::removeFromDB);
+    assertThrows(StoreClosedException.class, zeroCopy::hasNext);
     try (CodecBuffer target = CodecBuffer.copyOf(b("k5"))) {
-      assertThrows(IllegalStateException.class, () -> zeroCopy.seek(target));
+      assertThrows(StoreClosedException.class, () -> zeroCopy.seek(target));
     }
-    assertThrows(IllegalStateException.class, typed::hasNext);
-    assertThrows(IllegalStateException.class, () -> typed.seek("s5"));
-    assertThrows(IllegalStateException.class, () -> bytes.get(b("k1")));
-    assertThrows(IllegalStateException.class, () -> strings.put("x", "y"));
-    assertThrows(IllegalStateException.class, () -> store.getTable(TestStores.BYTES.name()));
+    assertThrows(StoreClosedException.class, typed::hasNext);
+    assertThrows(StoreClosedException.class, () -> typed.seek("s5"));
+    assertThrows(StoreClosedException.class, () -> bytes.get(b("k1")));
+    assertThrows(StoreClosedException.class, () -> strings.put("x", "y"));
+    assertThrows(StoreClosedException.class, () -> store.getTable(TestStores.BYTES.name()));
 
     // Closing them afterwards is harmless and releases nothing twice.
     raw.close();

@@ -111,10 +111,10 @@ class ReadViewTest {
     try (DBStore store = TestStores.open(dir)) {
       RocksDatabase db = ((RDBStore) store).database();
       ReadView view = store.openReadView();
-      assertEquals(1, db.openSnapshots());
+      assertEquals(1, db.introspection().openSnapshots());
       view.close();
       view.close();
-      assertEquals(0, db.openSnapshots());
+      assertEquals(0, db.introspection().openSnapshots());
       assertThrows(IllegalStateException.class, () -> view.getTable("bytes").get(b("a")));
       store.openReadView(); // left open: the store releases it on close
     }

@@ -11,11 +11,11 @@ import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
 import io.sediment.db.KeyValue;
 import io.sediment.db.ReadView;
+import io.sediment.db.StoreException;
 import io.sediment.db.Table;
 import io.sediment.db.TableIterator;
-import io.sediment.db.managed.RocksDatabaseException;
+import io.sediment.db.TombstonePolicy;
 import io.sediment.db.testing.TestStores;
-import io.sediment.db.tombstone.TombstonePolicy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -154,7 +154,7 @@ class SecondaryStoreTest {
     }
     DBStoreBuilder missing = DBStoreBuilder.newBuilder(TestStores.DEFINITION)
         .setPath(dir.resolve("nothing-here")).setSecondary(dir.resolve("sec"));
-    RocksDatabaseException e = assertThrows(RocksDatabaseException.class, missing::build);
+    StoreException e = assertThrows(StoreException.class, missing::build);
     assertTrue(e.getMessage().contains("nothing-here"), e.getMessage());
   }
 

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.sediment.db.Bytes;
+import io.sediment.db.codec.Bytes;
 import io.sediment.db.DBStore;
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;

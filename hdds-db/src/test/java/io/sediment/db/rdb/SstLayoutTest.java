@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.db.BatchOperation;
 import io.sediment.db.DBDefinition;
+import io.sediment.db.DBProfile;
 import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
 import io.sediment.db.IteratorType;
@@ -17,7 +18,6 @@ import io.sediment.db.TableDefinition;
 import io.sediment.db.TableIterator;
 import io.sediment.db.codec.ByteArrayCodec;
 import io.sediment.db.managed.ColumnFamily;
-import io.sediment.db.managed.DBProfile;
 import io.sediment.db.managed.SstFileProperties;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -102,7 +102,7 @@ class SstLayoutTest {
   private static List<SstFileProperties> sstFiles(DBStore store) {
     RDBStore rdb = (RDBStore) store;
     ColumnFamily cf = rdb.database().columnFamily(LAYOUT.name());
-    List<SstFileProperties> files = rdb.database().sstFileProperties(cf);
+    List<SstFileProperties> files = rdb.database().introspection().sstFileProperties(cf);
     assertFalse(files.isEmpty(), "no SST file after flush and compaction");
     long entries = files.stream().mapToLong(SstFileProperties::entries).sum();
     assertEquals(KEYS, entries, "every key must be in the SST files: " + files);

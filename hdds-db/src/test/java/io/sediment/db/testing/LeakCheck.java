@@ -1,9 +1,9 @@
 package io.sediment.db.testing;
 
 import io.sediment.db.codec.CodecBuffer;
+import io.sediment.db.diagnostics.LeakRegistry;
 import io.sediment.db.managed.AbandonedIterators;
 import io.sediment.db.managed.NativeTracker;
-import io.sediment.db.util.LeakRegistry;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +19,9 @@ import java.util.Set;
  */
 public final class LeakCheck {
 
+  /** The live native RocksDB objects of every store in this JVM. */
+  public static final LeakRegistry NATIVE_OBJECTS = NativeTracker.REGISTRY;
+
   /** The registries checked. */
   public static final List<LeakRegistry> REGISTRIES =
       List.of(NativeTracker.REGISTRY, CodecBuffer.LEAKS, AbandonedIterators.REGISTRY);
@@ -31,6 +34,14 @@ public final class LeakCheck {
       before.put(r, r.snapshot());
       liveBefore.put(r, r.liveCount());
     }
+  }
+
+  /**
+   * Whether the registries remember each live resource with its stack
+   * ({@code -Dsediment.leakDetection=true}), as {@link LeakRegistry#leakedSince} needs.
+   */
+  public static boolean detailed() {
+    return LeakRegistry.detailed();
   }
 
   /** A baseline of every registry now. */

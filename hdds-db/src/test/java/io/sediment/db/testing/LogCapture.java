@@ -42,6 +42,18 @@ public final class LogCapture implements AutoCloseable {
     }
   }
 
+  /**
+   * For each event logged at {@code level}, in order, the class name of the throwable it carries
+   * (logged with its stack), or {@code null} if it carries none.
+   */
+  public List<String> thrownClasses(Level level) {
+    synchronized (appender) {
+      return List.copyOf(appender.list).stream().filter(e -> e.getLevel() == level)
+          .map(e -> e.getThrowableProxy() == null ? null : e.getThrowableProxy().getClassName())
+          .collect(Collectors.toList());
+    }
+  }
+
   @Override
   public void close() {
     logger.detachAppender(appender);

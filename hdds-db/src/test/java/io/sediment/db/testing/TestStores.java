@@ -1,13 +1,13 @@
 package io.sediment.db.testing;
 
 import io.sediment.db.DBDefinition;
+import io.sediment.db.DBProfile;
 import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
 import io.sediment.db.TableDefinition;
+import io.sediment.db.TombstonePolicy;
 import io.sediment.db.codec.ByteArrayCodec;
 import io.sediment.db.codec.StringCodec;
-import io.sediment.db.managed.DBProfile;
-import io.sediment.db.tombstone.TombstonePolicy;
 import java.nio.file.Path;
 import java.time.Duration;
 

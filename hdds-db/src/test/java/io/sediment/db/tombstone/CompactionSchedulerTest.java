@@ -9,9 +9,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.db.DBStore;
+import io.sediment.db.TombstonePolicy;
 import io.sediment.db.managed.ManagedSnapshot;
 import io.sediment.db.managed.RocksDatabase;
 import io.sediment.db.rdb.RDBStore;
+import io.sediment.db.stats.CompactionEvent;
+import io.sediment.db.stats.CompactionStats;
+import io.sediment.db.stats.HotRange;
+import io.sediment.db.stats.KeyRange;
 import io.sediment.db.testing.TestStores;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,7 +56,7 @@ class CompactionSchedulerTest {
       writeBand(store, "bytes", 20_000, 5_000, 15_000);
       RocksDatabase db = ((RDBStore) store).database();
       var cf = db.columnFamily("bytes");
-      assertEquals(10_000, db.probeTombstones(cf, key(5_000), key(20_000)));
+      assertEquals(10_000, db.introspection().probeTombstones(cf, key(5_000), key(20_000)));
       try (CompactionScheduler s = new CompactionScheduler(db, POLICY)) {
         s.request("bytes", hot(5_000, 15_000));
         await(() -> s.stats().completed() == 1);
@@ -59,7 +64,7 @@ class CompactionSchedulerTest {
         assertEquals(CompactionEvent.Outcome.COMPLETED, e.outcome());
         assertEquals(0, e.tombstonesAfter());
       }
-      assertEquals(0, db.probeTombstones(cf, key(5_000), key(20_000)));
+      assertEquals(0, db.introspection().probeTombstones(cf, key(5_000), key(20_000)));
       assertEquals(10_000, store.getTable("bytes").getRangeKVs(null, 100_000, null).size());
     }
   }
@@ -83,7 +88,7 @@ class CompactionSchedulerTest {
         assertTrue(ended.stream().anyMatch(e -> e.table().equals("bytes")
                 && e.range().equals(new KeyRange(key(100), key(400)))),
             "the listener hears one end covering the merged requests: " + ended);
-        CompactionScheduler.Stats stats = s.stats();
+        CompactionStats stats = s.stats();
         assertEquals(5, stats.requested());
         assertEquals(2, stats.merged());
         long gap = stats.recent().get(2).atMillis() - stats.recent().get(0).atMillis();
@@ -129,7 +134,7 @@ class CompactionSchedulerTest {
         assertTrue(s.request("bytes", hot(150, 350)));   // overlaps both
         assertEquals(List.of(new KeyRange(key(100), key(400))), s.pending("bytes"),
             "one compaction, no key range compacted twice");
-        CompactionScheduler.Stats stats = s.stats();
+        CompactionStats stats = s.stats();
         assertEquals(1, stats.pending());
         assertEquals(4, stats.requested());
         assertEquals(2, stats.merged(), "requested = runs + merged");
@@ -165,7 +170,7 @@ class CompactionSchedulerTest {
         }
         await(() -> !s.stats().recent().isEmpty());
         Thread.sleep(500);
-        CompactionScheduler.Stats stats = s.stats();
+        CompactionStats stats = s.stats();
         assertEquals(1, stats.recent().size(), "ran within the interval: " + stats.recent());
         assertEquals(List.of(new KeyRange(key(0), key(10))), s.pending("strings"));
       }
@@ -186,10 +191,10 @@ class CompactionSchedulerTest {
           CompactionEvent e = s.stats().recent().get(0);
           assertEquals(CompactionEvent.Outcome.PINNED, e.outcome());
           assertTrue(e.reason().contains("1 open snapshot"), e.reason());
-          assertEquals(3_000, db.probeTombstones(cf, key(1_000), key(5_000)));
+          assertEquals(3_000, db.introspection().probeTombstones(cf, key(1_000), key(5_000)));
 
           assertFalse(s.request("bytes", hot(1_500, 2_000)), "skipped: no end will follow");
-          CompactionScheduler.Stats after = s.stats();
+          CompactionStats after = s.stats();
           assertEquals(1, after.skipped());
           assertEquals(0, after.pending());
           assertEquals(CompactionEvent.Outcome.SKIPPED, after.recent().get(1).outcome());
@@ -198,7 +203,7 @@ class CompactionSchedulerTest {
         assertTrue(pin.sequenceNumber() > 0);
       }
       store.compactRange("bytes", key(1_000), key(4_000));
-      assertEquals(0, db.probeTombstones(cf, key(1_000), key(5_000)), "released snapshot unpins");
+      assertEquals(0, db.introspection().probeTombstones(cf, key(1_000), key(5_000)), "released snapshot unpins");
     }
   }
 

@@ -11,6 +11,7 @@ import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
 import io.sediment.db.Table;
 import io.sediment.db.TableDefinition;
+import io.sediment.db.TombstonePolicy;
 import io.sediment.db.codec.ByteArrayCodec;
 import io.sediment.db.managed.RocksDatabase;
 import io.sediment.db.managed.SstFileProperties;
@@ -55,7 +56,7 @@ class DeleteHeavyTableTest {
 
   private static List<SstFileProperties> files(DBStore store, String table) {
     RocksDatabase db = ((RDBStore) store).database();
-    return db.sstFileProperties(db.columnFamily(table));
+    return db.introspection().sstFileProperties(db.columnFamily(table));
   }
 
   @Test
@@ -91,12 +92,12 @@ class DeleteHeavyTableTest {
       }
       RocksDatabase db = ((RDBStore) store).database();
       long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-      while (db.probeTombstones(db.columnFamily("queue"), null, null) > 0) {
+      while (db.introspection().probeTombstones(db.columnFamily("queue"), null, null) > 0) {
         assertTrue(System.nanoTime() < deadline, "queue band not compacted: " + files(store, "queue"));
         Thread.sleep(50);
       }
       assertEquals(0, files(store, "queue").stream().mapToLong(SstFileProperties::deletions).sum());
-      assertEquals(15_000, db.probeTombstones(db.columnFamily("plain"), null, null),
+      assertEquals(15_000, db.introspection().probeTombstones(db.columnFamily("plain"), null, null),
           "a plain table keeps its tombstones until size triggers compact them");
       assertEquals(5_000, store.getTable("queue").getRangeKVs(null, 100_000, null).size());
     }

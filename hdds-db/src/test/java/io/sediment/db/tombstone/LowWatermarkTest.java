@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.db.BatchOperation;
-import io.sediment.db.Bytes;
 import io.sediment.db.DBStore;
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
 import io.sediment.db.Table;
 import io.sediment.db.TableIterator;
+import io.sediment.db.codec.Bytes;
 import io.sediment.db.testing.TestStores;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

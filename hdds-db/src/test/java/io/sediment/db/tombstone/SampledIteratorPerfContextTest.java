@@ -10,6 +10,7 @@ import io.sediment.db.DBStore;
 import io.sediment.db.KeyValue;
 import io.sediment.db.Table;
 import io.sediment.db.TableIterator;
+import io.sediment.db.TombstonePolicy;
 import io.sediment.db.testing.TestStores;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

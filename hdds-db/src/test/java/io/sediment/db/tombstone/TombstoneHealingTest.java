@@ -12,8 +12,12 @@ import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
 import io.sediment.db.Table;
 import io.sediment.db.TableIterator;
+import io.sediment.db.TombstonePolicy;
 import io.sediment.db.managed.RocksDatabase;
 import io.sediment.db.rdb.RDBStore;
+import io.sediment.db.stats.CompactionEvent;
+import io.sediment.db.stats.TableTombstoneStats;
+import io.sediment.db.stats.TombstoneStats;
 import io.sediment.db.testing.TestStores;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -69,7 +73,7 @@ class TombstoneHealingTest {
       assertEquals(CompactionEvent.Outcome.COMPLETED, e.outcome());
       assertArrayEquals(key(9_999), e.range().from());
       assertArrayEquals(key(25_000), e.range().to());
-      assertEquals(0, db.probeTombstones(db.columnFamily("bytes"), key(10_000), null));
+      assertEquals(0, db.introspection().probeTombstones(db.columnFamily("bytes"), key(10_000), null));
 
       // The end reached the tracker: the same band, deleted again, is compacted again.
       TombstoneTracker tracker = ((RDBStore) store).getTable("bytes").tombstoneTracker();

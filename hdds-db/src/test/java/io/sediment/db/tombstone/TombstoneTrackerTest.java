@@ -8,6 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sediment.db.TombstonePolicy;
+import io.sediment.db.stats.HotRange;
+import io.sediment.db.stats.KeyRange;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -258,7 +261,7 @@ class TombstoneTrackerTest {
   }
 
   /**
-   * The issue's case: a band scanned once a second and nothing else on the table. Each scan's
+   * The case sampling must catch: a band scanned once a second and nothing else on the table. Each scan's
    * iterator is sampled or not; a sampled one reports its pass over the band. Passes below the
    * at-once threshold need two slow passes.
    */

@@ -17,7 +17,6 @@ import io.sediment.om.core.OmException.Code;
 import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OmValidation;
-import io.sediment.om.fso.FsoResolver;
 import io.sediment.om.purge.LifecycleScans;
 import io.sediment.om.snapshot.Snapshots;
 import io.sediment.proto.om.BucketInfo;
@@ -131,13 +130,13 @@ public final class Buckets {
       String ids = OmKeys.fsoBucketPrefix(info.getVolumeId(), info.getObjectId());
       boolean fso = info.getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED;
       String where = "Bucket '" + volume + "/" + bucket + "'";
-      if (fso ? OmContext.hasLiveKey(ctx.table(FILE_TABLE), ids)
-              || OmContext.hasLiveKey(ctx.table(DIRECTORY_TABLE), ids)
-          : OmContext.hasLiveKey(ctx.table(KEY_TABLE), names)) {
+      if (fso ? ctx.table(FILE_TABLE).hasLiveKey(ids)
+              || ctx.table(DIRECTORY_TABLE).hasLiveKey(ids)
+          : ctx.table(KEY_TABLE).hasLiveKey(names)) {
         throw new OmException(Code.FAILED_PRECONDITION,
             where + " is not empty: delete its keys first");
       }
-      if (OmContext.hasLiveKey(ctx.table(MULTIPART_INFO_TABLE), names)) {
+      if (ctx.table(MULTIPART_INFO_TABLE).hasLiveKey(names)) {
         throw new OmException(Code.FAILED_PRECONDITION,
             where + " has multipart uploads in progress: complete or abort them first");
       }
@@ -149,7 +148,7 @@ public final class Buckets {
       txn.count(OmCounter.BUCKETS, -1);
       Table<String, KeyInfo> open = ctx.table(fso ? OPEN_FILE_TABLE : OPEN_KEY_TABLE);
       String openPrefix = fso ? ids : names;
-      long discarded = FsoResolver.countRows(open, openPrefix);
+      long discarded = open.countRows(openPrefix);
       if (discarded > 0) {
         open.deletePrefixWithBatch(batch, openPrefix);
         txn.count(fso ? OmCounter.OPEN_FILES : OmCounter.OPEN_KEYS, -discarded);

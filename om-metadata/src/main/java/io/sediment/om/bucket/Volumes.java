@@ -89,7 +89,7 @@ public final class Volumes {
     OmValidation.checkResourceName("Volume", volume);
     ctx.write(txn -> {
       ctx.requireVolume(null, volume);
-      if (OmContext.hasLiveKey(ctx.table(BUCKET_TABLE), OmKeys.volumePrefix(volume))) {
+      if (ctx.table(BUCKET_TABLE).hasLiveKey(OmKeys.volumePrefix(volume))) {
         throw new OmException(Code.FAILED_PRECONDITION,
             "Volume '" + volume + "' is not empty: delete its buckets first");
       }

@@ -10,10 +10,10 @@ import io.sediment.db.DBStore;
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
 import io.sediment.db.ReadView;
+import io.sediment.db.StoreOutOfSpaceException;
 import io.sediment.db.Table;
 import io.sediment.db.TableDefinition;
 import io.sediment.db.TableIterator;
-import io.sediment.db.managed.StoreOutOfSpaceException;
 import io.sediment.om.core.OmException.Code;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
@@ -360,14 +360,6 @@ public final class OmContext {
           + "' is FILE_SYSTEM_OPTIMIZED; use the file-system operations for its keys");
     }
     return info;
-  }
-
-  /** Whether {@code table} has a live row under {@code prefix}; one bounded iterator, tombstones excluded. */
-  public static boolean hasLiveKey(Table<String, ?> table, String prefix) {
-    try (TableIterator<String, ? extends KeyValue<String, ?>> it =
-             table.iterator(prefix, IteratorType.KEY_ONLY)) {
-      return it.hasNext();
-    }
   }
 
   /**

@@ -148,8 +148,8 @@ public final class FsoDirectories {
           "'" + path + "' is a file, not a directory; use deleteFile",
           "Directory '" + path + "' does not exist in '" + volume + "/" + bucket + "'");
       String children = OmKeys.childPrefix(b.getVolumeId(), bid, d.getObjectId());
-      boolean empty = !OmContext.hasLiveKey(dirTable, children)
-          && !OmContext.hasLiveKey(fileTable, children);
+      boolean empty = !dirTable.hasLiveKey(children)
+          && !fileTable.hasLiveKey(children);
       if (!empty && !recursive) {
         throw new OmException(Code.FAILED_PRECONDITION, "Directory '" + path
             + "' is not empty; delete it recursively or delete its entries first");
@@ -157,7 +157,7 @@ public final class FsoDirectories {
       dirTable.deleteWithBatch(txn.batch(), key);
       txn.count(bid, OmCounter.DIRECTORIES, -1);
       if (empty) {
-        long open = FsoResolver.countRows(openFileTable, children);
+        long open = openFileTable.countRows(children);
         if (open > 0) {
           openFileTable.deletePrefixWithBatch(txn.batch(), children);
           txn.count(bid, OmCounter.OPEN_FILES, -open);

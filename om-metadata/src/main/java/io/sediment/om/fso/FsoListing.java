@@ -334,7 +334,7 @@ public final class FsoListing {
       }
       if (pending != null) {
         String children = childPrefix(pending.objectId());
-        if (OmContext.hasLiveKey(dirs, children) || OmContext.hasLiveKey(files, children)) {
+        if (dirs.hasLiveKey(children) || files.hasLiveKey(children)) {
           return true;
         }
       }

@@ -3,11 +3,8 @@ package io.sediment.om.fso;
 import static io.sediment.om.core.OmDBDefinition.DIRECTORY_TABLE;
 import static io.sediment.om.core.OmDBDefinition.FILE_TABLE;
 
-import io.sediment.db.IteratorType;
-import io.sediment.db.KeyValue;
 import io.sediment.db.ReadView;
 import io.sediment.db.Table;
-import io.sediment.db.TableIterator;
 import io.sediment.om.core.OmContext;
 import io.sediment.om.core.OmException.Code;
 import io.sediment.om.core.OmException;
@@ -204,19 +201,6 @@ public final class FsoResolver {
   /** {@code f} as returned to callers: volume, bucket and the full path as its key name. */
   static KeyInfo withPath(KeyInfo f, String volume, String bucket, String path) {
     return f.toBuilder().setVolumeName(volume).setBucketName(bucket).setKeyName(path).build();
-  }
-
-  /** Rows under {@code prefix}, counted with one bounded key-only iterator. */
-  public static long countRows(Table<String, ?> table, String prefix) {
-    long n = 0;
-    try (TableIterator<String, ? extends KeyValue<String, ?>> it =
-             table.iterator(prefix, IteratorType.KEY_ONLY)) {
-      while (it.hasNext()) {
-        it.next();
-        n++;
-      }
-    }
-    return n;
   }
 }
 

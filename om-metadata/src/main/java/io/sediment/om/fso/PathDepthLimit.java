@@ -4,7 +4,6 @@ import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
 import io.sediment.db.Table;
 import io.sediment.db.TableIterator;
-import io.sediment.om.core.OmContext;
 import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmKeys;
 import io.sediment.proto.om.DirectoryInfo;
@@ -110,7 +109,7 @@ final class PathDepthLimit {
       String prefix = OmKeys.childPrefix(volumeId, bucketId, s.dirId);
       if (top == levels) {
         // Any child here would lie levels + 1 below the root.
-        if (OmContext.hasLiveKey(dirs, prefix) || OmContext.hasLiveKey(files, prefix)) {
+        if (dirs.hasLiveKey(prefix) || files.hasLiveKey(prefix)) {
           return true;
         }
         way.remove(top);

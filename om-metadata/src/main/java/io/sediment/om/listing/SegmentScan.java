@@ -2,11 +2,11 @@ package io.sediment.om.listing;
 
 import static io.sediment.om.core.OmKeys.utf8;
 
-import io.sediment.db.Bytes;
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
 import io.sediment.db.ReadView;
 import io.sediment.db.TableIterator;
+import io.sediment.db.codec.Bytes;
 import io.sediment.db.codec.StringCodec;
 import io.sediment.om.core.OmDBDefinition;
 import io.sediment.om.listing.Pager;

@@ -1,6 +1,6 @@
 package io.sediment.om.listing;
 
-import io.sediment.db.Bytes;
+import io.sediment.db.codec.Bytes;
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
 import io.sediment.db.Table;

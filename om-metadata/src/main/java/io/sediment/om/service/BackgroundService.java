@@ -1,6 +1,6 @@
 package io.sediment.om.service;
 
-import io.sediment.db.managed.StoreOutOfSpaceException;
+import io.sediment.db.StoreOutOfSpaceException;
 import io.sediment.om.purge.OmPurges;
 import java.time.Duration;
 import java.util.Objects;

@@ -6,6 +6,7 @@ import static io.sediment.om.core.OmDBDefinition.META_TABLE;
 import static io.sediment.om.core.OmDBDefinition.SNAPSHOT_INFO_TABLE;
 import static io.sediment.om.core.OmKeys.utf8;
 
+import io.sediment.db.DBProfile;
 import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
 import io.sediment.db.IteratorType;
@@ -13,9 +14,8 @@ import io.sediment.db.KeyValue;
 import io.sediment.db.ReadView;
 import io.sediment.db.Table;
 import io.sediment.db.TableIterator;
+import io.sediment.db.TombstonePolicy;
 import io.sediment.db.codec.Codec;
-import io.sediment.db.managed.DBProfile;
-import io.sediment.db.tombstone.TombstonePolicy;
 import io.sediment.om.core.OmContext;
 import io.sediment.om.core.OmCounter;
 import io.sediment.om.core.OmDBDefinition;

@@ -4,13 +4,13 @@ import com.google.protobuf.ByteString;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.sediment.db.DBStore;
-import io.sediment.db.managed.RocksDatabaseException;
-import io.sediment.db.tombstone.CompactionEvent;
+import io.sediment.db.StoreException;
+import io.sediment.db.stats.CompactionEvent;
+import io.sediment.db.stats.HotRange;
+import io.sediment.db.stats.KeyRange;
+import io.sediment.db.stats.TableTombstoneStats;
+import io.sediment.db.stats.TombstoneStats;
 import io.sediment.db.tombstone.CompactionScheduler;
-import io.sediment.db.tombstone.HotRange;
-import io.sediment.db.tombstone.KeyRange;
-import io.sediment.db.tombstone.TableTombstoneStats;
-import io.sediment.db.tombstone.TombstoneStats;
 import io.sediment.om.OmMetadataStore;
 import io.sediment.om.core.OmCounter;
 import io.sediment.om.service.BackgroundService;
@@ -109,7 +109,7 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
       String table = requireTable(req.getTable());
       byte[] begin = req.hasBegin() ? req.getBegin().toByteArray() : null;
       byte[] end = req.hasEnd() ? req.getEnd().toByteArray() : null;
-      if (begin != null && end != null && io.sediment.db.Bytes.compare(begin, end) > 0) {
+      if (begin != null && end != null && io.sediment.db.codec.Bytes.compare(begin, end) > 0) {
         throw Status.INVALID_ARGUMENT.withDescription("Compaction range begin is after its end")
             .asRuntimeException();
       }
@@ -158,7 +158,7 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
       long start = System.nanoTime();
       try {
         db().createCheckpoint(dir);
-      } catch (RocksDatabaseException e) {
+      } catch (StoreException e) {
         // The path passed every check above, so what fails now is the target's file system (no
         // space left, a quota, a race with another writer): the caller's to fix, not a bug.
         throw Status.FAILED_PRECONDITION.withDescription("Cannot write checkpoint " + dir
@@ -258,7 +258,7 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
     return b.build();
   }
 
-  static CompactionStats toProto(CompactionScheduler.Stats s) {
+  static CompactionStats toProto(io.sediment.db.stats.CompactionStats s) {
     CompactionStats.Builder b = CompactionStats.newBuilder()
         .setRequested(s.requested()).setMerged(s.merged()).setCompleted(s.completed())
         .setPinned(s.pinned()).setSkipped(s.skipped()).setFailed(s.failed())

@@ -4,8 +4,9 @@ import io.grpc.Context;
 import io.grpc.Status;
 import io.grpc.StatusException;
 import io.grpc.StatusRuntimeException;
+import io.sediment.db.StoreClosedException;
+import io.sediment.db.StoreOutOfSpaceException;
 import io.sediment.db.codec.CodecException;
-import io.sediment.db.managed.StoreOutOfSpaceException;
 import io.sediment.om.core.OmException;
 import java.util.concurrent.TimeoutException;
 
@@ -19,12 +20,13 @@ import java.util.concurrent.TimeoutException;
  *       message (the redundant {@code "CODE: "} prefix dropped);
  *   <li>{@link StoreOutOfSpaceException}: RESOURCE_EXHAUSTED with its message (the store's disk is
  *       full: the directory and the free space needed; writes resume by themselves);
- *   <li>{@link IllegalStateException}: UNAVAILABLE: the store, a table or an iterator is closed
+ *   <li>{@link StoreClosedException}: UNAVAILABLE: the store, a table or an iterator is closed
  *       or closing (the server is shutting down); retry against a running instance;
  *   <li>{@link IllegalArgumentException}: INVALID_ARGUMENT (an argument a lower layer refused);
  *   <li>a {@link StatusRuntimeException} or {@link StatusException}: its own status;
- *   <li>anything else (codec or storage failures, bugs): INTERNAL, with the exception's class and
- *       message.
+ *   <li>anything else (codec or storage failures, bugs, among them any other
+ *       {@link IllegalStateException}): INTERNAL, with the exception's class and message; the
+ *       caller logs it once with its stack ({@link UnaryCalls}).
  * </ul>
  *
  * <p>Stateless and thread-safe.
@@ -73,7 +75,7 @@ public final class GrpcStatuses {
     if (t instanceof StoreOutOfSpaceException) {
       return Status.RESOURCE_EXHAUSTED.withDescription(t.getMessage()).withCause(t);
     }
-    if (t instanceof IllegalStateException) {
+    if (t instanceof StoreClosedException) {
       return Status.UNAVAILABLE.withDescription("The store is closing or closed ("
           + t.getMessage() + "); retry against a running server").withCause(t);
     }

@@ -1,4 +1,4 @@
-package io.sediment.db.managed;
+package io.sediment.db;
 
 /**
  * Chooses the shard count of the shared LRU block cache.

@@ -1,4 +1,4 @@
-package io.sediment.db;
+package io.sediment.db.codec;
 
 import java.util.Arrays;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package io.sediment.db.tombstone;
+package io.sediment.db.stats;
 
 import java.util.List;
 
@@ -24,5 +24,5 @@ import java.util.List;
 public record TableTombstoneStats(String table, long estimatedLiveKeys, long memtableDeletes,
     long memtableRangeDeletes, int sstFiles, long sstEntries, long sstDeletions,
     long sstRangeDeletions, long slowPasses, long tombstonesSkipped, List<HotRange> hotRanges,
-    List<KeyRange> pendingCompactions, TombstoneTracker.SampledScans sampledScans) {
+    List<KeyRange> pendingCompactions, SampledScans sampledScans) {
 }

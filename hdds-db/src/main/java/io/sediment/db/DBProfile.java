@@ -1,4 +1,4 @@
-package io.sediment.db.managed;
+package io.sediment.db;
 
 import java.nio.file.Path;
 import java.util.Objects;
@@ -50,12 +50,12 @@ public final class DBProfile {
     ALL,
     /**
      * {@link #ALL} when there are files on disk and their index and filters, as
-     * {@link MetadataFootprint} estimates them while the store opens, take at most
+     * estimated from their sizes and table properties while the store opens, take at most
      * {@link DBProfile#autoPinCacheFraction()} of the block cache; {@link #NONE} otherwise (a new
      * store, one whose directory cannot be listed, and one opened with an OPTIONS file). Decided
      * once per open: the files a store writes while open are pinned or not as decided, and the
      * next open decides again; a pinned store logs a warning when its pinned usage passes half
-     * the cache ({@link PinnedUsageWatch}). The decision is {@link RocksDatabase#pinning()}.
+     * the cache. The decision is {@link DBStore#partitionPinning()}.
      */
     AUTO
   }

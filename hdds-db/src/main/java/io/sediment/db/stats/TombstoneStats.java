@@ -1,4 +1,4 @@
-package io.sediment.db.tombstone;
+package io.sediment.db.stats;
 
 import java.util.List;
 
@@ -8,5 +8,5 @@ import java.util.List;
  * @param tables per table, in definition order
  * @param compactions targeted compactions requested, run, skipped and why
  */
-public record TombstoneStats(List<TableTombstoneStats> tables, CompactionScheduler.Stats compactions) {
+public record TombstoneStats(List<TableTombstoneStats> tables, CompactionStats compactions) {
 }

@@ -1,4 +1,4 @@
-package io.sediment.db.managed;
+package io.sediment.db;
 
 import java.nio.file.Path;
 
@@ -7,7 +7,7 @@ import java.nio.file.Path;
  * directory was changed by the refused open. {@link #file()} names the file at fault where it is
  * known.
  */
-public class DamagedStoreException extends RocksDatabaseException {
+public class DamagedStoreException extends StoreException {
   private static final long serialVersionUID = 1L;
 
   private final transient Path file;

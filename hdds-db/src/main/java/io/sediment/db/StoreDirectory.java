@@ -1,4 +1,4 @@
-package io.sediment.db.managed;
+package io.sediment.db;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -102,7 +102,7 @@ public final class StoreDirectory {
   }
 
   /**
-   * Call only for a directory this JVM has claimed ({@link OpenChecks#claimPrimary}): closing the
+   * Call only for a directory this JVM has claimed (the open claims it first): closing the
    * probe's descriptor would drop a POSIX lock this process holds on the file.
    */
   private boolean lockedByAnotherProcess() throws IOException {

@@ -1,4 +1,4 @@
-package io.sediment.db.tombstone;
+package io.sediment.db.stats;
 
 /**
  * What happened to one targeted compaction request.

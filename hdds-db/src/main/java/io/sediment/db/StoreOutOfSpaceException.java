@@ -1,4 +1,4 @@
-package io.sediment.db.managed;
+package io.sediment.db;
 
 import java.nio.file.Path;
 
@@ -10,9 +10,9 @@ import java.nio.file.Path;
  * free space there now.
  *
  * <p>Such a failure is transient: reads keep working, and RocksDB resumes writes by itself once
- * {@link #requiredFreeBytes()} are free, without a reopen (see {@link OutOfSpaceWatch}).
+ * {@link #requiredFreeBytes()} are free, without a reopen (see {@link DBStore#isOutOfSpace()}).
  */
-public final class StoreOutOfSpaceException extends RocksDatabaseException {
+public final class StoreOutOfSpaceException extends StoreException {
   private static final long serialVersionUID = 1L;
 
   private final transient Path directory;

@@ -1,4 +1,4 @@
-package io.sediment.db.util;
+package io.sediment.db.diagnostics;
 
 import java.util.ArrayList;
 import java.util.List;

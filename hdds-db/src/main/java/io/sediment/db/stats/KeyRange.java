@@ -1,6 +1,7 @@
-package io.sediment.db.tombstone;
+package io.sediment.db.stats;
 
-import io.sediment.db.Bytes;
+import io.sediment.db.codec.Bytes;
+import java.util.Comparator;
 
 /**
  * A range of encoded keys {@code [from, to)}; a {@code null} end is open. An empty {@code from}
@@ -8,6 +9,10 @@ import io.sediment.db.Bytes;
  * merge alike. Immutable (the arrays are never modified after construction).
  */
 public record KeyRange(byte[] from, byte[] to) {
+
+  /** Orders ranges by their start, the open start first. */
+  public static final Comparator<KeyRange> BY_START =
+      (a, b) -> compareEnds(a.from, true, b.from, true);
 
   public KeyRange {
     if (from != null && from.length == 0) {
@@ -33,7 +38,7 @@ public record KeyRange(byte[] from, byte[] to) {
   }
 
   /** Compares two range ends where {@code null} is minus infinity as a start and plus infinity as an end. */
-  static int compareEnds(byte[] a, boolean aIsStart, byte[] b, boolean bIsStart) {
+  private static int compareEnds(byte[] a, boolean aIsStart, byte[] b, boolean bIsStart) {
     if (a == null && b == null) {
       return aIsStart == bIsStart ? 0 : (aIsStart ? -1 : 1);
     }

@@ -1,4 +1,4 @@
-package io.sediment.db.tombstone;
+package io.sediment.db;
 
 import java.time.Duration;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package io.sediment.db.tombstone;
+package io.sediment.db.stats;
 
 /**
  * A key range of one table where scans kept skipping tombstones.

@@ -1,8 +1,8 @@
-package io.sediment.db.managed;
+package io.sediment.db;
 
-import static io.sediment.db.managed.BlockCacheSizing.MAX_SHARD_BITS;
-import static io.sediment.db.managed.BlockCacheSizing.MIN_BLOCKS_PER_SHARD;
-import static io.sediment.db.managed.BlockCacheSizing.MIN_SHARD_BYTES;
+import static io.sediment.db.BlockCacheSizing.MAX_SHARD_BITS;
+import static io.sediment.db.BlockCacheSizing.MIN_BLOCKS_PER_SHARD;
+import static io.sediment.db.BlockCacheSizing.MIN_SHARD_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
