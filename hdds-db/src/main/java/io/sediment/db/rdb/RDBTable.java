@@ -59,6 +59,10 @@ public class RDBTable implements Table<byte[], byte[]> {
 
   private void checkWritable() {
     if (snapshot != null) {
+      if (db.isClosed()) {
+        // After the store closed every call throws IllegalStateException, a view's writes too.
+        throw new IllegalStateException("store " + db.name() + " is closed");
+      }
       throw new UnsupportedOperationException("Table " + getName()
           + " is a read-only view of a snapshot");
     }

@@ -120,6 +120,23 @@ class ReadViewTest {
     }
   }
 
+  @Test
+  void aViewsWritesAfterTheStoreClosedThrowIllegalStateNotUnsupported() {
+    DBStore store = TestStores.open(dir);
+    store.getTable("bytes").put(b("k"), b("v"));
+    Table<byte[], byte[]> vb;
+    Table<String, String> vs;
+    try (ReadView view = store.openReadView()) {
+      vb = view.getTable("bytes");
+      vs = view.getTable(TestStores.STRINGS);
+    }
+    store.close();
+    assertThrows(IllegalStateException.class, () -> vb.put(b("k"), b("w")));
+    assertThrows(IllegalStateException.class, () -> vb.delete(b("k")));
+    assertThrows(IllegalStateException.class, () -> vs.deleteRange("a", "z"));
+    assertThrows(IllegalStateException.class, () -> vb.get(b("k")));
+  }
+
   private static List<String> keys(Table<byte[], byte[]> t) {
     List<String> out = new ArrayList<>();
     try (TableIterator<byte[], KeyValue<byte[], byte[]>> it = t.iterator()) {
