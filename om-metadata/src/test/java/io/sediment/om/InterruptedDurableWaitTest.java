@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
+import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.SnapshotInfo;
@@ -22,7 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Under {@link SyncPolicy#DURABLE}, a writer interrupted while it waits for the WAL sync covering
@@ -33,15 +34,15 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class InterruptedDurableWaitTest {
 
-  @TempDir
-  Path dir;
+  @RegisterExtension
+  final OmStoreExtension omStore = OmStoreExtension.withDefaults();
   OmMetadataStore om;
   Thread hammer;
   final AtomicBoolean stop = new AtomicBoolean();
 
   @BeforeEach
   void open() {
-    om = OmMetadataStore.open(dir); // DURABLE
+    om = omStore.store(); // DURABLE
     om.createVolume("vol", "alice");
     om.createBucket("vol", "bkt", BucketLayout.OBJECT_STORE, null, 0);
     om.createBucket("vol", "hot", BucketLayout.OBJECT_STORE, null, 0);
@@ -63,7 +64,6 @@ class InterruptedDurableWaitTest {
   void close() throws InterruptedException {
     stop.set(true);
     hammer.join(10_000);
-    om.close();
   }
 
   /** Runs {@code call} with the interrupt flag set; asserts it completed and kept the flag. */
@@ -93,7 +93,7 @@ class InterruptedDurableWaitTest {
    */
   @Test
   void anInterruptedWriterWaitsForTheSyncInFlightAndKeepsItsInterrupt() throws Exception {
-    Path gated = dir.resolve("gated");
+    Path gated = omStore.scratch("gated");
     OmMetadataStore.open(gated).close();
     CountDownLatch syncing = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
