@@ -16,7 +16,7 @@ import io.sediment.db.testing.TableIteratorContract;
  */
 class ByteArrayIteratorContractTest extends TableIteratorContract<byte[], byte[]> {
 
-  private static RDBStoreByteArrayIterator checked(
+  static RDBStoreByteArrayIterator checked(
       TableIterator<byte[], KeyValue<byte[], byte[]>> it) {
     return assertInstanceOf(RDBStoreByteArrayIterator.class, it);
   }

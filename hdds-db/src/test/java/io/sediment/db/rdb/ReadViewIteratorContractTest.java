@@ -13,7 +13,7 @@ import io.sediment.db.testing.TableIteratorContract;
  * it and closed right after (an iterator keeps reading its view's moment), so it sees every write
  * made before it. Such iterators are read-only: {@code removeFromDB} is refused.
  */
-class ReadViewIteratorContractTest extends TableIteratorContract<byte[], byte[]> {
+class ReadViewIteratorContractTest extends ByteArrayIteratorContractTest {
 
   @Override
   protected boolean removesFromDB() {
@@ -24,7 +24,7 @@ class ReadViewIteratorContractTest extends TableIteratorContract<byte[], byte[]>
   protected TableIterator<byte[], KeyValue<byte[], byte[]>> newIterator(DBStore store,
       byte[] prefix, IteratorType type) {
     try (ReadView view = store.openReadView()) {
-      return view.getTable("bytes").iterator(prefix, type);
+      return checked(view.getTable("bytes").iterator(prefix, type));
     }
   }
 
@@ -32,22 +32,7 @@ class ReadViewIteratorContractTest extends TableIteratorContract<byte[], byte[]>
   protected TableIterator<byte[], KeyValue<byte[], byte[]>> newRangeIterator(DBStore store,
       byte[] from, byte[] to, IteratorType type) {
     try (ReadView view = store.openReadView()) {
-      return view.getTable("bytes").rangeIterator(from, to, type);
+      return checked(view.getTable("bytes").rangeIterator(from, to, type));
     }
-  }
-
-  @Override
-  protected byte[] keyBytes(byte[] key) {
-    return key;
-  }
-
-  @Override
-  protected byte[] valueBytes(byte[] value) {
-    return value;
-  }
-
-  @Override
-  protected byte[] toKey(byte[] bytes) {
-    return bytes;
   }
 }

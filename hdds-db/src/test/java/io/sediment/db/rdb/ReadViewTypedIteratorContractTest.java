@@ -1,13 +1,11 @@
 package io.sediment.db.rdb;
 
-import io.sediment.db.DBDefinition;
 import io.sediment.db.DBStore;
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
 import io.sediment.db.ReadView;
 import io.sediment.db.TableIterator;
 import io.sediment.db.testing.TableIteratorContract;
-import java.nio.charset.StandardCharsets;
 
 /**
  * The {@link TableIteratorContract} for the iterators of a typed {@link ReadView} table
@@ -15,16 +13,7 @@ import java.nio.charset.StandardCharsets;
  * view opened for it and closed right after, so it sees every write made before it; it is
  * read-only: {@code removeFromDB} is refused.
  */
-class ReadViewTypedIteratorContractTest extends TableIteratorContract<String, String> {
-
-  private static String text(byte[] bytes) {
-    return bytes == null ? null : new String(bytes, StandardCharsets.ISO_8859_1);
-  }
-
-  @Override
-  protected DBDefinition definition() {
-    return TypedTableIteratorContractTest.DEFINITION;
-  }
+class ReadViewTypedIteratorContractTest extends TypedTableIteratorContractTest {
 
   @Override
   protected boolean removesFromDB() {
@@ -35,7 +24,7 @@ class ReadViewTypedIteratorContractTest extends TableIteratorContract<String, St
   protected TableIterator<String, KeyValue<String, String>> newIterator(DBStore store,
       byte[] prefix, IteratorType type) {
     try (ReadView view = store.openReadView()) {
-      return view.getTable(TypedTableIteratorContractTest.LATIN1).iterator(text(prefix), type);
+      return checked(view.getTable(LATIN1).iterator(text(prefix), type));
     }
   }
 
@@ -43,23 +32,7 @@ class ReadViewTypedIteratorContractTest extends TableIteratorContract<String, St
   protected TableIterator<String, KeyValue<String, String>> newRangeIterator(DBStore store,
       byte[] from, byte[] to, IteratorType type) {
     try (ReadView view = store.openReadView()) {
-      return view.getTable(TypedTableIteratorContractTest.LATIN1)
-          .rangeIterator(text(from), text(to), type);
+      return checked(view.getTable(LATIN1).rangeIterator(text(from), text(to), type));
     }
-  }
-
-  @Override
-  protected byte[] keyBytes(String key) {
-    return key.getBytes(StandardCharsets.ISO_8859_1);
-  }
-
-  @Override
-  protected byte[] valueBytes(String value) {
-    return value.getBytes(StandardCharsets.ISO_8859_1);
-  }
-
-  @Override
-  protected String toKey(byte[] bytes) {
-    return text(bytes);
   }
 }

@@ -26,11 +26,11 @@ class TypedTableIteratorContractTest extends TableIteratorContract<String, Strin
       TableDefinition.of("bytes", Latin1Codec.get(), Latin1Codec.get());
   static final DBDefinition DEFINITION = DBDefinition.of("test", LATIN1, TestStores.STRINGS);
 
-  private static String text(byte[] bytes) {
+  static String text(byte[] bytes) {
     return bytes == null ? null : new String(bytes, StandardCharsets.ISO_8859_1);
   }
 
-  private static TableIterator<String, KeyValue<String, String>> checked(
+  static TableIterator<String, KeyValue<String, String>> checked(
       TableIterator<String, KeyValue<String, String>> it) {
     return assertInstanceOf(TypedTableIterator.class, it);
   }
