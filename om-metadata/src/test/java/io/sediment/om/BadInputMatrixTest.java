@@ -25,6 +25,7 @@ import io.sediment.om.listing.ListTokens;
 import io.sediment.om.multipart.CompletedPart;
 import io.sediment.om.purge.OmPurges;
 import io.sediment.om.snapshot.Snapshots;
+import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketLayout;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -40,12 +41,11 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.function.Executable;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Bad input over the whole {@link OmMetadataStore} facade, as one table: each row is a call with
@@ -81,9 +81,12 @@ class BadInputMatrixTest {
   private static final int CAP = 10;
   private static final long BIG = OmMetadataStore.MULTIPART_MIN_PART_SIZE;
 
-  @TempDir
-  static Path dir;
   private static final MutableClock CLOCK = new MutableClock();
+  @RegisterExtension
+  static final OmStoreExtension omStore =
+      OmStoreExtension.withOptions(OmStoreOptions.defaults().withMaxListSize(CAP)
+          .withTokenMaxAge(Duration.ofHours(1)).withClock(CLOCK)
+          .withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
   private static OmMetadataStore om;
 
   private static long openClient;
@@ -97,9 +100,7 @@ class BadInputMatrixTest {
 
   @BeforeAll
   static void populate() {
-    om = OmMetadataStore.open(dir.resolve("om"), OmStoreOptions.defaults().withMaxListSize(CAP)
-        .withTokenMaxAge(Duration.ofHours(1)).withClock(CLOCK)
-        .withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
+    om = omStore.store();
     om.createVolume(V, "alice");
     om.createVolume("vol2", "bob");
     for (String b : List.of(OBS, OBS2, MPU_ONLY, SNAP_ONLY)) {
@@ -169,7 +170,7 @@ class BadInputMatrixTest {
     RESPELLABLE.put("listSnapshots", respellable(n -> om.listSnapshots(V, OBS, "snap", null, n,
         null, false).nextToken()));
 
-    try (OmMetadataStore other = OmMetadataStore.open(dir.resolve("other"))) {
+    try (OmMetadataStore other = OmMetadataStore.open(omStore.scratch("other"))) {
       other.createVolume(V, "alice");
       other.createBucket(V, OBS, BucketLayout.OBJECT_STORE, null, 0);
       for (int i = 0; i < 5; i++) {
@@ -177,11 +178,6 @@ class BadInputMatrixTest {
       }
       foreignToken = other.listKeys(V, OBS, "dir/", null, 2, null).nextToken();
     }
-  }
-
-  @AfterAll
-  static void close() {
-    om.close();
   }
 
   // ------------------------------------------------------------------------------------------

@@ -12,19 +12,18 @@ import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.OmValidation;
 import io.sediment.om.core.OpenKeySession;
 import io.sediment.om.listing.ListObjectsV2Request;
+import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketLayout;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Base64;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Bad input: every rejected call throws {@link OmException} with the documented code and leaves
@@ -35,10 +34,12 @@ class BadInputTest {
   private static final String V = "vol1";
   private static final String B = "buck1";
 
-  @TempDir
-  Path dir;
   private OmMetadataStore om;
-  private MutableClock clock;
+  private final MutableClock clock = new MutableClock();
+  @RegisterExtension
+  final OmStoreExtension omStore =
+      OmStoreExtension.withOptions(() -> OmStoreOptions.defaults().withMaxListSize(50)
+          .withTokenMaxAge(Duration.ofHours(1)).withClock(clock));
 
   /** A clock tests can move. */
   static final class MutableClock extends Clock {
@@ -62,9 +63,7 @@ class BadInputTest {
 
   @BeforeEach
   void open() {
-    clock = new MutableClock();
-    om = OmMetadataStore.open(dir, OmStoreOptions.defaults().withMaxListSize(50)
-        .withTokenMaxAge(Duration.ofHours(1)).withClock(clock));
+    om = omStore.store();
     om.createVolume(V, "alice");
     om.createBucket(V, B, BucketLayout.OBJECT_STORE, null, 0);
     om.createBucket(V, "buck2", BucketLayout.OBJECT_STORE, null, 0);
@@ -72,11 +71,6 @@ class BadInputTest {
       put(om, V, B, "dir/k" + i, i);
       put(om, V, "buck2", "dir/k" + i, i);
     }
-  }
-
-  @AfterEach
-  void close() {
-    om.close();
   }
 
   @Test
@@ -260,7 +254,7 @@ class BadInputTest {
     assertRejected(om, Code.INVALID_ARGUMENT, () -> om.listObjectsV2(ListObjectsV2Request
         .of(V, B).withPrefix("dir/").withDelimiter("k").withMaxKeys(1).withContinuationToken(v2)));
     // A token of another store (another secret) is rejected.
-    try (OmMetadataStore other = OmMetadataStore.open(dir.resolve("other"))) {
+    try (OmMetadataStore other = OmMetadataStore.open(omStore.scratch("other"))) {
       other.createVolume(V, "alice");
       other.createBucket(V, B, BucketLayout.OBJECT_STORE, null, 0);
       for (int i = 0; i < 5; i++) {

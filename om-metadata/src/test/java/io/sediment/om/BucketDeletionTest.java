@@ -7,31 +7,25 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.sediment.om.core.OmCounter;
 import io.sediment.om.core.OmException.Code;
 import io.sediment.om.core.OmException;
+import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketLayout;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** When a bucket may be deleted, across layouts, snapshots and pending purges. */
 class BucketDeletionTest {
 
   private static final String V = "vol";
 
-  @TempDir
-  Path dir;
+  @RegisterExtension
+  final OmStoreExtension omStore = OmStoreExtension.withDefaults();
   private OmMetadataStore om;
 
   @BeforeEach
   void open() {
-    om = OmMetadataStore.open(dir);
+    om = omStore.store();
     om.createVolume(V, "alice");
-  }
-
-  @AfterEach
-  void close() {
-    om.close();
   }
 
   @Test

@@ -10,15 +10,14 @@ import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.SyncPolicy;
 import io.sediment.om.fso.FileStatus;
 import io.sediment.om.listing.ListPage;
+import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketLayout;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * listStatus over a tree 3,003 levels deep: every page holds a bounded number of native
@@ -33,27 +32,23 @@ class DeepTreeListingTest {
   /** One pair of child iterators (directoryTable, fileTable) at a time. */
   private static final int MAX_OPEN_ITERATORS = 2;
 
-  @TempDir
-  static Path dir;
+  @RegisterExtension
+  static final OmStoreExtension omStore =
+      OmStoreExtension.withOptions(OmStoreOptions.defaults()
+          .withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE).withMaxPathDepth(5000));
   private OmMetadataStore om;
   private DeepTree tree;
   private StoreProbe db;
 
   @BeforeAll
   void build() {
-    om = OmMetadataStore.open(dir, OmStoreOptions.defaults()
-        .withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE).withMaxPathDepth(5000));
+    om = omStore.store();
     om.createVolume(V, "alice");
     om.createBucket(V, B, BucketLayout.FILE_SYSTEM_OPTIMIZED, null, 0);
     tree = new DeepTree(om, V, B);
     tree.build(6);
     assertEquals(3003, tree.deepest().split("/").length);
     db = StoreProbe.of(om.dbStore());
-  }
-
-  @AfterAll
-  void close() {
-    om.close();
   }
 
   /** Lists every page; asserts each page's iterator peak; items as "path" or "path/" (dirs). */

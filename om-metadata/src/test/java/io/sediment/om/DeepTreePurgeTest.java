@@ -12,15 +12,14 @@ import io.sediment.om.core.OmDBDefinition;
 import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.SyncPolicy;
+import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketLayout;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The directory purge removes a deleted subtree thousands of levels deep within its work budget
@@ -34,18 +33,13 @@ class DeepTreePurgeTest {
   /** Rows per step: a few steps for the tree below. */
   private static final int BUDGET = 500;
 
-  @TempDir
-  Path dir;
+  @RegisterExtension
+  final OmStoreExtension omStore = OmStoreExtension.withOptions(OmStoreOptions.defaults()
+      .withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE).withMaxPathDepth(5000));
   private OmMetadataStore om;
 
   private void open() {
-    om = OmMetadataStore.open(dir, OmStoreOptions.defaults()
-        .withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE).withMaxPathDepth(5000));
-  }
-
-  @AfterEach
-  void close() {
-    om.close();
+    om = omStore.store();
   }
 
   private StoreProbe db() {
@@ -76,8 +70,7 @@ class DeepTreePurgeTest {
       steps.add(n);
       assertCountersExact(om);
       if (steps.size() == 2) {
-        om.close();
-        open();
+        om = omStore.reopen();
       }
     }
     List<Integer> expected = new ArrayList<>();

@@ -10,15 +10,15 @@ import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.OmValidation;
 import io.sediment.om.core.SyncPolicy;
+import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketLayout;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,15 +39,16 @@ class FsoBadInputTest {
       "\u20ac".repeat(OmValidation.MAX_STORED_KEY_BYTES / 3 + 1), "lone\uD800", "\uDC00x",
       "end\uD83D", "a/\uDFFF/b");
 
-  @TempDir
-  Path dir;
+  @RegisterExtension
+  final OmStoreExtension omStore =
+      OmStoreExtension.withOptions(OmStoreOptions.defaults().withMaxListSize(20)
+          .withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
   private OmMetadataStore om;
   private long clientId;
 
   @BeforeEach
   void open() {
-    om = OmMetadataStore.open(dir, OmStoreOptions.defaults().withMaxListSize(20)
-        .withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
+    om = omStore.store();
     om.createVolume(V, "alice");
     om.createBucket(V, B, BucketLayout.FILE_SYSTEM_OPTIMIZED, null, 0);
     om.createBucket(V, "obs1", BucketLayout.OBJECT_STORE, null, 0);
@@ -56,11 +57,6 @@ class FsoBadInputTest {
     putFile(om, V, B, "top", 5);
     om.createDirectory(V, B, "empty");
     clientId = om.createFile(V, B, "d/open", null).clientId();
-  }
-
-  @AfterEach
-  void close() {
-    om.close();
   }
 
   private void invalid(Executable call) {

@@ -25,17 +25,16 @@ import io.sediment.om.core.OpenKeySession;
 import io.sediment.om.core.SyncPolicy;
 import io.sediment.om.fso.DirectoryPurge;
 import io.sediment.om.fso.FileStatus;
+import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** FSO writes, lookups, rename, recursive delete and the directory purge step, on real RocksDB. */
 class FsoNamespaceTest {
@@ -43,25 +42,20 @@ class FsoNamespaceTest {
   private static final String V = "vol1";
   private static final String B = "fso1";
 
-  @TempDir
-  Path dir;
+  @RegisterExtension
+  final OmStoreExtension omStore = OmStoreExtension.withOptions(FsoNamespaceTest::options);
   private OmMetadataStore om;
   private BucketInfo bucket;
 
   @BeforeEach
   void open() {
-    om = OmMetadataStore.open(dir, options());
+    om = omStore.store();
     om.createVolume(V, "alice");
     bucket = om.createBucket(V, B, BucketLayout.FILE_SYSTEM_OPTIMIZED, null, 0);
   }
 
   private static OmStoreOptions options() {
     return OmStoreOptions.defaults().withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE);
-  }
-
-  @AfterEach
-  void close() {
-    om.close();
   }
 
   private String childPrefix(long parentId) {
@@ -369,8 +363,7 @@ class FsoNamespaceTest {
     assertEquals(3, om.purgeDeletedDirectories(3), "m: two files and its queue row");
     assertEquals(queue.get(0), cursor());
 
-    om.close();
-    om = OmMetadataStore.open(dir, options());
+    om = omStore.reopen(options());
     assertEquals(queue.get(0), cursor(), "the cursor survives a reopen");
     // A directory queued before the cursor ('c' < 'n') is reached only after the wrap.
     putFile(om, V, B, "c/f1", 1);

@@ -11,6 +11,7 @@ import io.sediment.om.core.OmDBDefinition;
 import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.insight.OmInsight;
+import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.SnapshotInfo;
@@ -27,7 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Under {@link io.sediment.om.core.SyncPolicy#DURABLE}, a writer interrupted while it waits for the WAL sync covering
@@ -38,15 +39,15 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class InterruptedDurableWaitTest {
 
-  @TempDir
-  Path dir;
+  @RegisterExtension
+  final OmStoreExtension omStore = OmStoreExtension.withDefaults();
   OmMetadataStore om;
   Thread hammer;
   final AtomicBoolean stop = new AtomicBoolean();
 
   @BeforeEach
   void open() {
-    om = OmMetadataStore.open(dir); // DURABLE
+    om = omStore.store(); // DURABLE
     om.createVolume("vol", "alice");
     om.createBucket("vol", "bkt", BucketLayout.OBJECT_STORE, null, 0);
     om.createBucket("vol", "hot", BucketLayout.OBJECT_STORE, null, 0);
@@ -68,7 +69,6 @@ class InterruptedDurableWaitTest {
   void close() throws InterruptedException {
     stop.set(true);
     hammer.join(10_000);
-    om.close();
   }
 
   /** Runs {@code call} with the interrupt flag set; asserts it completed and kept the flag. */
@@ -98,7 +98,7 @@ class InterruptedDurableWaitTest {
    */
   @Test
   void anInterruptedWriterWaitsForTheSyncInFlightAndKeepsItsInterrupt() throws Exception {
-    Path gated = dir.resolve("gated");
+    Path gated = omStore.scratch("gated");
     OmMetadataStore.open(gated).close();
     CountDownLatch syncing = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);

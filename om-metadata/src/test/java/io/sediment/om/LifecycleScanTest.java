@@ -11,15 +11,14 @@ import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.SyncPolicy;
 import io.sediment.om.purge.LifecycleScans;
 import io.sediment.om.purge.LifecycleStep;
+import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Lifecycle scans step through a bucket from a persisted cursor, once per key per pass. */
 class LifecycleScanTest {
@@ -27,25 +26,21 @@ class LifecycleScanTest {
   private static final String V = "vol";
   private static final String B = "bucket";
 
-  @TempDir
-  Path dir;
+  @RegisterExtension
+  final OmStoreExtension omStore =
+      OmStoreExtension.withOptions(OmStoreOptions.defaults().withSyncPolicy(
+          SyncPolicy.PROCESS_CRASH_SAFE));
   private OmMetadataStore om;
 
   @BeforeEach
   void open() {
-    om = OmMetadataStore.open(dir, OmStoreOptions.defaults().withSyncPolicy(
-        SyncPolicy.PROCESS_CRASH_SAFE));
+    om = omStore.store();
     om.createVolume(V, "alice");
     om.createBucket(V, B, BucketLayout.OBJECT_STORE, null, 0);
     for (int i = 0; i < 25; i++) {
       OmTestSupport.put(om, V, B, String.format("logs/%02d", i), i % 2 == 0 ? 100 : 5);
     }
     OmTestSupport.put(om, V, B, "other", 100);
-  }
-
-  @AfterEach
-  void close() {
-    om.close();
   }
 
   private static List<String> names(List<KeyInfo> keys) {
@@ -61,8 +56,7 @@ class LifecycleScanTest {
     assertEquals(10, s1.examined());
     assertFalse(s1.passComplete());
     matched.addAll(names(s1.matched()));
-    om.close();
-    om = OmMetadataStore.open(dir);
+    om = omStore.reopen(OmStoreOptions.defaults());
     // A key already examined is deleted, and one ahead of the cursor too: neither disturbs the scan.
     om.deleteKey(V, B, "logs/02");
     om.deleteKey(V, B, "logs/12");

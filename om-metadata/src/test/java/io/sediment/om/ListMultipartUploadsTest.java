@@ -12,18 +12,17 @@ import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.SyncPolicy;
 import io.sediment.om.multipart.MultipartUploadListing;
+import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.MultipartUploadInfo;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * S3 ListMultipartUploads against a sorted model: order by key (UTF-8 bytes) then upload id
@@ -47,15 +46,16 @@ class ListMultipartUploadsTest {
   private static final Comparator<Upload> S3_ORDER =
       Comparator.comparing(Upload::key, UTF8_ORDER).thenComparing(Upload::uploadId);
 
-  @TempDir
-  Path dir;
+  @RegisterExtension
+  final OmStoreExtension omStore =
+      OmStoreExtension.withOptions(
+          OmStoreOptions.defaults().withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
   private OmMetadataStore om;
   private final TreeSet<Upload> model = new TreeSet<>(S3_ORDER);
 
   @BeforeEach
   void open() {
-    om = OmMetadataStore.open(dir,
-        OmStoreOptions.defaults().withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
+    om = omStore.store();
     om.createVolume(V, "alice");
     om.createBucket(V, B, BucketLayout.OBJECT_STORE, null, 0);
     om.createBucket(V, "other", BucketLayout.LEGACY, null, 0);
@@ -68,11 +68,6 @@ class ListMultipartUploadsTest {
       }
     }
     om.initiateMultipartUpload(V, "other", "a", null);
-  }
-
-  @AfterEach
-  void close() {
-    om.close();
   }
 
   private String initiate(String key) {

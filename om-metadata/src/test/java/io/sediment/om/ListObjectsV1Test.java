@@ -14,17 +14,16 @@ import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.SyncPolicy;
 import io.sediment.om.listing.ListObjectsV1Request;
 import io.sediment.om.listing.ListObjectsV1Result;
+import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * S3 ListObjects (version 1): the marker is exclusive and need not exist; a marker in (or equal
@@ -38,21 +37,17 @@ class ListObjectsV1Test {
   private static final String V = "vol1";
   private static final String B = "buck1";
 
-  @TempDir
-  Path dir;
+  @RegisterExtension
+  final OmStoreExtension omStore =
+      OmStoreExtension.withOptions(OmStoreOptions.defaults()
+          .withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
   private OmMetadataStore om;
 
   @BeforeEach
   void open() {
-    om = OmMetadataStore.open(dir, OmStoreOptions.defaults()
-        .withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
+    om = omStore.store();
     om.createVolume(V, "alice");
     om.createBucket(V, B, BucketLayout.OBJECT_STORE, null, 0);
-  }
-
-  @AfterEach
-  void close() {
-    om.close();
   }
 
   private TreeSet<String> putAll(String... keys) {
@@ -299,8 +294,7 @@ class ListObjectsV1Test {
 
   @Test
   void maxKeysAboveTheCapIsClampedToIt() {
-    om.close();
-    om = OmMetadataStore.open(dir, OmStoreOptions.defaults().withMaxListSize(3)
+    om = omStore.reopen(OmStoreOptions.defaults().withMaxListSize(3)
         .withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
     putAll("a", "b", "c", "d");
     ListObjectsV1Result page = om.listObjectsV1(ListObjectsV1Request.of(V, B).withMaxKeys(50));

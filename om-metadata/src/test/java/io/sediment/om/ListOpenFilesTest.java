@@ -21,17 +21,16 @@ import io.sediment.om.core.SyncPolicy;
 import io.sediment.om.insight.OmInsight;
 import io.sediment.om.openfiles.OpenFileEntry;
 import io.sediment.om.openfiles.OpenFilesPage;
+import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -45,20 +44,16 @@ class ListOpenFilesTest {
 
   private static final String V = "vol1";
 
-  @TempDir
-  Path dir;
+  @RegisterExtension
+  final OmStoreExtension omStore =
+      OmStoreExtension.withOptions(
+          OmStoreOptions.defaults().withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
   private OmMetadataStore om;
 
   @BeforeEach
   void open() {
-    om = OmMetadataStore.open(dir,
-        OmStoreOptions.defaults().withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
+    om = omStore.store();
     om.createVolume(V, "alice");
-  }
-
-  @AfterEach
-  void close() {
-    om.close();
   }
 
   /** What a listing should show: path and client id, by table key. */

@@ -15,14 +15,13 @@ import io.sediment.om.core.SyncPolicy;
 import io.sediment.om.fso.FileStatus;
 import io.sediment.om.fso.FsoPath;
 import io.sediment.om.listing.ListPage;
+import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketLayout;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The listStatus matrix, written from scratch after the cases Ozone's TestListStatus and
@@ -54,14 +53,15 @@ class ListStatusScenarioTest {
       "s", "s/a", "s/a/x", "s/a b", "s/a b/x", "s/a-", "s/a-/x", "s/a.b", "s/a1", "s/a1/x",
       "s/ab", "s/ab/x");
 
-  @TempDir
-  Path dir;
+  @RegisterExtension
+  final OmStoreExtension omStore =
+      OmStoreExtension.withOptions(OmStoreOptions.defaults().withMaxListSize(100)
+          .withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
   private OmMetadataStore om;
 
   @BeforeEach
   void open() {
-    om = OmMetadataStore.open(dir, OmStoreOptions.defaults().withMaxListSize(100)
-        .withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
+    om = omStore.store();
     om.createVolume(V, "alice");
     om.createBucket(V, B, BucketLayout.FILE_SYSTEM_OPTIMIZED, null, 0);
     om.createBucket(V, "fso2", BucketLayout.FILE_SYSTEM_OPTIMIZED, null, 0);
@@ -74,11 +74,6 @@ class ListStatusScenarioTest {
     // Another bucket with overlapping names never leaks in.
     putFile(om, V, "fso2", "a1/zz", 1);
     putFile(om, V, "fso2", "a0", 1);
-  }
-
-  @AfterEach
-  void close() {
-    om.close();
   }
 
   private List<String> list(String path, boolean recursive, String startKey, int n) {

@@ -13,16 +13,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sediment.om.listing.ListObjectsV2Request;
 import io.sediment.om.listing.ListObjectsV2Result;
 import io.sediment.om.listing.ListPage;
+import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Scenario tests of {@code listKeys} and S3 {@code listObjectsV2}: paging across deletes, special
@@ -35,20 +34,15 @@ class ListingScenarioTest {
   private static final String V = "vol1";
   private static final String B = "buck1";
 
-  @TempDir
-  Path dir;
+  @RegisterExtension
+  final OmStoreExtension omStore = OmStoreExtension.withDefaults();
   private OmMetadataStore om;
 
   @BeforeEach
   void open() {
-    om = OmMetadataStore.open(dir);
+    om = omStore.store();
     om.createVolume(V, "alice");
     om.createBucket(V, B, BucketLayout.OBJECT_STORE, null, 0);
-  }
-
-  @AfterEach
-  void close() {
-    om.close();
   }
 
   private TreeSet<String> putAll(String... keys) {

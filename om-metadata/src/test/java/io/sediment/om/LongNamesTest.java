@@ -14,15 +14,14 @@ import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.OmValidation;
 import io.sediment.om.core.SyncPolicy;
 import io.sediment.om.insight.OmInsight;
+import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketLayout;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Names at and past the 1,024-byte limit: what a listing hands out (a token, a last key, a path)
@@ -35,22 +34,18 @@ class LongNamesTest {
   private static final String FSO = "fso";
   private static final String BIG = "x".repeat(1000);
 
-  @TempDir
-  Path dir;
+  @RegisterExtension
+  final OmStoreExtension omStore =
+      OmStoreExtension.withOptions(OmStoreOptions.defaults().withSyncPolicy(
+          SyncPolicy.PROCESS_CRASH_SAFE));
   private OmMetadataStore om;
 
   @BeforeEach
   void open() {
-    om = OmMetadataStore.open(dir, OmStoreOptions.defaults().withSyncPolicy(
-        SyncPolicy.PROCESS_CRASH_SAFE));
+    om = omStore.store();
     om.createVolume(V, "alice");
     om.createBucket(V, OBS, BucketLayout.OBJECT_STORE, null, 0);
     om.createBucket(V, FSO, BucketLayout.FILE_SYSTEM_OPTIMIZED, null, 0);
-  }
-
-  @AfterEach
-  void close() {
-    om.close();
   }
 
   private static int bytes(String s) {

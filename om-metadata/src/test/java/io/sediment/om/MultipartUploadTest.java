@@ -20,11 +20,11 @@ import io.sediment.om.core.SyncPolicy;
 import io.sediment.om.multipart.CompletedPart;
 import io.sediment.om.multipart.MultipartUploads;
 import io.sediment.om.multipart.PartListing;
+import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.MultipartUploadInfo;
 import io.sediment.proto.om.PartInfo;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,10 +33,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Multipart uploads: initiate → commit parts (a re-upload replaces a part and hands the old one to
@@ -51,21 +50,17 @@ class MultipartUploadTest {
   private static final long MIB = 1L << 20;
   private static final long MIN = OmMetadataStore.MULTIPART_MIN_PART_SIZE;
 
-  @TempDir
-  Path dir;
+  @RegisterExtension
+  final OmStoreExtension omStore =
+      OmStoreExtension.withOptions(
+          OmStoreOptions.defaults().withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
   private OmMetadataStore om;
 
   @BeforeEach
   void open() {
-    om = OmMetadataStore.open(dir,
-        OmStoreOptions.defaults().withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
+    om = omStore.store();
     om.createVolume(V, "alice");
     om.createBucket(V, B, BucketLayout.OBJECT_STORE, null, 0);
-  }
-
-  @AfterEach
-  void close() {
-    om.close();
   }
 
   private Map<String, KeyInfo> deletedRows() {
@@ -137,8 +132,7 @@ class MultipartUploadTest {
           .setEtag("e" + n).setObjectId(1000 + n));
     }
     uploads.put(key, inline.build());
-    om.close();
-    om = OmMetadataStore.open(dir);
+    om = omStore.reopen(OmStoreOptions.defaults());
     assertEquals(0, om.dbStore().getTable(OmDBDefinition.MULTIPART_INFO_TABLE).get(key)
         .getLegacyPartsCount());
     assertEquals(List.of(1, 2, 3), om.listParts(V, B, "old", uploadId, 0, 10).parts().stream()

@@ -14,10 +14,10 @@ import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.OpenKeySession;
 import io.sediment.om.core.SyncPolicy;
 import io.sediment.om.insight.OmInsight;
+import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -27,7 +27,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@link OmInsight}: listings page to the end with no gap or duplicate (in the order of a
@@ -37,11 +37,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class OmInsightTest {
 
-  @TempDir Path dir;
+  @RegisterExtension
+  final OmStoreExtension omStore = OmStoreExtension.withOptions(
+      OmStoreOptions.defaults().withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
 
+  /** The test's store; closing it early is harmless, the extension closes it again. */
   private OmMetadataStore open() {
-    return OmMetadataStore.open(dir.resolve("om"),
-        OmStoreOptions.defaults().withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
+    return omStore.store();
   }
 
   /** Pages through a listing with {@code prevKey}; asserts order, no duplicates, exact hasMore. */

@@ -14,15 +14,16 @@ import io.sediment.db.TableIterator;
 import io.sediment.om.core.OmDBDefinition;
 import io.sediment.om.core.OmException.Code;
 import io.sediment.om.core.OmKeys;
+import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.OpenKeySession;
 import io.sediment.om.listing.ListObjectsV2Request;
 import io.sediment.om.listing.ListObjectsV2Result;
 import io.sediment.om.listing.ListPage;
+import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.VolumeInfo;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -33,10 +34,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Writes of {@link OmMetadataStore}: volume and bucket create/info/delete, the key lifecycle open
@@ -45,20 +45,15 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class OmMetadataStoreTest {
 
-  @TempDir
-  Path dir;
+  @RegisterExtension
+  final OmStoreExtension omStore = OmStoreExtension.withDefaults();
   private OmMetadataStore om;
 
   @BeforeEach
   void open() {
-    om = OmMetadataStore.open(dir);
+    om = omStore.store();
     om.createVolume("vol1", "alice");
     om.createBucket("vol1", "buck1", BucketLayout.OBJECT_STORE, null, 0);
-  }
-
-  @AfterEach
-  void close() {
-    om.close();
   }
 
   private Map<String, KeyInfo> table(String name) {
@@ -198,8 +193,7 @@ class OmMetadataStoreTest {
       before = put(om, "vol1", "buck1", "k" + i, i);
     }
     ListPage<KeyInfo> page = om.listKeys("vol1", "buck1", null, null, 2, null);
-    om.close();
-    om = OmMetadataStore.open(dir);
+    om = omStore.reopen(OmStoreOptions.defaults());
     KeyInfo after = put(om, "vol1", "buck1", "k9", 9);
     assertTrue(after.getObjectId() > before.getObjectId(), "the id counter is persisted");
     ListPage<KeyInfo> next = om.listKeys("vol1", "buck1", null, null, 2, page.nextToken());

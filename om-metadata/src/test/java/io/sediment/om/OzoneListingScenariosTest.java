@@ -24,16 +24,15 @@ import io.sediment.om.multipart.MultipartUploadListing;
 import io.sediment.om.multipart.PartListing;
 import io.sediment.om.openfiles.OpenFilesPage;
 import io.sediment.om.purge.LifecycleStep;
+import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Ozone's listing test scenarios (special and whitespace key names, a prefix equal to a whole
@@ -45,22 +44,17 @@ class OzoneListingScenariosTest {
   static final String V = "vol1";
   static final String B = "buck1";
   static final String F = "fso1";
-  @TempDir
-  Path dir;
+  @RegisterExtension
+  final OmStoreExtension omStore = OmStoreExtension.withDefaults();
   OmMetadataStore om;
 
   @BeforeEach
   void open() {
-    om = OmMetadataStore.open(dir);
+    om = omStore.store();
     om.createVolume(V, "alice");
     om.createBucket(V, B, BucketLayout.OBJECT_STORE, null, 0);
     om.createBucket(V, F, BucketLayout.FILE_SYSTEM_OPTIMIZED, null, 0);
   }
-  @AfterEach
-  void close() {
-    om.close();
-  }
-
   private TreeSet<String> putAll(String b, String... keys) {
     TreeSet<String> set = new TreeSet<>(UTF8_ORDER);
     for (String k : keys) { put(om, V, b, k, 1); set.add(k); }

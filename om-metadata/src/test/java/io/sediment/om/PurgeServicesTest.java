@@ -29,10 +29,10 @@ import io.sediment.om.service.MultipartUploadCleanupService;
 import io.sediment.om.service.OmServices;
 import io.sediment.om.service.OpenKeyCleanupService;
 import io.sediment.om.service.ServiceMetrics;
+import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,10 +42,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The purge steps and the background services: each purges exactly what it should (deleted
@@ -83,8 +82,8 @@ class PurgeServicesTest {
     }
   }
 
-  @TempDir
-  Path dir;
+  @RegisterExtension
+  final OmStoreExtension omStore = OmStoreExtension.withOptions(() -> options());
   private final MutableClock clock = new MutableClock();
   private OmMetadataStore om;
 
@@ -95,19 +94,13 @@ class PurgeServicesTest {
 
   @BeforeEach
   void open() {
-    om = OmMetadataStore.open(dir, options());
+    om = omStore.store();
     om.createVolume(V, "alice");
     om.createBucket(V, B, BucketLayout.OBJECT_STORE, null, 0);
   }
 
-  @AfterEach
-  void close() {
-    om.close();
-  }
-
   private void reopen() {
-    om.close();
-    om = OmMetadataStore.open(dir, options());
+    om = omStore.reopen(options());
   }
 
   private List<String> keysOf(io.sediment.db.TableDefinition<String, ?> table) {

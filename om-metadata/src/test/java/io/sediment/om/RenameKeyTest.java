@@ -14,19 +14,18 @@ import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.OpenKeySession;
 import io.sediment.om.core.SyncPolicy;
+import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * OBJECT_STORE/LEGACY {@code renameKey}: the keyTable row moves in one batch keeping its identity,
@@ -38,38 +37,36 @@ class RenameKeyTest {
   private static final String V = "vol1";
   private static final String B = "buck1";
 
-  @TempDir
-  Path dir;
   private OmMetadataStore om;
   private final AtomicLong millis = new AtomicLong(1_000_000);
 
+  private final Clock clock = new Clock() {
+    @Override
+    public ZoneOffset getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return Instant.ofEpochMilli(millis.get());
+    }
+  };
+
+  @RegisterExtension
+  final OmStoreExtension omStore =
+      OmStoreExtension.withOptions(OmStoreOptions.defaults().withClock(clock)
+          .withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
+
   @BeforeEach
   void open() {
-    Clock clock = new Clock() {
-      @Override
-      public ZoneOffset getZone() {
-        return ZoneOffset.UTC;
-      }
-
-      @Override
-      public Clock withZone(java.time.ZoneId zone) {
-        return this;
-      }
-
-      @Override
-      public Instant instant() {
-        return Instant.ofEpochMilli(millis.get());
-      }
-    };
-    om = OmMetadataStore.open(dir, OmStoreOptions.defaults().withClock(clock)
-        .withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
+    om = omStore.store();
     om.createVolume(V, "alice");
     om.createBucket(V, B, BucketLayout.OBJECT_STORE, null, 0);
-  }
-
-  @AfterEach
-  void close() {
-    om.close();
   }
 
   @Test
@@ -152,8 +149,7 @@ class RenameKeyTest {
     assertRejected(om, Code.ALREADY_EXISTS, () -> om.renameKey(V, B, "b", "a"));
     om.deleteKey(V, B, "a");
     om.renameKey(V, B, "b", "a");
-    om.close();
-    om = OmMetadataStore.open(dir);
+    om = omStore.reopen(OmStoreOptions.defaults());
     KeyInfo back = om.lookupKey(V, B, "a");
     assertEquals(first.getObjectId(), back.getObjectId());
     assertEquals(1, back.getDataSize());

@@ -24,6 +24,7 @@ import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.SyncPolicy;
 import io.sediment.om.listing.ListPage;
 import io.sediment.om.snapshot.Snapshots;
+import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.SnapshotInfo;
@@ -40,10 +41,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Bucket snapshots: create, list (paged, token bound to its bucket and prefix), delete; reads of
@@ -58,30 +58,26 @@ class SnapshotTest {
   /** Shares B's name as a prefix: {@code /vol1/buck1/} must not match {@code /vol1/buck10/}. */
   private static final String B10 = "buck10";
 
-  @TempDir
-  Path dir;
+  @RegisterExtension
+  final OmStoreExtension omStore = OmStoreExtension.withOptions(
+      OmStoreOptions.defaults().withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
   private OmMetadataStore om;
 
   @BeforeEach
   void open() {
-    om = openStore();
+    om = omStore.store();
     om.createVolume(V, "alice");
     om.createBucket(V, B, BucketLayout.OBJECT_STORE, null, 0);
     om.createBucket(V, B10, BucketLayout.OBJECT_STORE, null, 0);
   }
 
+  /** Opens the store's directory again, as a restart does. */
   private OmMetadataStore openStore() {
-    return OmMetadataStore.open(dir, OmStoreOptions.defaults()
-        .withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
-  }
-
-  @AfterEach
-  void close() {
-    om.close();
+    return omStore.reopen();
   }
 
   private Path snapshotRoot() {
-    return dir.resolve(Snapshots.ROOT_DIR);
+    return omStore.dir().resolve(Snapshots.ROOT_DIR);
   }
 
   private Set<String> snapshotDirs() throws IOException {

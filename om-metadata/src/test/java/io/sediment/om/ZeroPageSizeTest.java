@@ -21,13 +21,12 @@ import io.sediment.om.listing.ListPage;
 import io.sediment.om.multipart.MultipartUploadListing;
 import io.sediment.om.multipart.PartListing;
 import io.sediment.om.openfiles.OpenFilesPage;
+import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketLayout;
-import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A page size of 0 on every facade listing: the empty page S3 answers to max-keys=0 (and to
@@ -42,15 +41,16 @@ class ZeroPageSizeTest {
   private static final String FSO = "fso";
   private static final int CAP = 3;
 
-  @TempDir
-  Path dir;
+  @RegisterExtension
+  final OmStoreExtension omStore =
+      OmStoreExtension.withOptions(OmStoreOptions.defaults().withMaxListSize(CAP)
+          .withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
   private OmMetadataStore om;
   private String uploadId;
 
   @BeforeEach
   void open() {
-    om = OmMetadataStore.open(dir, OmStoreOptions.defaults().withMaxListSize(CAP)
-        .withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
+    om = omStore.store();
     for (int i = 0; i < 5; i++) {
       om.createVolume("vol" + (i + 1), "alice");
     }
@@ -69,11 +69,6 @@ class ZeroPageSizeTest {
       om.commitPart(V, OBS, "big", uploadId, part, 100, "e" + part);
       om.initiateMultipartUpload(V, OBS, "upload" + part, null);
     }
-  }
-
-  @AfterEach
-  void close() {
-    om.close();
   }
 
   @Test

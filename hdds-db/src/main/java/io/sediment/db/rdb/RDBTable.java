@@ -4,6 +4,7 @@ import io.sediment.db.BatchOperation;
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyFilter;
 import io.sediment.db.KeyValue;
+import io.sediment.db.StoreClosedException;
 import io.sediment.db.Table;
 import io.sediment.db.TableIterator;
 import io.sediment.db.codec.Bytes;
@@ -59,6 +60,10 @@ public class RDBTable implements Table<byte[], byte[]> {
 
   private void checkWritable() {
     if (snapshot != null) {
+      if (db.isClosed()) {
+        // After the store closed every call says so, a view's refused writes too.
+        throw new StoreClosedException("store " + db.name() + " is closed");
+      }
       throw new UnsupportedOperationException("Table " + getName()
           + " is a read-only view of a snapshot");
     }

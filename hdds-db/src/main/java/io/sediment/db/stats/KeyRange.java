@@ -38,7 +38,7 @@ public record KeyRange(byte[] from, byte[] to) {
   }
 
   /** Compares two range ends where {@code null} is minus infinity as a start and plus infinity as an end. */
-  private static int compareEnds(byte[] a, boolean aIsStart, byte[] b, boolean bIsStart) {
+  static int compareEnds(byte[] a, boolean aIsStart, byte[] b, boolean bIsStart) {
     if (a == null && b == null) {
       return aIsStart == bIsStart ? 0 : (aIsStart ? -1 : 1);
     }

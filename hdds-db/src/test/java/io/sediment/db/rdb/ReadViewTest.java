@@ -12,6 +12,7 @@ import io.sediment.db.DBStore;
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
 import io.sediment.db.ReadView;
+import io.sediment.db.StoreClosedException;
 import io.sediment.db.Table;
 import io.sediment.db.TableIterator;
 import io.sediment.db.codec.CodecBuffer;
@@ -118,6 +119,23 @@ class ReadViewTest {
       assertThrows(IllegalStateException.class, () -> view.getTable("bytes").get(b("a")));
       store.openReadView(); // left open: the store releases it on close
     }
+  }
+
+  @Test
+  void aViewsWritesAfterTheStoreClosedThrowStoreClosedNotUnsupported() {
+    DBStore store = TestStores.open(dir);
+    store.getTable("bytes").put(b("k"), b("v"));
+    Table<byte[], byte[]> vb;
+    Table<String, String> vs;
+    try (ReadView view = store.openReadView()) {
+      vb = view.getTable("bytes");
+      vs = view.getTable(TestStores.STRINGS);
+    }
+    store.close();
+    assertThrows(StoreClosedException.class, () -> vb.put(b("k"), b("w")));
+    assertThrows(StoreClosedException.class, () -> vb.delete(b("k")));
+    assertThrows(StoreClosedException.class, () -> vs.deleteRange("a", "z"));
+    assertThrows(StoreClosedException.class, () -> vb.get(b("k")));
   }
 
   private static List<String> keys(Table<byte[], byte[]> t) {

@@ -1,4 +1,4 @@
-package io.sediment.db.rdb;
+package io.sediment.db.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -11,6 +11,7 @@ import io.sediment.db.DBProfile;
 import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
 import io.sediment.db.KeyValue;
+import io.sediment.db.ReadView;
 import io.sediment.db.Table;
 import io.sediment.db.TableIterator;
 import io.sediment.db.testing.TestBytes;
@@ -23,42 +24,101 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The {@link Table} contract on a real store, for the raw {@code byte[]} table and for a typed
- * {@code String} table alike: point reads and writes (empty keys and values included),
+ * The {@link Table} contract on a real store, written once for every implementation: point reads and writes (empty keys and values included),
  * {@code deleteRange} over {@code [from, to)}, emptiness and key estimates; batches that span two
  * tables and apply all-or-nothing on commit and are single use; and the store's one configured
  * {@code WriteOptions} ({@code sync}, {@code disableWAL}) applied by every write path, observed
  * through RocksDB statistics tickers.
  */
-class TableContractTest {
+public abstract class TableContract<K, V> {
 
   @TempDir Path dir;
 
+  // ---- what each variant supplies -------------------------------------------------------------
+
+  /**
+   * The writable table under test on {@code store}, a {@link TestStores} store: the table
+   * {@code bytes} or {@code strings}. Keys and values must be able to hold any text of the tests
+   * (UTF-8, the empty string included).
+   */
+  protected abstract Table<K, V> table(DBStore store);
+
+  /** The key holding {@code text}. */
+  protected abstract K key(String text);
+
+  /** The text of {@code key}. */
+  protected abstract String keyText(K key);
+
+  /** The value holding {@code text}. */
+  protected abstract V value(String text);
+
+  /** The text of {@code value}. */
+  protected abstract String valueText(V value);
+
+  /**
+   * Runs one read of the table under test: on {@link #table} by default. A variant whose table is
+   * read-only (a {@link ReadView} table) reads a view of the same table opened for this read and
+   * closed after it, so each read sees every write before it.
+   */
+  protected <R> R read(DBStore store, Function<Table<K, V>, R> read) {
+    return read.apply(table(store));
+  }
+
+  /** The table under test on {@code store}, seen as text; reads go through {@link #read}. */
+  protected final Ops<K, V> subject(DBStore store) {
+    return new Ops<>(table(store), this::key, this::keyText, this::value, this::valueText,
+        new Reads<K, V>() {
+          @Override
+          public <R> R apply(Function<Table<K, V>, R> read) {
+            return read(store, read);
+          }
+        });
+  }
+
+  /** The other table of a {@link TestStores} store, for batches that span two tables. */
+  protected final Ops<?, ?> companion(DBStore store) {
+    return table(store).getName().equals(TestStores.BYTES.name()) ? typed(store) : raw(store);
+  }
+
+  /** How a table's reads run: on the table itself or on a view of it. */
+  public interface Reads<K, V> {
+    <R> R apply(Function<Table<K, V>, R> read);
+  }
+
   // ---- a String view of both kinds of table --------------------------------------------------
 
-  /** A table seen through String keys and values, so one test body runs on both kinds. */
-  static final class Ops<K, V> {
+  /** A table seen through String keys and values, so one test body runs on every kind. */
+  public static final class Ops<K, V> {
     final Table<K, V> table;
     final Function<String, K> key;
     final Function<K, String> keyText;
     final Function<String, V> value;
     final Function<V, String> valueText;
+    final Reads<K, V> reads;
 
     Ops(Table<K, V> table, Function<String, K> key, Function<K, String> keyText,
-        Function<String, V> value, Function<V, String> valueText) {
+        Function<String, V> value, Function<V, String> valueText, Reads<K, V> reads) {
       this.table = table;
       this.key = key;
       this.keyText = keyText;
       this.value = value;
       this.valueText = valueText;
+      this.reads = reads;
+    }
+
+    /** Reads {@code table} itself. */
+    static <K, V> Ops<K, V> direct(Table<K, V> table, Function<String, K> key,
+        Function<K, String> keyText, Function<String, V> value, Function<V, String> valueText) {
+      return new Ops<>(table, key, keyText, value, valueText, new Reads<K, V>() {
+        @Override
+        public <R> R apply(Function<Table<K, V>, R> read) {
+          return read.apply(table);
+        }
+      });
     }
 
     void put(String k, String v) {
@@ -66,17 +126,17 @@ class TableContractTest {
     }
 
     String get(String k) {
-      V v = table.get(key.apply(k));
+      V v = reads.apply(t -> t.get(key.apply(k)));
       return v == null ? null : valueText.apply(v);
     }
 
     String getIfExist(String k) {
-      V v = table.getIfExist(key.apply(k));
+      V v = reads.apply(t -> t.getIfExist(key.apply(k)));
       return v == null ? null : valueText.apply(v);
     }
 
     boolean isExist(String k) {
-      return table.isExist(key.apply(k));
+      return reads.apply(t -> t.isExist(key.apply(k)));
     }
 
     void delete(String k) {
@@ -99,32 +159,36 @@ class TableContractTest {
       table.deleteRangeWithBatch(b, key.apply(from), key.apply(to));
     }
 
+    boolean isEmpty() {
+      return reads.apply(Table::isEmpty);
+    }
+
+    long estimatedKeyCount() {
+      return reads.apply(Table::getEstimatedKeyCount);
+    }
+
     /** Every entry in key order, as key -> value. */
     Map<String, String> scan() {
-      Map<String, String> out = new LinkedHashMap<>();
-      try (TableIterator<K, KeyValue<K, V>> it = table.iterator()) {
-        while (it.hasNext()) {
-          KeyValue<K, V> kv = it.next();
-          out.put(keyText.apply(kv.getKey()), valueText.apply(kv.getValue()));
+      return reads.apply(t -> {
+        Map<String, String> out = new LinkedHashMap<>();
+        try (TableIterator<K, KeyValue<K, V>> it = t.iterator()) {
+          while (it.hasNext()) {
+            KeyValue<K, V> kv = it.next();
+            out.put(keyText.apply(kv.getKey()), valueText.apply(kv.getValue()));
+          }
         }
-      }
-      return out;
+        return out;
+      });
     }
   }
 
-  static Ops<byte[], byte[]> raw(DBStore store) {
-    return new Ops<>(store.getTable("bytes"), TestBytes::b, TestBytes::s,
+  private static Ops<byte[], byte[]> raw(DBStore store) {
+    return Ops.direct(store.getTable("bytes"), TestBytes::b, TestBytes::s,
         TestBytes::b, TestBytes::s);
   }
 
-  static Ops<String, String> typed(DBStore store) {
-    return new Ops<>(store.getTable(TestStores.STRINGS), s -> s, s -> s, s -> s, s -> s);
-  }
-
-  static Stream<Named<Function<DBStore, Ops<?, ?>>>> kinds() {
-    return Stream.of(
-        Named.of("raw byte[] table", TableContractTest::raw),
-        Named.of("typed String table", TableContractTest::typed));
+  private static Ops<String, String> typed(DBStore store) {
+    return Ops.direct(store.getTable(TestStores.STRINGS), s -> s, s -> s, s -> s, s -> s);
   }
 
   private static Map<String, String> map(String... kv) {
@@ -137,11 +201,10 @@ class TableContractTest {
 
   // ---- point operations -----------------------------------------------------------------------
 
-  @ParameterizedTest
-  @MethodSource("kinds")
-  void putGetOverwriteAndDelete(Function<DBStore, Ops<?, ?>> kind) {
+  @Test
+  void putGetOverwriteAndDelete() {
     try (DBStore store = TestStores.open(dir)) {
-      Ops<?, ?> t = kind.apply(store);
+      Ops<?, ?> t = subject(store);
       assertNull(t.get("k"));
       t.put("k", "v1");
       assertEquals("v1", t.get("k"));
@@ -156,11 +219,10 @@ class TableContractTest {
     }
   }
 
-  @ParameterizedTest
-  @MethodSource("kinds")
-  void getIfExistAndIsExistAgreeWithGet(Function<DBStore, Ops<?, ?>> kind) {
+  @Test
+  void getIfExistAndIsExistAgreeWithGet() {
     try (DBStore store = TestStores.open(dir)) {
-      Ops<?, ?> t = kind.apply(store);
+      Ops<?, ?> t = subject(store);
       assertFalse(t.isExist("k"));
       assertNull(t.getIfExist("k"));
       t.put("k", "v");
@@ -177,11 +239,10 @@ class TableContractTest {
     }
   }
 
-  @ParameterizedTest
-  @MethodSource("kinds")
-  void emptyValueIsPresentAndNotNull(Function<DBStore, Ops<?, ?>> kind) {
+  @Test
+  void emptyValueIsPresentAndNotNull() {
     try (DBStore store = TestStores.open(dir)) {
-      Ops<?, ?> t = kind.apply(store);
+      Ops<?, ?> t = subject(store);
       t.put("k", "");
       assertEquals("", t.get("k"));
       assertEquals("", t.getIfExist("k"));
@@ -193,11 +254,10 @@ class TableContractTest {
     }
   }
 
-  @ParameterizedTest
-  @MethodSource("kinds")
-  void emptyKeyIsAnOrdinaryKeySortingFirst(Function<DBStore, Ops<?, ?>> kind) {
+  @Test
+  void emptyKeyIsAnOrdinaryKeySortingFirst() {
     try (DBStore store = TestStores.open(dir)) {
-      Ops<?, ?> t = kind.apply(store);
+      Ops<?, ?> t = subject(store);
       t.put("a", "1");
       t.put("", "empty");
       assertEquals("empty", t.get(""));
@@ -214,11 +274,10 @@ class TableContractTest {
     }
   }
 
-  @ParameterizedTest
-  @MethodSource("kinds")
-  void valuesOfAnySizeRoundTripAcrossBufferBoundaries(Function<DBStore, Ops<?, ?>> kind) {
+  @Test
+  void valuesOfAnySizeRoundTripAcrossBufferBoundaries() {
     try (DBStore store = TestStores.open(dir)) {
-      Ops<?, ?> t = kind.apply(store);
+      Ops<?, ?> t = subject(store);
       int[] sizes = {1, 255, 256, 257, 4_095, 4_097, 70_000, 2_000_000, 300};
       for (int size : sizes) {
         String v = "v".repeat(size - 1) + (char) ('a' + size % 26);
@@ -235,11 +294,10 @@ class TableContractTest {
 
   // ---- deleteRange ------------------------------------------------------------------------------
 
-  @ParameterizedTest
-  @MethodSource("kinds")
-  void deleteRangeRemovesFromInclusiveToExclusive(Function<DBStore, Ops<?, ?>> kind) {
+  @Test
+  void deleteRangeRemovesFromInclusiveToExclusive() {
     try (DBStore store = TestStores.open(dir)) {
-      Ops<?, ?> t = kind.apply(store);
+      Ops<?, ?> t = subject(store);
       for (String k : new String[] {"a", "b", "b1", "c", "d", "e"}) {
         t.put(k, "v" + k);
       }
@@ -255,11 +313,10 @@ class TableContractTest {
     }
   }
 
-  @ParameterizedTest
-  @MethodSource("kinds")
-  void deleteRangeWithEqualBoundsDeletesNothing(Function<DBStore, Ops<?, ?>> kind) {
+  @Test
+  void deleteRangeWithEqualBoundsDeletesNothing() {
     try (DBStore store = TestStores.open(dir)) {
-      Ops<?, ?> t = kind.apply(store);
+      Ops<?, ?> t = subject(store);
       t.put("a", "1");
       t.put("b", "2");
       t.deleteRange("b", "b");
@@ -268,11 +325,10 @@ class TableContractTest {
     }
   }
 
-  @ParameterizedTest
-  @MethodSource("kinds")
-  void deleteRangeWithFromAfterToIsRejectedAndChangesNothing(Function<DBStore, Ops<?, ?>> kind) {
+  @Test
+  void deleteRangeWithFromAfterToIsRejectedAndChangesNothing() {
     try (DBStore store = TestStores.open(dir)) {
-      Ops<?, ?> t = kind.apply(store);
+      Ops<?, ?> t = subject(store);
       t.put("a", "1");
       t.put("b", "2");
       t.put("c", "3");
@@ -290,38 +346,36 @@ class TableContractTest {
 
   // ---- isEmpty and estimates ------------------------------------------------------------------
 
-  @ParameterizedTest
-  @MethodSource("kinds")
-  void isEmptyFollowsLiveEntries(Function<DBStore, Ops<?, ?>> kind) {
+  @Test
+  void isEmptyFollowsLiveEntries() {
     try (DBStore store = TestStores.open(dir)) {
-      Ops<?, ?> t = kind.apply(store);
-      assertTrue(t.table.isEmpty());
+      Ops<?, ?> t = subject(store);
+      assertTrue(t.isEmpty());
       t.put("k", "v");
-      assertFalse(t.table.isEmpty());
+      assertFalse(t.isEmpty());
       t.delete("k");
-      assertTrue(t.table.isEmpty(), "a tombstone is not an entry");
+      assertTrue(t.isEmpty(), "a tombstone is not an entry");
       t.put("x1", "v");
       t.put("x2", "v");
       store.flush();
-      assertFalse(t.table.isEmpty());
+      assertFalse(t.isEmpty());
       t.deleteRange("x", "y");
-      assertTrue(t.table.isEmpty(), "after a range delete");
+      assertTrue(t.isEmpty(), "after a range delete");
     }
   }
 
-  @ParameterizedTest
-  @MethodSource("kinds")
-  void estimatedKeyCountIsPositiveAndAtMostTheKeysInserted(Function<DBStore, Ops<?, ?>> kind) {
+  @Test
+  void estimatedKeyCountIsPositiveAndAtMostTheKeysInserted() {
     try (DBStore store = TestStores.open(dir)) {
-      Ops<?, ?> t = kind.apply(store);
+      Ops<?, ?> t = subject(store);
       int n = 500;
       for (int i = 0; i < n; i++) {
         t.put(String.format("key-%05d", i), "value-" + i);
       }
-      long inMemtable = t.table.getEstimatedKeyCount();
+      long inMemtable = t.estimatedKeyCount();
       assertTrue(inMemtable > 0 && inMemtable <= n, "estimate " + inMemtable);
       store.flush();
-      long inSst = t.table.getEstimatedKeyCount();
+      long inSst = t.estimatedKeyCount();
       assertTrue(inSst > 0 && inSst <= n, "estimate after flush " + inSst);
     }
   }
@@ -331,8 +385,8 @@ class TableContractTest {
   @Test
   void batchAcrossTwoTablesIsInvisibleUntilCommitThenFullyApplied() {
     try (DBStore store = TestStores.open(dir)) {
-      Ops<byte[], byte[]> r = raw(store);
-      Ops<String, String> s = typed(store);
+      Ops<?, ?> r = subject(store);
+      Ops<?, ?> s = companion(store);
       for (String k : new String[] {"a", "b", "c", "d", "e"}) {
         r.put(k, "r" + k);
         s.put(k, "s" + k);
@@ -364,7 +418,7 @@ class TableContractTest {
   @Test
   void batchOperationsApplyInTheOrderAdded() {
     try (DBStore store = TestStores.open(dir)) {
-      Ops<String, String> s = typed(store);
+      Ops<?, ?> s = subject(store);
       try (BatchOperation batch = store.initBatchOperation()) {
         s.putWithBatch(batch, "k", "1");
         s.deleteWithBatch(batch, "k");
@@ -381,7 +435,7 @@ class TableContractTest {
   @Test
   void committingTwiceThrowsIllegalStateAndAppliesOnce() {
     try (DBStore store = TestStores.open(dir)) {
-      Ops<byte[], byte[]> r = raw(store);
+      Ops<?, ?> r = subject(store);
       try (BatchOperation batch = store.initBatchOperation()) {
         r.putWithBatch(batch, "k", "v");
         batch.commit();
@@ -396,7 +450,7 @@ class TableContractTest {
   @Test
   void addingToACommittedOrClosedBatchThrowsIllegalState() {
     try (DBStore store = TestStores.open(dir)) {
-      List<Ops<?, ?>> tables = List.of(raw(store), typed(store));
+      List<Ops<?, ?>> tables = List.of(subject(store), companion(store));
       BatchOperation committed = store.initBatchOperation();
       committed.commit();
       BatchOperation closed = store.initBatchOperation();
@@ -425,7 +479,7 @@ class TableContractTest {
     try (DBStore store = TestStores.open(dir.resolve("one"));
         DBStore other = TestStores.open(dir.resolve("two"));
         BatchOperation foreign = other.initBatchOperation()) {
-      for (Ops<?, ?> t : List.of(raw(store), typed(store))) {
+      for (Ops<?, ?> t : List.of(subject(store), companion(store))) {
         assertThrows(IllegalArgumentException.class, () -> t.putWithBatch(foreign, "k", "v"));
         assertThrows(IllegalArgumentException.class, () -> t.deleteWithBatch(foreign, "k"));
         assertThrows(IllegalArgumentException.class,
@@ -434,8 +488,8 @@ class TableContractTest {
       assertEquals(0, foreign.size());
       foreign.commit();
       for (DBStore s : List.of(store, other)) {
-        assertEquals(Map.of(), raw(s).scan());
-        assertEquals(Map.of(), typed(s).scan());
+        assertEquals(Map.of(), subject(s).scan());
+        assertEquals(Map.of(), companion(s).scan());
       }
     }
   }
@@ -443,8 +497,8 @@ class TableContractTest {
   @Test
   void closingAnUncommittedBatchDiscardsIt() {
     try (DBStore store = TestStores.open(dir)) {
-      Ops<byte[], byte[]> r = raw(store);
-      Ops<String, String> s = typed(store);
+      Ops<?, ?> r = subject(store);
+      Ops<?, ?> s = companion(store);
       r.put("keep", "1");
       s.put("keep", "2");
       BatchOperation batch = store.initBatchOperation();
@@ -467,7 +521,7 @@ class TableContractTest {
   // ---- WriteOptions on every write path -------------------------------------------------------
 
   /** One way of writing; {@code prepare} runs before the measured write, {@code check} after. */
-  record WritePath(String name, Consumer<DBStore> prepare, Consumer<DBStore> write,
+  private record WritePath(String name, Consumer<DBStore> prepare, Consumer<DBStore> write,
       Consumer<DBStore> check) {
     @Override
     public String toString() {
@@ -475,29 +529,23 @@ class TableContractTest {
     }
   }
 
-  static List<WritePath> writePaths() {
+  private List<WritePath> writePaths() {
     return List.of(
-        new WritePath("put byte[]", s -> { }, s -> raw(s).put("p", "v"),
-            s -> assertEquals("v", raw(s).get("p"))),
-        new WritePath("put typed", s -> { }, s -> typed(s).put("p", "v"),
-            s -> assertEquals("v", typed(s).get("p"))),
-        new WritePath("delete byte[]", s -> raw(s).put("d", "v"), s -> raw(s).delete("d"),
-            s -> assertNull(raw(s).get("d"))),
-        new WritePath("delete typed", s -> typed(s).put("d", "v"), s -> typed(s).delete("d"),
-            s -> assertNull(typed(s).get("d"))),
-        new WritePath("deleteRange byte[]", s -> raw(s).put("r1", "v"),
-            s -> raw(s).deleteRange("r", "s"), s -> assertNull(raw(s).get("r1"))),
-        new WritePath("deleteRange typed", s -> typed(s).put("r1", "v"),
-            s -> typed(s).deleteRange("r", "s"), s -> assertNull(typed(s).get("r1"))),
+        new WritePath("put", s -> { }, s -> subject(s).put("p", "v"),
+            s -> assertEquals("v", subject(s).get("p"))),
+        new WritePath("delete", s -> subject(s).put("d", "v"), s -> subject(s).delete("d"),
+            s -> assertNull(subject(s).get("d"))),
+        new WritePath("deleteRange", s -> subject(s).put("r1", "v"),
+            s -> subject(s).deleteRange("r", "s"), s -> assertNull(subject(s).get("r1"))),
         new WritePath("batch commit", s -> { }, s -> {
           try (BatchOperation b = s.initBatchOperation()) {
-            raw(s).putWithBatch(b, "b", "v");
-            typed(s).putWithBatch(b, "b", "w");
+            subject(s).putWithBatch(b, "b", "v");
+            companion(s).putWithBatch(b, "b", "w");
             b.commit();
           }
         }, s -> {
-          assertEquals("v", raw(s).get("b"));
-          assertEquals("w", typed(s).get("b"));
+          assertEquals("v", subject(s).get("b"));
+          assertEquals("w", companion(s).get("b"));
         }));
   }
 
