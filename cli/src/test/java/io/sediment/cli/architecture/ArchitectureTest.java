@@ -1,0 +1,94 @@
+package io.sediment.cli.architecture;
+
+import static com.tngtech.archunit.base.DescribedPredicate.alwaysTrue;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.core.importer.Location;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import io.sediment.db.DBStoreBuilder;
+import io.sediment.db.StoreMaintenance;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rules between modules, checked on the main classes of every module the command ships
+ * (hdds-db, om-metadata, om-server, recon-api, cli): the command's classpath holds them all. Each
+ * module checks its own packages too (HddsDbArchitectureTest, OmArchitectureTest).
+ */
+class ArchitectureTest {
+
+  private static JavaClasses shipped;
+
+  @BeforeAll
+  static void importShippedClasses() {
+    shipped = new ClassFileImporter()
+        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        .withImportOption(ArchitectureTest::notATestJar)
+        .importPackages("io.sediment.db", "io.sediment.om", "io.sediment.recon",
+            "io.sediment.cli");
+  }
+
+  private static boolean notATestJar(Location location) {
+    return !location.contains("-tests.jar") && !location.contains("/test-classes/");
+  }
+
+  @Test
+  void theCheckSeesEveryShippedModule() {
+    for (String pkg : List.of("io.sediment.db.managed", "io.sediment.om.core", "io.sediment.om.grpc",
+        "io.sediment.recon", "io.sediment.cli")) {
+      assertTrue(shipped.containPackage(pkg), "no main class of " + pkg + " was imported");
+    }
+  }
+
+  @Test
+  void onlyHddsDbUsesItsImplementation() {
+    noClasses().that().resideOutsideOfPackage("io.sediment.db..")
+        .should().dependOnClassesThat().resideInAnyPackage("io.sediment.db.managed..",
+            "io.sediment.db.rdb..", "io.sediment.db.tombstone..")
+        .because("every other module sees hdds-db through its API, so its implementation can"
+            + " change freely")
+        .check(shipped);
+  }
+
+  @Test
+  void theStoreDoesNotKnowItsServers() {
+    noClasses().that().resideInAnyPackage("io.sediment.db..", "io.sediment.om..")
+        .and().resideOutsideOfPackage("io.sediment.om.grpc..")
+        .should().dependOnClassesThat().resideInAnyPackage("io.sediment.om.grpc..",
+            "io.sediment.recon..", "io.sediment.cli..")
+        .because("a service that embeds the store must not pull in a server")
+        .check(shipped);
+  }
+
+  @Test
+  void noModuleHasAPackageCycle() {
+    slices().assignedFrom(EACH_PACKAGE).should().beFreeOfCycles()
+        // hdds-db's two bridges open the implementation, which implements the API.
+        .ignoreDependency(belongToAnyOf(DBStoreBuilder.class, StoreMaintenance.class),
+            alwaysTrue())
+        .check(shipped);
+  }
+
+  /** Every package is a slice, each module's root package included. */
+  private static final SliceAssignment EACH_PACKAGE = new SliceAssignment() {
+    @Override
+    public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
+      String pkg = javaClass.getPackageName();
+      return pkg.startsWith("io.sediment.") ? SliceIdentifier.of(pkg) : SliceIdentifier.ignore();
+    }
+
+    @Override
+    public String getDescription() {
+      return "every package of Sediment";
+    }
+  };
+}
