@@ -25,7 +25,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * Suite {@code getrange} (issue 3, DESIGN §5): a count-one {@code getRangeKVs(key, 1, null)} on
+ * Suite {@code getrange} (DESIGN §5): a count-one {@code getRangeKVs(key, 1, null)} on
  * an existing key, answered three ways on the raw {@code byte[]} table of a warm store of
  * {@code keys} entries (compacted to one level, every block cached):
  *

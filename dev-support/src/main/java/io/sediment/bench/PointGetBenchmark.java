@@ -25,7 +25,7 @@ import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
 
 /**
- * Suite {@code pointget} (issue 3, BookKeeper PR 4909): random point gets of existing keys from
+ * Suite {@code pointget} (BookKeeper PR 4909): random point gets of existing keys from
  * two threads on BookKeeper's entry-location index ({@link PointGetData}: {@code keys} keys of two
  * big-endian longs, 8-byte values, bottom-level SSTs of {@code targetFileMiB}), in one shared LRU
  * block cache of {@code cacheMiB}, with index and filter blocks cached

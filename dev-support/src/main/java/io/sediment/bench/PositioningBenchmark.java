@@ -23,7 +23,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * Suite {@code positioning} (issue 3, the HDDS-16250 comparison): what one iterator positioning
+ * Suite {@code positioning} (the HDDS-16250 comparison): what one iterator positioning
  * costs next to a band of {@code n} consecutive deleted keys.
  *
  * <p>Every store is warm, has automatic compaction off and holds, in one table, keys

@@ -30,7 +30,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * Suite {@code trailing} (issue 3): a page of {@value #LIVE} entries under a prefix followed by a
+ * Suite {@code trailing}: a page of {@value #LIVE} entries under a prefix followed by a
  * run of {@code tombstones} deleted keys, read by Sediment's bounded prefix iterator and by Kafka
  * Streams 4.4.0's {@code RocksDBStore} ({@link KafkaBenchStore}: same rocksdbjni, same table
  * options, Sediment's profile pushed into Kafka through its config setter).

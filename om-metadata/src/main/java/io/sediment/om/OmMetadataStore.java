@@ -159,8 +159,7 @@ public final class OmMetadataStore implements AutoCloseable {
    * @throws OmException INVALID_ARGUMENT for bad names, NOT_FOUND if absent
    */
   public Map<OmCounter, Long> bucketCounters(String volume, String bucket) {
-    OmValidation.checkResourceName("Volume", volume);
-    OmValidation.checkResourceName("Bucket", bucket);
+    OmValidation.checkBucketArgs(volume, bucket);
     return ctx.bucketCountersOf(requireBucket(volume, bucket).getObjectId());
   }
 

@@ -23,7 +23,7 @@ import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 
 /**
- * The cross-feature model property of issue 4: random sequences mixing every write of the
+ * The cross-feature model property: random sequences mixing every write of the
  * namespace (OBJECT_STORE and LEGACY keys: create, overwrite, delete, rename, abandoned opens and
  * late or repeated commits; FSO: mkdir -p, create+commit, abandoned opens, file deletes,
  * recursive and non-recursive directory deletes, renames; multipart initiate, part commits

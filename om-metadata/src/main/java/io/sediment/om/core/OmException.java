@@ -9,7 +9,7 @@ import java.util.Objects;
  */
 public final class OmException extends RuntimeException {
 
-  /** What went wrong, in the spirit of gRPC status codes (issue 5 maps them one to one). */
+  /** What went wrong, in the spirit of gRPC status codes (the gRPC server maps them one to one). */
   public enum Code {
     /** A malformed argument: a bad name, key, page size or continuation token. */
     INVALID_ARGUMENT,

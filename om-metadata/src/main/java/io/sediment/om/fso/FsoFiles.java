@@ -180,9 +180,8 @@ public final class FsoFiles {
     ctx.write(txn -> {
       BucketInfo b = FsoResolver.requireFsoBucket(ctx, null, volume, bucket);
       long bid = b.getObjectId();
-      long parent = FsoResolver.parentId(dirTable, fileTable, b, path, Code.NOT_FOUND,
+      String key = FsoResolver.rowKey(dirTable, fileTable, b, path,
           "Cannot delete file '" + path + "'");
-      String key = OmKeys.pathKey(b.getVolumeId(), bid, parent, path.leaf());
       KeyInfo f = FsoResolver.requireRow(fileTable, dirTable, key,
           "'" + path + "' is a directory; use deleteDirectory",
           "File '" + path + "' does not exist in '" + volume + "/" + bucket + "'");

@@ -78,9 +78,7 @@ public final class FsoResolver {
       }
       Table<String, DirectoryInfo> dirs = view.getTable(DIRECTORY_TABLE);
       Table<String, KeyInfo> files = view.getTable(FILE_TABLE);
-      long parent = parentId(dirs, files, b, path, Code.NOT_FOUND,
-          "File '" + path + "' does not exist");
-      String key = OmKeys.pathKey(b.getVolumeId(), b.getObjectId(), parent, path.leaf());
+      String key = rowKey(dirs, files, b, path, "File '" + path + "' does not exist");
       KeyInfo f = requireRow(files, dirs, key, "'" + path + "' is a directory, not a file",
           "File '" + path + "' does not exist in '" + volume + "/" + bucket + "'");
       return withPath(f, volume, bucket, path.path());
@@ -181,6 +179,19 @@ public final class FsoResolver {
     return parent;
   }
 
+
+  /**
+   * The DB key of the row at {@code path} in bucket {@code b}, every ancestor resolved through
+   * {@code dirs}.
+   *
+   * @throws OmException NOT_FOUND, starting with {@code context}, if an ancestor is missing or a
+   *     file
+   */
+  public static String rowKey(Table<String, DirectoryInfo> dirs, Table<String, KeyInfo> files,
+      BucketInfo b, FsoPath path, String context) {
+    long parent = parentId(dirs, files, b, path, Code.NOT_FOUND, context);
+    return OmKeys.pathKey(b.getVolumeId(), b.getObjectId(), parent, path.leaf());
+  }
   /**
    * The row at {@code key} in {@code wanted}: FAILED_PRECONDITION with {@code otherKindMessage}
    * when {@code other} has a row there instead (a file where a directory is wanted, or the

@@ -92,8 +92,7 @@ public final class ObjectListings {
    */
   public ListPage<KeyInfo> listKeys(String volume, String bucket, String prefix, String startAfter,
       int maxKeys, String token) {
-    OmValidation.checkResourceName("Volume", volume);
-    OmValidation.checkResourceName("Bucket", bucket);
+    OmValidation.checkBucketArgs(volume, bucket);
     OmValidation.checkOptionalText("Prefix", prefix);
     OmValidation.checkOptionalText("Start-after", startAfter);
     int max = ctx.checkPageSize("maxKeys", maxKeys);
@@ -184,8 +183,7 @@ public final class ObjectListings {
 
   private static void checkObjectsRequest(String volume, String bucket, String prefix,
       String delimiter) {
-    OmValidation.checkResourceName("Volume", volume);
-    OmValidation.checkResourceName("Bucket", bucket);
+    OmValidation.checkBucketArgs(volume, bucket);
     OmValidation.checkOptionalText("Prefix", prefix);
     OmValidation.checkOptionalText("Delimiter", delimiter);
   }

@@ -141,7 +141,7 @@ public final class MultipartUploads {
    * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume/bucket), UNIMPLEMENTED for FSO buckets
    */
   public String initiate(String volume, String bucket, String key, String owner) {
-    checkKeyArgs(volume, bucket, key);
+    OmValidation.checkKeyArgs(volume, bucket, key);
     OmValidation.checkOwner(owner);
     return ctx.write(txn -> {
       BucketInfo info = ctx.requireObjectStoreBucket(null, volume, bucket);
@@ -176,7 +176,7 @@ public final class MultipartUploads {
    */
   public PartInfo commitPart(String volume, String bucket, String key, String uploadId, int partNumber,
       long size, String etag) {
-    checkKeyArgs(volume, bucket, key);
+    OmValidation.checkKeyArgs(volume, bucket, key);
     checkUploadId(uploadId);
     checkPartNumber(partNumber);
     OmValidation.checkDataSize("Part size", size, OmValidation.MAX_PART_BYTES);
@@ -214,7 +214,7 @@ public final class MultipartUploads {
    */
   public PartListing listParts(String volume, String bucket, String key, String uploadId,
       int partNumberMarker, int maxParts) {
-    checkKeyArgs(volume, bucket, key);
+    OmValidation.checkKeyArgs(volume, bucket, key);
     checkUploadId(uploadId);
     if (partNumberMarker < 0 || partNumberMarker > MAX_PART_NUMBER) {
       throw OmException.invalid("Part number marker must be 0 (from the first part) to "
@@ -255,7 +255,7 @@ public final class MultipartUploads {
    */
   public KeyInfo complete(String volume, String bucket, String key, String uploadId,
       List<CompletedPart> requested) {
-    checkKeyArgs(volume, bucket, key);
+    OmValidation.checkKeyArgs(volume, bucket, key);
     checkUploadId(uploadId);
     checkCompletedParts(requested);
     return ctx.write(txn -> {
@@ -332,7 +332,7 @@ public final class MultipartUploads {
    *     FSO buckets
    */
   public void abort(String volume, String bucket, String key, String uploadId) {
-    checkKeyArgs(volume, bucket, key);
+    OmValidation.checkKeyArgs(volume, bucket, key);
     checkUploadId(uploadId);
     ctx.write(txn -> {
       long bucketId = ctx.requireObjectStoreBucket(null, volume, bucket).getObjectId();
@@ -389,8 +389,7 @@ public final class MultipartUploads {
    */
   public MultipartUploadListing list(String volume, String bucket, String prefix, String keyMarker,
       String uploadIdMarker, int maxUploads) {
-    OmValidation.checkResourceName("Volume", volume);
-    OmValidation.checkResourceName("Bucket", bucket);
+    OmValidation.checkBucketArgs(volume, bucket);
     OmValidation.checkOptionalText("Prefix", prefix);
     OmValidation.checkOptionalText("Key marker", keyMarker);
     boolean hasKeyMarker = keyMarker != null && !keyMarker.isEmpty();
@@ -506,12 +505,6 @@ public final class MultipartUploads {
   }
 
   // ---- argument checks ----
-
-  private static void checkKeyArgs(String volume, String bucket, String key) {
-    OmValidation.checkResourceName("Volume", volume);
-    OmValidation.checkResourceName("Bucket", bucket);
-    OmValidation.checkKeyName(key);
-  }
 
   /** An upload id of this store: {@value OmKeys#ID_WIDTH} lowercase hex digits. */
   static void checkUploadId(String uploadId) {

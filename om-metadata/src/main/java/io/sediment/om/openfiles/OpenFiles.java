@@ -58,8 +58,7 @@ public final class OpenFiles {
    * @throws OmException INVALID_ARGUMENT (names, page size, token), NOT_FOUND (volume or bucket)
    */
   public OpenFilesPage list(String volume, String bucket, int maxKeys, String token) {
-    OmValidation.checkResourceName("Volume", volume);
-    OmValidation.checkResourceName("Bucket", bucket);
+    OmValidation.checkBucketArgs(volume, bucket);
     int max = ctx.checkPageSize("maxKeys", maxKeys);
     try (ReadView view = ctx.store().openReadView()) {
       BucketInfo info = ctx.requireBucket(view, volume, bucket);

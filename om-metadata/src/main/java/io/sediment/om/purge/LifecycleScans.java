@@ -73,8 +73,7 @@ public final class LifecycleScans {
     if (scanName == null || !NAME.matcher(scanName).matches()) {
       throw OmException.invalid("Scan name must be 1 to 64 of [A-Za-z0-9_.-]: '" + scanName + "'");
     }
-    OmValidation.checkResourceName("Volume", volume);
-    OmValidation.checkResourceName("Bucket", bucket);
+    OmValidation.checkBucketArgs(volume, bucket);
     OmValidation.checkOptionalText("Prefix", prefix);
     Objects.requireNonNull(rule, "rule");
     int max = ctx.checkBudget("maxExamined", maxExamined);

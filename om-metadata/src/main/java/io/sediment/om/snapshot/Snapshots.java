@@ -301,8 +301,7 @@ public final class Snapshots implements AutoCloseable {
    */
   public ListPage<SnapshotInfo> list(String volume, String bucket, String prefix, String prevSnapshot,
       int maxEntries, String token, boolean includeDeleted) {
-    OmValidation.checkResourceName("Volume", volume);
-    OmValidation.checkResourceName("Bucket", bucket);
+    OmValidation.checkBucketArgs(volume, bucket);
     OmValidation.checkOptionalText("Prefix", prefix);
     OmValidation.checkOptionalText("Previous snapshot", prevSnapshot);
     int max = ctx.checkPageSize("maxEntries", maxEntries);
@@ -525,8 +524,7 @@ public final class Snapshots implements AutoCloseable {
   }
 
   private static void checkNames(String volume, String bucket, String name) {
-    OmValidation.checkResourceName("Volume", volume);
-    OmValidation.checkResourceName("Bucket", bucket);
+    OmValidation.checkBucketArgs(volume, bucket);
     OmValidation.checkResourceName("Snapshot", name);
   }
 
