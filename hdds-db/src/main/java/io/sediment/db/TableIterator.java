@@ -15,8 +15,9 @@ import java.util.Iterator;
  * the iterator stays on the entry it returned and moves on only when asked for the following one,
  * so reading N entries never walks past the N-th.
  *
- * <p>Not thread-safe. Must be closed; {@link #close()} is idempotent. Any other call after close,
- * or after the store closed, throws {@link IllegalStateException}.
+ * <p>Not thread-safe. Must be closed; {@link #close()} is idempotent. Any other call after its own
+ * close throws {@link IllegalStateException}; any call after the store closed throws
+ * {@link StoreClosedException}.
  *
  * @param <K> the key type
  * @param <T> the element type, usually {@link KeyValue}

@@ -13,7 +13,6 @@ import io.sediment.db.codec.Codec;
 import io.sediment.om.core.CursorSweep;
 import io.sediment.om.core.OmContext;
 import io.sediment.om.core.OmCounter;
-import io.sediment.om.core.OmException.Code;
 import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OmValidation;
@@ -26,11 +25,7 @@ import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.MultipartUploadInfo;
 import io.sediment.proto.om.PartInfo;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -177,10 +172,10 @@ public final class MultipartUploads {
   public PartInfo commitPart(String volume, String bucket, String key, String uploadId, int partNumber,
       long size, String etag) {
     OmValidation.checkKeyArgs(volume, bucket, key);
-    checkUploadId(uploadId);
-    checkPartNumber(partNumber);
+    MultipartArgs.checkUploadId(uploadId);
+    MultipartArgs.checkPartNumber(partNumber);
     OmValidation.checkDataSize("Part size", size, OmValidation.MAX_PART_BYTES);
-    checkEtag(etag);
+    MultipartArgs.checkEtag(etag);
     return ctx.write(txn -> {
       long bucketId = ctx.requireObjectStoreBucket(null, volume, bucket).getObjectId();
       String dbKey = OmKeys.multipartKey(volume, bucket, key, uploadId);
@@ -215,7 +210,7 @@ public final class MultipartUploads {
   public PartListing listParts(String volume, String bucket, String key, String uploadId,
       int partNumberMarker, int maxParts) {
     OmValidation.checkKeyArgs(volume, bucket, key);
-    checkUploadId(uploadId);
+    MultipartArgs.checkUploadId(uploadId);
     if (partNumberMarker < 0 || partNumberMarker > MAX_PART_NUMBER) {
       throw OmException.invalid("Part number marker must be 0 (from the first part) to "
           + MAX_PART_NUMBER + ": " + partNumberMarker);
@@ -256,8 +251,8 @@ public final class MultipartUploads {
   public KeyInfo complete(String volume, String bucket, String key, String uploadId,
       List<CompletedPart> requested) {
     OmValidation.checkKeyArgs(volume, bucket, key);
-    checkUploadId(uploadId);
-    checkCompletedParts(requested);
+    MultipartArgs.checkUploadId(uploadId);
+    MultipartArgs.checkCompletedParts(requested);
     return ctx.write(txn -> {
       long bucketId = ctx.requireObjectStoreBucket(null, volume, bucket).getObjectId();
       String dbKey = OmKeys.multipartKey(volume, bucket, key, uploadId);
@@ -275,7 +270,7 @@ public final class MultipartUploads {
               + "' was never uploaded (S3 InvalidPart)");
         }
         PartInfo have = parts.get(at);
-        if (!unquote(have.getEtag()).equals(unquote(want.etag()))) {
+        if (!MultipartArgs.unquote(have.getEtag()).equals(MultipartArgs.unquote(want.etag()))) {
           throw OmException.invalid("Part " + want.partNumber() + " of upload '" + uploadId
               + "' has ETag '" + have.getEtag() + "', not '" + want.etag() + "' (S3 InvalidPart)");
         }
@@ -290,7 +285,7 @@ public final class MultipartUploads {
           throw OmException.invalid("The parts of upload '" + uploadId + "' add up to more than "
               + OmValidation.MAX_OBJECT_BYTES + " bytes, the largest object (S3 EntityTooLarge)");
         }
-        etags.add(unquote(have.getEtag()));
+        etags.add(MultipartArgs.unquote(have.getEtag()));
       }
       long now = txn.now();
       KeyInfo committed = KeyInfo.newBuilder()
@@ -303,7 +298,7 @@ public final class MultipartUploads {
           .setCreationTime(upload.getCreationTime())
           .setModificationTime(now)
           .setOwner(upload.getOwner())
-          .putMetadata(META_ETAG, multipartEtag(etags))
+          .putMetadata(META_ETAG, MultipartArgs.multipartEtag(etags))
           .build();
       String objectKey = OmKeys.objectKey(volume, bucket, key);
       KeyInfo previous = keyTable.get(objectKey);
@@ -333,7 +328,7 @@ public final class MultipartUploads {
    */
   public void abort(String volume, String bucket, String key, String uploadId) {
     OmValidation.checkKeyArgs(volume, bucket, key);
-    checkUploadId(uploadId);
+    MultipartArgs.checkUploadId(uploadId);
     ctx.write(txn -> {
       long bucketId = ctx.requireObjectStoreBucket(null, volume, bucket).getObjectId();
       String dbKey = OmKeys.multipartKey(volume, bucket, key, uploadId);
@@ -396,7 +391,7 @@ public final class MultipartUploads {
     // As in S3, the upload-id marker means nothing without a key marker.
     boolean hasUploadMarker = hasKeyMarker && uploadIdMarker != null && !uploadIdMarker.isEmpty();
     if (hasUploadMarker) {
-      checkUploadId(uploadIdMarker);
+      MultipartArgs.checkUploadId(uploadIdMarker);
     }
     int max = ctx.clampPageSize("max-uploads", maxUploads);
     Page<MultipartUploadInfo> page;
@@ -467,93 +462,5 @@ public final class MultipartUploads {
       }
     }
     return -lo - 1;
-  }
-
-  /**
-   * The S3 multipart ETag: MD5 over the parts' ETags (each as its 16 bytes when it is 32 hex
-   * digits, else its UTF-8 bytes) in order, as hex, then {@code -} and the part count.
-   */
-  static String multipartEtag(List<String> etags) {
-    MessageDigest md5;
-    try {
-      md5 = MessageDigest.getInstance("MD5");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("MD5 unavailable", e);
-    }
-    for (String etag : etags) {
-      md5.update(isMd5Hex(etag) ? HexFormat.of().parseHex(etag)
-          : etag.getBytes(StandardCharsets.UTF_8));
-    }
-    return HexFormat.of().formatHex(md5.digest()) + "-" + etags.size();
-  }
-
-  private static boolean isMd5Hex(String s) {
-    if (s.length() != 32) {
-      return false;
-    }
-    for (int i = 0; i < s.length(); i++) {
-      if (Character.digit(s.charAt(i), 16) < 0) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static String unquote(String etag) {
-    return etag.length() >= 2 && etag.startsWith("\"") && etag.endsWith("\"")
-        ? etag.substring(1, etag.length() - 1) : etag;
-  }
-
-  // ---- argument checks ----
-
-  /** An upload id of this store: {@value OmKeys#ID_WIDTH} lowercase hex digits. */
-  static void checkUploadId(String uploadId) {
-    if (uploadId == null || uploadId.isEmpty()) {
-      throw OmException.invalid("Upload id is missing");
-    }
-    try {
-      OmKeys.parseId(uploadId);
-    } catch (IllegalArgumentException e) {
-      throw OmException.invalid("'" + (uploadId.length() <= 80 ? uploadId
-          : uploadId.substring(0, 77) + "...") + "' is not an upload id: upload ids are "
-          + OmKeys.ID_WIDTH + " lowercase hex digits");
-    }
-  }
-
-  private static void checkPartNumber(int partNumber) {
-    if (partNumber < MIN_PART_NUMBER || partNumber > MAX_PART_NUMBER) {
-      throw OmException.invalid("Part number must be " + MIN_PART_NUMBER + " to "
-          + MAX_PART_NUMBER + ": " + partNumber);
-    }
-  }
-
-  private static void checkEtag(String etag) {
-    if (etag == null || etag.isEmpty()) {
-      throw OmException.invalid("Part ETag is missing");
-    }
-    OmValidation.checkOptionalText("Part ETag", etag);
-  }
-
-  private static void checkCompletedParts(List<CompletedPart> parts) {
-    if (parts == null || parts.isEmpty()) {
-      throw OmException.invalid("A multipart upload is completed with at least one part");
-    }
-    if (parts.size() > MAX_PART_NUMBER) {
-      throw OmException.invalid("At most " + MAX_PART_NUMBER + " parts: " + parts.size());
-    }
-    int previous = 0;
-    for (CompletedPart p : parts) {
-      if (p == null) {
-        throw OmException.invalid("A completed part is missing (null)");
-      }
-      checkPartNumber(p.partNumber());
-      checkEtag(p.etag());
-      if (p.partNumber() <= previous) {
-        throw new OmException(Code.INVALID_ARGUMENT, "Parts must be listed in strictly ascending "
-            + "part number order: " + p.partNumber() + " follows " + previous
-            + " (S3 InvalidPartOrder)");
-      }
-      previous = p.partNumber();
-    }
   }
 }

@@ -29,6 +29,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import java.util.function.ToLongFunction;
 
 /**
  * The purge steps the background services run ({@code io.sediment.om.service}): each call is one
@@ -178,59 +179,62 @@ public final class OmPurges {
    * @throws OmException INVALID_ARGUMENT for a negative threshold or a limit out of range
    */
   public PurgeResult abortExpiredUploads(Duration threshold, int limit) {
-    long age = checkThreshold(threshold);
-    checkLimit(limit);
-    if (counter(OmCounter.MULTIPART_UPLOADS) == 0) {
-      return skipped(MULTIPART_UPLOAD_CLEANUP);
-    }
-    return ctx.write(txn -> {
-      long expiredAtOrBefore = txn.now() - age;
-      String cursor = readCursor(MULTIPART_UPLOAD_CLEANUP);
-      CursorSweep<MultipartUploadInfo> sweep = CursorSweep.read(multipartTable, cursor, limit);
-      BucketOwners owners = new BucketOwners();
-      long[] bytes = {0};
-      Outcome outcome = deleteExpired(txn, multipartTable, sweep,
-          u -> u.getCreationTime() <= expiredAtOrBefore,
-          row -> {
-            Long bucketId = owners.of(row.getKey(), row.getValue().getObjectId());
-            // A null bucket id (its bucket is gone; cannot happen while deleteBucket refuses
-            // buckets with uploads, kept total) counts the upload and its parts store-wide.
-            bytes[0] += uploads.discardParts(txn, bucketId, row.getValue());
-          });
-      writeCursor(txn, MULTIPART_UPLOAD_CLEANUP, cursor, sweep.nextCursor());
-      return new PurgeResult(MULTIPART_UPLOAD_CLEANUP, sweep.size(), outcome.purged, bytes[0],
-          outcome.ranges, sweep.nextCursor(), false);
-    });
+    // A null bucket id (its bucket is gone; cannot happen while deleteBucket refuses buckets
+    // with uploads, kept total) counts the upload and its parts store-wide.
+    return expireSweep(MULTIPART_UPLOAD_CLEANUP, multipartTable, OmCounter.MULTIPART_UPLOADS,
+        threshold, limit, MultipartUploadInfo::getCreationTime,
+        (txn, owners, row) -> uploads.discardParts(txn,
+            owners.of(row.getKey(), row.getValue().getObjectId()), row.getValue()));
   }
 
   // ---- implementation ----
 
   private PurgeResult expireOpen(String step, Table<String, KeyInfo> table, OmCounter counter,
       Duration threshold, int limit) {
+    boolean fso = counter == OmCounter.OPEN_FILES;
+    return expireSweep(step, table, counter, threshold, limit, KeyInfo::getCreationTime,
+        (txn, owners, row) -> {
+          KeyInfo open = row.getValue();
+          Long bucketId = fso ? Long.valueOf(OmKeys.fsoBucketIdOf(row.getKey()))
+              : owners.of(row.getKey(), open.getObjectId());
+          txn.countIn(bucketId, counter, -1);
+          if (open.getDataSize() == 0) {
+            return 0;
+          }
+          ctx.moveToDeleted(txn, bucketId, open.toBuilder().setClientId(0).build());
+          return open.getDataSize();
+        });
+  }
+
+  /** What an expiry sweep does for one expired row besides deleting it; returns bytes reclaimed. */
+  private interface ExpiredRow<V> {
+    long retire(WriteTxn txn, BucketOwners owners, KeyValue<String, V> row);
+  }
+
+  /**
+   * One expiry step: skipped when {@code counter} is 0; else one write transaction that examines
+   * up to {@code limit} rows of {@code table} after the step's cursor (wrapping once), deletes
+   * those created at or before {@code now - threshold} (each maximal run as one delete), runs
+   * {@code retire} for each, and saves the cursor.
+   *
+   * @throws OmException INVALID_ARGUMENT for a negative threshold or a limit out of range
+   */
+  private <V> PurgeResult expireSweep(String step, Table<String, V> table, OmCounter counter,
+      Duration threshold, int limit, ToLongFunction<V> createdAt, ExpiredRow<V> retire) {
     long age = checkThreshold(threshold);
     checkLimit(limit);
     if (counter(counter) == 0) {
       return skipped(step);
     }
-    boolean fso = counter == OmCounter.OPEN_FILES;
     return ctx.write(txn -> {
       long expiredAtOrBefore = txn.now() - age;
       String cursor = readCursor(step);
-      CursorSweep<KeyInfo> sweep = CursorSweep.read(table, cursor, limit);
+      CursorSweep<V> sweep = CursorSweep.read(table, cursor, limit);
       BucketOwners owners = new BucketOwners();
       long[] bytes = {0};
       Outcome outcome = deleteExpired(txn, table, sweep,
-          k -> k.getCreationTime() <= expiredAtOrBefore,
-          row -> {
-            KeyInfo open = row.getValue();
-            Long bucketId = fso ? Long.valueOf(OmKeys.fsoBucketIdOf(row.getKey()))
-                : owners.of(row.getKey(), open.getObjectId());
-            txn.countIn(bucketId, counter, -1);
-            if (open.getDataSize() > 0) {
-              ctx.moveToDeleted(txn, bucketId, open.toBuilder().setClientId(0).build());
-              bytes[0] += open.getDataSize();
-            }
-          });
+          v -> createdAt.applyAsLong(v) <= expiredAtOrBefore,
+          row -> bytes[0] += retire.retire(txn, owners, row));
       writeCursor(txn, step, cursor, sweep.nextCursor());
       return new PurgeResult(step, sweep.size(), outcome.purged, bytes[0], outcome.ranges,
           sweep.nextCursor(), false);

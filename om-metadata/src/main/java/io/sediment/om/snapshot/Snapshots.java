@@ -6,19 +6,15 @@ import static io.sediment.om.core.OmDBDefinition.META_TABLE;
 import static io.sediment.om.core.OmDBDefinition.SNAPSHOT_INFO_TABLE;
 import static io.sediment.om.core.OmKeys.utf8;
 
-import io.sediment.db.DBProfile;
 import io.sediment.db.DBStore;
-import io.sediment.db.DBStoreBuilder;
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
 import io.sediment.db.ReadView;
 import io.sediment.db.Table;
 import io.sediment.db.TableIterator;
-import io.sediment.db.TombstonePolicy;
 import io.sediment.db.codec.Codec;
 import io.sediment.om.core.OmContext;
 import io.sediment.om.core.OmCounter;
-import io.sediment.om.core.OmDBDefinition;
 import io.sediment.om.core.OmException.Code;
 import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmKeys;
@@ -38,18 +34,12 @@ import io.sediment.proto.om.ListKind;
 import io.sediment.proto.om.SnapshotInfo;
 import io.sediment.proto.om.SnapshotStatus;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
-import java.util.stream.Stream;
 
 /**
  * Bucket snapshots: a named, read-only, point-in-time copy of the namespace, kept as a RocksDB
@@ -103,8 +93,6 @@ public final class Snapshots implements AutoCloseable {
 
   /** The directory under the store's data directory that holds the checkpoints. */
   public static final String ROOT_DIR = "snapshots";
-  /** Block cache of one opened snapshot store. */
-  private static final long SNAPSHOT_CACHE_BYTES = 8L << 20;
   private static final String CHAIN_GLOBAL = "snapshotChain/global";
   private static final String CHAIN_BUCKET = "snapshotChain/bucket/";
   /** Request-hash marker that binds a token to a listing that includes deleted snapshots. */
@@ -117,17 +105,13 @@ public final class Snapshots implements AutoCloseable {
   private final Table<String, SnapshotInfo> table;
   private final Table<String, byte[]> meta;
 
-  /** Readers hold the read lock; closing a cached store takes the write lock. */
-  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-  /** Opened snapshot stores by snapshot id; guarded by itself (and emptied under the write lock). */
-  private final Map<String, DBStore> stores = new HashMap<>();
-  /** Set under the write lock by {@link #close()}. */
-  private boolean closed;
+  private final SnapshotStores stores;
 
   public Snapshots(OmContext ctx, Pager pager) {
     this.ctx = ctx;
     this.pager = pager;
     this.root = ctx.store().getPath().resolve(ROOT_DIR);
+    this.stores = new SnapshotStores(root);
     this.table = ctx.table(SNAPSHOT_INFO_TABLE);
     this.meta = ctx.table(META_TABLE);
     removeUnreferencedDirectories();
@@ -188,8 +172,8 @@ public final class Snapshots implements AutoCloseable {
       try {
         SnapshotInfo now = table.get(key);
         if (now == null || !id.equals(now.getSnapshotId())) {
-          deleteQuietly(dir);
-          deleteQuietly(root.resolve(id + ".tmp"));
+          SnapshotStores.deleteQuietly(dir);
+          SnapshotStores.deleteQuietly(root.resolve(id + ".tmp"));
         }
       } catch (RuntimeException suppressed) {
         e.addSuppressed(suppressed);
@@ -222,19 +206,7 @@ public final class Snapshots implements AutoCloseable {
       table.putWithBatch(txn.batch(), key, row);
       return row;
     });
-    lock.writeLock().lock();
-    try {
-      DBStore store;
-      synchronized (stores) {
-        store = stores.remove(deleted.getSnapshotId());
-      }
-      if (store != null) {
-        store.close();
-      }
-    } finally {
-      lock.writeLock().unlock();
-    }
-    deleteQuietly(root.resolve(deleted.getCheckpointDir()));
+    stores.evict(deleted);
     return deleted;
   }
 
@@ -369,38 +341,13 @@ public final class Snapshots implements AutoCloseable {
 
   /** Number of snapshot stores open now (for tests and metrics). */
   public int openStores() {
-    synchronized (stores) {
-      return stores.size();
-    }
+    return stores.openCount();
   }
 
   /** Closes every cached snapshot store (after reads in progress); later reads are UNAVAILABLE. */
   @Override
   public void close() {
-    lock.writeLock().lock();
-    try {
-      closed = true;
-      RuntimeException first = null;
-      synchronized (stores) {
-        for (DBStore s : stores.values()) {
-          try {
-            s.close();
-          } catch (RuntimeException e) {
-            if (first == null) {
-              first = e;
-            } else {
-              first.addSuppressed(e);
-            }
-          }
-        }
-        stores.clear();
-      }
-      if (first != null) {
-        throw first;
-      }
-    } finally {
-      lock.writeLock().unlock();
-    }
+    stores.close();
   }
 
   // ---- internals ----
@@ -410,47 +357,14 @@ public final class Snapshots implements AutoCloseable {
    * is read under the lock, so a snapshot whose delete has closed its store is seen as DELETED.
    */
   private <T> T read(String volume, String bucket, String name, Function<DBStore, T> body) {
-    lock.readLock().lock();
-    try {
-      if (closed) {
-        throw new OmException(Code.UNAVAILABLE, "The store is closed");
-      }
+    return stores.read(() -> {
       SnapshotInfo info = table.get(OmKeys.snapshotKey(volume, bucket, name));
       if (info == null || info.getStatus() != SnapshotStatus.SNAPSHOT_ACTIVE) {
         ctx.requireBucket(null, volume, bucket);
         throw notFound(volume, bucket, name);
       }
-      return body.apply(storeOf(info));
-    } finally {
-      lock.readLock().unlock();
-    }
-  }
-
-  /** The cached store of an ACTIVE snapshot, opened on first use; caller holds the read lock. */
-  private DBStore storeOf(SnapshotInfo info) {
-    synchronized (stores) {
-      DBStore store = stores.get(info.getSnapshotId());
-      if (store != null) {
-        return store;
-      }
-      Path dir = root.resolve(info.getCheckpointDir());
-      if (!Files.isRegularFile(dir.resolve("CURRENT"))) {
-        // Opening would create an empty database in its place.
-        throw new OmException(Code.INTERNAL, "The checkpoint of snapshot '" + info.getName()
-            + "' (" + info.getSnapshotId() + ") is missing from " + dir);
-      }
-      DBProfile profile = DBProfile.defaults().toBuilder()
-          .disableAutoCompactions(true)
-          .blockCacheBytes(SNAPSHOT_CACHE_BYTES)
-          .build();
-      store = DBStoreBuilder.newBuilder(OmDBDefinition.DEFINITION)
-          .setPath(dir)
-          .setProfile(profile)
-          .setTombstonePolicy(TombstonePolicy.disabled())
-          .build();
-      stores.put(info.getSnapshotId(), store);
-      return store;
-    }
+      return info;
+    }, body);
   }
 
   private static BucketInfo requireObjectStoreBucket(DBStore snap, String volume, String bucket,
@@ -486,9 +400,6 @@ public final class Snapshots implements AutoCloseable {
 
   /** Deletes everything under the root that is not the checkpoint of an ACTIVE snapshot. */
   private void removeUnreferencedDirectories() {
-    if (!Files.isDirectory(root)) {
-      return;
-    }
     Set<String> active = new HashSet<>();
     try (TableIterator<String, KeyValue<String, SnapshotInfo>> it = table.iterator()) {
       while (it.hasNext()) {
@@ -498,29 +409,7 @@ public final class Snapshots implements AutoCloseable {
         }
       }
     }
-    try (Stream<Path> entries = Files.list(root)) {
-      for (Path p : (Iterable<Path>) entries::iterator) {
-        if (!active.contains(p.getFileName().toString())) {
-          deleteQuietly(p);
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot list the snapshot directory " + root, e);
-    }
-  }
-
-  /** Deletes {@code path} recursively if it exists; a failure leaves it for the next open. */
-  private static void deleteQuietly(Path path) {
-    if (!Files.exists(path)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(path)) {
-      for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
-        Files.deleteIfExists(p);
-      }
-    } catch (IOException | UncheckedIOException e) {
-      // Left for removeUnreferencedDirectories at the next open.
-    }
+    stores.removeAllBut(active);
   }
 
   private static void checkNames(String volume, String bucket, String name) {
