@@ -1,6 +1,5 @@
 package io.sediment.om.fso;
 
-import static io.sediment.om.core.OmDBDefinition.DELETED_DIRECTORY_TABLE;
 import static io.sediment.om.core.OmDBDefinition.DIRECTORY_TABLE;
 import static io.sediment.om.core.OmDBDefinition.FILE_TABLE;
 import static io.sediment.om.core.OmDBDefinition.OPEN_FILE_TABLE;
@@ -30,7 +29,6 @@ public final class FsoFiles {
   private final Table<String, DirectoryInfo> dirTable;
   private final Table<String, KeyInfo> fileTable;
   private final Table<String, KeyInfo> openFileTable;
-  private final Table<String, KeyInfo> deletedDirTable;
   private final PathDepthLimit depthLimit;
   private final FsoDirectories directories;
 
@@ -41,7 +39,6 @@ public final class FsoFiles {
     this.dirTable = ctx.table(DIRECTORY_TABLE);
     this.fileTable = ctx.table(FILE_TABLE);
     this.openFileTable = ctx.table(OPEN_FILE_TABLE);
-    this.deletedDirTable = ctx.table(DELETED_DIRECTORY_TABLE);
   }
 
 
