@@ -9,6 +9,7 @@ import io.sediment.db.codec.Bytes;
 import io.sediment.db.DBStore;
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
+import io.sediment.db.ReadView;
 import io.sediment.db.Table;
 import io.sediment.db.TableIterator;
 import io.sediment.db.codec.CodecBuffer;
@@ -97,7 +98,67 @@ class SeekAfterContractTest {
             : t.rangeIterator(lower, upper, IteratorType.KEY_AND_VALUE),
             key -> key, key -> { }, key -> key);
       }
+    },
+    READ_VIEW {
+      @Override
+      Cursor open(DBStore store, String lower, String upper, boolean prefix) {
+        ReadView view = store.openReadView();
+        Table<byte[], byte[]> t = view.getTable(TestStores.BYTES.name());
+        byte[] lo = bytes(lower);
+        return closingView(view, adapt(prefix ? t.iterator(lo, IteratorType.KEY_AND_VALUE)
+            : t.rangeIterator(lo, bytes(upper), IteratorType.KEY_AND_VALUE),
+            this::encode, target -> { }, this::decode));
+      }
+    },
+    READ_VIEW_TYPED {
+      @Override
+      byte[] encode(String key) {
+        return key.getBytes(StandardCharsets.UTF_8);
+      }
+
+      @Override
+      void put(DBStore store, String key) {
+        TYPED.put(store, key);
+      }
+
+      @Override
+      Cursor open(DBStore store, String lower, String upper, boolean prefix) {
+        ReadView view = store.openReadView();
+        Table<String, String> t = view.getTable(TestStores.STRINGS);
+        return closingView(view, adapt(prefix ? t.iterator(lower, IteratorType.KEY_AND_VALUE)
+            : t.rangeIterator(lower, upper, IteratorType.KEY_AND_VALUE),
+            key -> key, key -> { }, key -> key));
+      }
     };
+
+    /** {@code cursor}, closing {@code view} after it. */
+    static Cursor closingView(ReadView view, Cursor cursor) {
+      return new Cursor() {
+        @Override
+        public String seekAfter(String key) {
+          return cursor.seekAfter(key);
+        }
+
+        @Override
+        public String next() {
+          return cursor.next();
+        }
+
+        @Override
+        public boolean hasNext() {
+          return cursor.hasNext();
+        }
+
+        @Override
+        public void close() {
+          try {
+            cursor.close();
+          } finally {
+            view.close();
+          }
+        }
+      };
+    }
 
     /**
      * An iterator over the keys starting with {@code lower} ({@code prefix}) or over
