@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sediment.db.KeyValue;
 import io.sediment.db.TableDefinition;
 import io.sediment.db.TableIterator;
-import io.sediment.om.NamespaceHarness.MutableClock;
+import io.sediment.om.testing.MutableClock;
 import io.sediment.om.core.OmDBDefinition;
 import io.sediment.om.core.OmException.Code;
 import io.sediment.om.core.OmException;

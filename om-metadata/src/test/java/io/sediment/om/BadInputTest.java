@@ -12,13 +12,11 @@ import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.OmValidation;
 import io.sediment.om.core.OpenKeySession;
 import io.sediment.om.listing.ListObjectsV2Request;
+import io.sediment.om.testing.MutableClock;
 import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketLayout;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,31 +33,11 @@ class BadInputTest {
   private static final String B = "buck1";
 
   private OmMetadataStore om;
-  private final MutableClock clock = new MutableClock();
+  private final MutableClock clock = new MutableClock(1_700_000_000_000L);
   @RegisterExtension
   final OmStoreExtension omStore =
       OmStoreExtension.withOptions(() -> OmStoreOptions.defaults().withMaxListSize(50)
           .withTokenMaxAge(Duration.ofHours(1)).withClock(clock));
-
-  /** A clock tests can move. */
-  static final class MutableClock extends Clock {
-    volatile long millis = 1_700_000_000_000L;
-
-    @Override
-    public ZoneOffset getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return Instant.ofEpochMilli(millis);
-    }
-  }
 
   @BeforeEach
   void open() {
@@ -270,7 +248,7 @@ class BadInputTest {
   @Test
   void staleTokensAreRejected() {
     String token = om.listKeys(V, "buck2", null, null, 2, null).nextToken();
-    clock.millis += Duration.ofHours(2).toMillis();
+    clock.advance(Duration.ofHours(2));
     assertRejected(om, Code.INVALID_ARGUMENT, () -> om.listKeys(V, "buck2", null, null, 2, token));
     String fresh = om.listKeys(V, "buck2", null, null, 2, null).nextToken();
     // Re-creating the bucket under the same name invalidates its tokens.

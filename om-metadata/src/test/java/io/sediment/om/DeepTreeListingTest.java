@@ -3,8 +3,6 @@ package io.sediment.om;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sediment.db.managed.RocksDatabase;
-import io.sediment.db.rdb.RDBStore;
 import io.sediment.db.testing.StoreProbe;
 import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.SyncPolicy;

@@ -5,8 +5,6 @@ import static io.sediment.om.FsoTestSupport.keys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sediment.db.managed.RocksDatabase;
-import io.sediment.db.rdb.RDBStore;
 import io.sediment.db.testing.StoreProbe;
 import io.sediment.om.core.OmDBDefinition;
 import io.sediment.om.core.OmKeys;

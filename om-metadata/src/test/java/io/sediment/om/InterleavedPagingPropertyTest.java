@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.db.testing.LeakCheck;
-import io.sediment.om.NamespaceHarness.MutableClock;
+import io.sediment.om.testing.MutableClock;
 import io.sediment.om.NamespaceHarness.Op;
 import io.sediment.om.NamespaceListings.Lister;
 import io.sediment.om.NamespaceListings.PagingLog;

@@ -31,6 +31,7 @@ import io.sediment.om.multipart.CompletedPart;
 import io.sediment.om.multipart.MultipartUploads;
 import io.sediment.om.purge.OmPurges;
 import io.sediment.om.purge.PurgeResult;
+import io.sediment.om.testing.MutableClock;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
@@ -40,11 +41,7 @@ import io.sediment.proto.om.SnapshotInfo;
 import io.sediment.proto.om.SnapshotStatus;
 import io.sediment.proto.om.VolumeInfo;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
@@ -169,35 +166,6 @@ final class NamespaceHarness {
   }
 
   // ---- the clock ----
-
-  /** A clock only the test moves. */
-  static final class MutableClock extends Clock {
-    private volatile long millis = Instant.parse("2026-01-01T00:00:00Z").toEpochMilli();
-
-    void advance(long ms) {
-      millis += ms;
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return Instant.ofEpochMilli(millis);
-    }
-
-    @Override
-    public long millis() {
-      return millis;
-    }
-  }
 
   /** Options of the shared store: a small page cap, tokens that never expire, our clock. */
   static OmStoreOptions options(MutableClock clock, int cap) {

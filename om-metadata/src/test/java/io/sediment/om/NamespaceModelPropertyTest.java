@@ -1,7 +1,7 @@
 package io.sediment.om;
 
 import io.sediment.db.testing.LeakCheck;
-import io.sediment.om.NamespaceHarness.MutableClock;
+import io.sediment.om.testing.MutableClock;
 import io.sediment.om.NamespaceHarness.Op;
 import java.io.IOException;
 import java.nio.file.Files;

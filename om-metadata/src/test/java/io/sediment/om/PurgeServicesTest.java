@@ -29,15 +29,12 @@ import io.sediment.om.service.MultipartUploadCleanupService;
 import io.sediment.om.service.OmServices;
 import io.sediment.om.service.OpenKeyCleanupService;
 import io.sediment.om.service.ServiceMetrics;
+import io.sediment.om.testing.MutableClock;
 import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,30 +54,6 @@ class PurgeServicesTest {
 
   private static final String V = "vol1";
   private static final String B = "buck1";
-
-  /** A clock the test moves. */
-  static final class MutableClock extends Clock {
-    private volatile Instant now = Instant.parse("2026-01-01T00:00:00Z");
-
-    void advance(Duration d) {
-      now = now.plus(d);
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
 
   @RegisterExtension
   final OmStoreExtension omStore = OmStoreExtension.withOptions(() -> options());

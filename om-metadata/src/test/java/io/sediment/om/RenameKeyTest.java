@@ -14,15 +14,12 @@ import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.OpenKeySession;
 import io.sediment.om.core.SyncPolicy;
+import io.sediment.om.testing.MutableClock;
 import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -38,24 +35,8 @@ class RenameKeyTest {
   private static final String B = "buck1";
 
   private OmMetadataStore om;
-  private final AtomicLong millis = new AtomicLong(1_000_000);
+  private final MutableClock clock = new MutableClock(1_000_000);
 
-  private final Clock clock = new Clock() {
-    @Override
-    public ZoneOffset getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return Instant.ofEpochMilli(millis.get());
-    }
-  };
 
   @RegisterExtension
   final OmStoreExtension omStore =
@@ -72,7 +53,7 @@ class RenameKeyTest {
   @Test
   void renameMovesTheRowKeepingItsIdentityAndSize() {
     KeyInfo original = put(om, V, B, "dir/old name", 42);
-    millis.addAndGet(5_000);
+    clock.advance(5_000);
     KeyInfo renamed = om.renameKey(V, B, "dir/old name", "other/new \u00e9");
 
     assertEquals("other/new \u00e9", renamed.getKeyName());

@@ -13,7 +13,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.sediment.db.managed.NativeTracker;
 import io.sediment.db.stats.TableTombstoneStats;
 import io.sediment.db.testing.LeakCheck;
 import io.sediment.om.core.OmCounter;

@@ -6,15 +6,13 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
-import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.core.importer.Location;
-import com.tngtech.archunit.library.dependencies.SliceAssignment;
-import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import io.sediment.db.DBStoreBuilder;
 import io.sediment.db.StoreMaintenance;
+import io.sediment.db.testing.EachPackage;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -71,24 +69,10 @@ class ArchitectureTest {
 
   @Test
   void noModuleHasAPackageCycle() {
-    slices().assignedFrom(EACH_PACKAGE).should().beFreeOfCycles()
+    slices().assignedFrom(EachPackage.under("io.sediment")).should().beFreeOfCycles()
         // hdds-db's two bridges open the implementation, which implements the API.
         .ignoreDependency(belongToAnyOf(DBStoreBuilder.class, StoreMaintenance.class),
             alwaysTrue())
         .check(shipped);
   }
-
-  /** Every package is a slice, each module's root package included. */
-  private static final SliceAssignment EACH_PACKAGE = new SliceAssignment() {
-    @Override
-    public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
-      String pkg = javaClass.getPackageName();
-      return pkg.startsWith("io.sediment.") ? SliceIdentifier.of(pkg) : SliceIdentifier.ignore();
-    }
-
-    @Override
-    public String getDescription() {
-      return "every package of Sediment";
-    }
-  };
 }

@@ -5,15 +5,13 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyO
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
-import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
-import com.tngtech.archunit.library.dependencies.SliceAssignment;
-import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import io.sediment.db.DBStoreBuilder;
 import io.sediment.db.StoreMaintenance;
+import io.sediment.db.testing.EachPackage;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -55,26 +53,11 @@ class HddsDbArchitectureTest {
 
   @Test
   void hddsDbHasNoPackageCycles() {
-    ArchRule rule = slices().assignedFrom(EACH_PACKAGE).should().beFreeOfCycles()
+    ArchRule rule = slices().assignedFrom(EachPackage.under(ROOT)).should().beFreeOfCycles()
         // The bridges are the one sanctioned edge from the API into the implementation, which
         // implements the API: that edge would otherwise close a cycle through every package.
         .ignoreDependency(belongToAnyOf(DBStoreBuilder.class, StoreMaintenance.class),
             alwaysTrue());
     rule.check(main);
   }
-
-  /** Every package of hdds-db is a slice, the API root included (a pattern would skip it). */
-  private static final SliceAssignment EACH_PACKAGE = new SliceAssignment() {
-    @Override
-    public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
-      String pkg = javaClass.getPackageName();
-      return pkg.equals(ROOT) || pkg.startsWith(ROOT + ".") ? SliceIdentifier.of(pkg)
-          : SliceIdentifier.ignore();
-    }
-
-    @Override
-    public String getDescription() {
-      return "every package of " + ROOT;
-    }
-  };
 }

@@ -5,12 +5,10 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsid
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
-import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import com.tngtech.archunit.library.dependencies.SliceAssignment;
-import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import io.sediment.db.testing.EachPackage;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -34,7 +32,7 @@ class OmArchitectureTest {
 
   @Test
   void omMetadataHasNoPackageCycles() {
-    slices().assignedFrom(EACH_PACKAGE).should().beFreeOfCycles().check(main);
+    slices().assignedFrom(EachPackage.under(ROOT)).should().beFreeOfCycles().check(main);
   }
 
   @Test
@@ -70,19 +68,4 @@ class OmArchitectureTest {
         .because("a service that embeds the store must not pull in the gRPC server")
         .check(main);
   }
-
-  /** Every package of om-metadata is a slice, the facade's root package included. */
-  private static final SliceAssignment EACH_PACKAGE = new SliceAssignment() {
-    @Override
-    public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
-      String pkg = javaClass.getPackageName();
-      return pkg.equals(ROOT) || pkg.startsWith(ROOT + ".") ? SliceIdentifier.of(pkg)
-          : SliceIdentifier.ignore();
-    }
-
-    @Override
-    public String getDescription() {
-      return "every package of " + ROOT;
-    }
-  };
 }
