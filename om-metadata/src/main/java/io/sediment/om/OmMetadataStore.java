@@ -5,6 +5,7 @@ import io.sediment.db.DBStoreBuilder;
 import io.sediment.om.bucket.Buckets;
 import io.sediment.om.bucket.PropertyPatch;
 import io.sediment.om.bucket.Volumes;
+import io.sediment.om.core.AppliedLog;
 import io.sediment.om.core.CounterScan;
 import io.sediment.om.core.OmContext;
 import io.sediment.om.core.OmCounter;
@@ -94,12 +95,14 @@ public final class OmMetadataStore implements AutoCloseable {
   private final FsoDirectories fsoDirectories;
   private final FsoFiles fsoFiles;
   private final Pager pager;
+  private final AppliedLog appliedLog;
 
   private OmMetadataStore(DBStore store, OmStoreOptions options) {
     this.store = store;
     this.options = options;
     this.ctx = new OmContext(store, options);
     this.pager = Pager.forStore(ctx);
+    this.appliedLog = new AppliedLog(ctx);
     this.volumes = new Volumes(ctx);
     this.snapshots = new Snapshots(ctx, pager);
     this.buckets = new Buckets(ctx, snapshots);
@@ -139,6 +142,11 @@ public final class OmMetadataStore implements AutoCloseable {
   /** The underlying store, for tools and tests; writing through it bypasses every check. */
   public DBStore dbStore() {
     return store;
+  }
+
+  /** Applying a replicated log's entries to this store; see {@link AppliedLog}. */
+  public AppliedLog appliedLog() {
+    return appliedLog;
   }
 
   /** The shared context (write path, ids, counters), for tests of this package. */

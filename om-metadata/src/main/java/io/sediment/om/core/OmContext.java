@@ -24,8 +24,10 @@ import java.security.SecureRandom;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * What every part of the namespace shares: the store and its tables, the options, the token secret
@@ -39,8 +41,12 @@ public final class OmContext {
 
   private final DBStore store;
   private final OmStoreOptions options;
-  private final byte[] tokenSecret;
+  private volatile byte[] tokenSecret;
   private final GroupCommitter committer;
+  /** The replicated log entry the current thread is applying, if any ({@link #applying}). */
+  private final ThreadLocal<Applying> applying = new ThreadLocal<>();
+
+  private record Applying(LogPosition position, long timeMillis) {}
 
   private final ReentrantLock writeLock = new ReentrantLock();
   /** The next unused object id; guarded by {@link #writeLock}. */
@@ -80,10 +86,78 @@ public final class OmContext {
 
   /**
    * The store's continuation-token secret (random, kept in the meta table, so tokens survive a
-   * restart), for the listing package's signer. Callers must not change it.
+   * restart; a replica adopts its group's, see {@link #adoptTokenSecret}), for the listing
+   * package's signer. Callers must not change the array.
    */
   public byte[] tokenSecret() {
     return tokenSecret;
+  }
+
+  /**
+   * Replaces the token secret with {@code secret} (at least 16 bytes), durably, as one write:
+   * tokens signed with the old secret stop verifying. A replicated store adopts the secret its
+   * group's leader decided, so a token issued by any replica verifies on every replica.
+   */
+  public void adoptTokenSecret(byte[] secret) {
+    if (secret.length < 16) {
+      throw OmException.invalid("Token secret too short: " + secret.length + " bytes");
+    }
+    byte[] copy = secret.clone();
+    write(txn -> {
+      Table<String, byte[]> meta = store.getTable(META_TABLE);
+      meta.putWithBatch(txn.batch(), OmDBDefinition.META_TOKEN_SECRET, copy);
+      meta.putWithBatch(txn.batch(), OmDBDefinition.META_TOKEN_SECRET_ADOPTED, new byte[] {1});
+      return null;
+    });
+    tokenSecret = copy;
+  }
+
+  /** Whether the token secret was adopted ({@link #adoptTokenSecret}) rather than made here. */
+  public boolean tokenSecretAdopted() {
+    return store.getTable(META_TABLE).get(OmDBDefinition.META_TOKEN_SECRET_ADOPTED) != null;
+  }
+
+  /**
+   * Runs {@code body} (one write of the namespace, or none if it rejects) as the application of
+   * the replicated log entry at {@code position}: the write's timestamp is {@code timeMillis}
+   * (decided by the leader, so every replica writes the same rows) instead of the clock, and its
+   * batch also records {@code position} as the last applied entry ({@link #lastApplied}), so the
+   * change and the position are durable together. A body that rejects writes nothing, the
+   * position included: replaying it rejects again.
+   */
+  public <T> T applying(LogPosition position, long timeMillis, Supplier<T> body) {
+    Objects.requireNonNull(position, "position");
+    if (applying.get() != null) {
+      throw new IllegalStateException("Already applying " + applying.get().position());
+    }
+    applying.set(new Applying(position, timeMillis));
+    try {
+      return body.get();
+    } finally {
+      applying.remove();
+    }
+  }
+
+  /** The last applied log entry a write recorded ({@link #applying}), or null if none. */
+  public LogPosition lastApplied() {
+    byte[] v = store.getTable(META_TABLE).get(OmDBDefinition.META_LAST_APPLIED);
+    return v == null ? null : LogPosition.decode(v);
+  }
+
+  /**
+   * Records {@code position} as applied with nothing else changed (entries that changed nothing,
+   * before a snapshot of the store is taken at that position). Ignores a position not after the
+   * recorded one.
+   */
+  public void recordApplied(LogPosition position) {
+    write(txn -> {
+      LogPosition last = lastApplied();
+      if (last == null || position.index() > last.index()) {
+        store.getTable(META_TABLE).putWithBatch(txn.batch(), OmDBDefinition.META_LAST_APPLIED,
+            position.encode());
+      }
+      return null;
+    });
   }
 
   public GroupCommitter committer() {
@@ -95,7 +169,8 @@ public final class OmContext {
   }
 
   long now() {
-    return options.clock().millis();
+    Applying a = applying.get();
+    return a != null ? a.timeMillis() : options.clock().millis();
   }
 
   /**
@@ -114,6 +189,10 @@ public final class OmContext {
       WriteTxn txn = new WriteTxn(batch, nextObjectId, now());
       result = body.apply(txn);
       Table<String, byte[]> meta = store.getTable(META_TABLE);
+      Applying entry = applying.get();
+      if (entry != null) {
+        meta.putWithBatch(batch, OmDBDefinition.META_LAST_APPLIED, entry.position().encode());
+      }
       if (txn.nextObjectId() != nextObjectId) {
         meta.putWithBatch(batch, OmDBDefinition.META_NEXT_OBJECT_ID, encodeLong(txn.nextObjectId()));
       }

@@ -83,13 +83,16 @@ public final class OmDBDefinition {
 
   /**
    * Store bookkeeping: the next object id ({@link #META_NEXT_OBJECT_ID}, 8 bytes big-endian) and
-   * the continuation-token secret ({@link #META_TOKEN_SECRET}).
+   * the continuation-token secret ({@link #META_TOKEN_SECRET}) and, in a replicated store, the last
+   * applied log entry ({@link #META_LAST_APPLIED}, see {@link LogPosition}).
    */
   public static final TableDefinition<String, byte[]> META_TABLE =
       TableDefinition.of("metaTable", StringCodec.get(), ByteArrayCodec.get());
 
   public static final String META_NEXT_OBJECT_ID = "nextObjectId";
   public static final String META_TOKEN_SECRET = "listTokenSecret";
+  public static final String META_LAST_APPLIED = "lastAppliedLogEntry";
+  public static final String META_TOKEN_SECRET_ADOPTED = "listTokenSecretAdopted";
 
   /** The whole layout. */
   public static final DBDefinition DEFINITION = DBDefinition.of(STORE_NAME,

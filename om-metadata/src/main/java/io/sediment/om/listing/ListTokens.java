@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Objects;
+import java.util.function.Supplier;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -42,21 +43,52 @@ public final class ListTokens {
    */
   public static final int MAX_TOKEN_CHARS = 1 << 20;
 
-  private final SecretKeySpec key;
+  private final Supplier<byte[]> secret;
   private final Clock clock;
   private final Duration maxAge;
+  /** The MAC key made from the secret array last seen; rebuilt when the supplier's array changes. */
+  private volatile Keyed keyed;
+
+  private record Keyed(byte[] source, SecretKeySpec key) {}
 
   /**
    * @param secret the MAC key, at least 16 bytes
    * @param maxAge how long a token is accepted after it was issued; zero for ever
    */
   public ListTokens(byte[] secret, Clock clock, Duration maxAge) {
-    if (secret.length < 16) {
-      throw new IllegalArgumentException("Token secret too short");
-    }
-    this.key = new SecretKeySpec(secret.clone(), MAC);
+    this(constant(secret.clone()), clock, maxAge);
+  }
+
+  /**
+   * Tokens whose MAC key may change (a replica adopting its group's secret): every issue and
+   * verify uses the array {@code secret} supplies then, so tokens signed with an earlier key stop
+   * verifying once it changes. The supplier must return the same array until the key changes.
+   *
+   * @param secret supplies the MAC key, at least 16 bytes; callers must not modify the array
+   * @param maxAge how long a token is accepted after it was issued; zero for ever
+   */
+  public ListTokens(Supplier<byte[]> secret, Clock clock, Duration maxAge) {
+    this.secret = Objects.requireNonNull(secret);
     this.clock = Objects.requireNonNull(clock);
     this.maxAge = Objects.requireNonNull(maxAge);
+    key();
+  }
+
+  private static Supplier<byte[]> constant(byte[] secret) {
+    return () -> secret;
+  }
+
+  private SecretKeySpec key() {
+    byte[] current = secret.get();
+    Keyed k = keyed;
+    if (k == null || k.source() != current) {
+      if (current.length < 16) {
+        throw new IllegalArgumentException("Token secret too short");
+      }
+      k = new Keyed(current, new SecretKeySpec(current.clone(), MAC));
+      keyed = k;
+    }
+    return k.key();
   }
 
   /** A token for the page of {@code request} that resumes after {@code cursor}. */
@@ -130,7 +162,7 @@ public final class ListTokens {
   private byte[] mac(byte[] body) {
     try {
       Mac mac = Mac.getInstance(MAC);
-      mac.init(key);
+      mac.init(key());
       return mac.doFinal(body);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256 unavailable", e);

@@ -36,7 +36,7 @@ public final class Pager {
 
   /** The pager of one store: tokens signed with its secret, with its clock and token lifetime. */
   public static Pager forStore(OmContext ctx) {
-    return new Pager(new ListTokens(ctx.tokenSecret(), ctx.options().clock(),
+    return new Pager(new ListTokens(ctx::tokenSecret, ctx.options().clock(),
         ctx.options().tokenMaxAge()));
   }
 

@@ -34,6 +34,7 @@ import io.sediment.proto.om.ListKind;
 import io.sediment.proto.om.SnapshotInfo;
 import io.sediment.proto.om.SnapshotStatus;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -136,12 +137,16 @@ public final class Snapshots implements AutoCloseable {
    */
   public SnapshotInfo create(String volume, String bucket, String name) {
     checkNames(volume, bucket, name);
-    String id = UUID.randomUUID().toString();
-    Path dir = root.resolve(id);
     String key = OmKeys.snapshotKey(volume, bucket, name);
+    String[] made = new String[1];
     try {
       return ctx.write(txn -> {
         BucketInfo info = ctx.requireBucket(null, volume, bucket);
+        // From the id sequence, not a random source: replicas applying the same log entry
+        // name the snapshot (and its checkpoint directory) alike.
+        String id = snapshotId(txn.allocateId());
+        Path dir = root.resolve(id);
+        made[0] = id;
         SnapshotInfo existing = table.get(key);
         if (existing != null && existing.getStatus() != SnapshotStatus.SNAPSHOT_DELETED) {
           throw new OmException(Code.ALREADY_EXISTS, "Snapshot '" + name
@@ -170,9 +175,10 @@ public final class Snapshots implements AutoCloseable {
       // Remove the checkpoint unless the row made it (a failure after the commit, e.g. the sync).
       // If the row cannot be read (store closing), the next open removes an orphan.
       try {
-        SnapshotInfo now = table.get(key);
-        if (now == null || !id.equals(now.getSnapshotId())) {
-          SnapshotStores.deleteQuietly(dir);
+        String id = made[0];
+        SnapshotInfo now = id == null ? null : table.get(key);
+        if (id != null && (now == null || !id.equals(now.getSnapshotId()))) {
+          SnapshotStores.deleteQuietly(root.resolve(id));
           SnapshotStores.deleteQuietly(root.resolve(id + ".tmp"));
         }
       } catch (RuntimeException suppressed) {
@@ -208,6 +214,12 @@ public final class Snapshots implements AutoCloseable {
     });
     stores.evict(deleted);
     return deleted;
+  }
+
+  /** A snapshot's id: a name-based UUID of the object id allocated for it, unique in the store. */
+  static String snapshotId(long objectId) {
+    return UUID.nameUUIDFromBytes(("snapshot:" + objectId).getBytes(StandardCharsets.UTF_8))
+        .toString();
   }
 
   // ---- reads of the rows ----
