@@ -1,0 +1,30 @@
+package io.sediment.om.ha;
+
+import java.util.Map;
+
+/**
+ * One replica's role and progress at one moment.
+ *
+ * @param id the replica's id
+ * @param role LEADER, FOLLOWER, CANDIDATE or LISTENER
+ * @param term the replica's current term
+ * @param leaderId the leader it knows, or null during an election
+ * @param leaderAddress that leader's OmService address, or null if unknown
+ * @param commitIndex the last log index it knows to be committed
+ * @param appliedIndex the last log index its store applied
+ * @param followerMatchIndex on the leader: each follower's last index known to match the
+ *     leader's log (its replication progress); empty elsewhere
+ */
+public record ReplicaStatus(String id, String role, long term, String leaderId,
+    String leaderAddress, long commitIndex, long appliedIndex,
+    Map<String, Long> followerMatchIndex) {
+
+  public ReplicaStatus {
+    followerMatchIndex = Map.copyOf(followerMatchIndex);
+  }
+
+  /** How many committed entries this replica has not applied yet. */
+  public long applyLag() {
+    return Math.max(0, commitIndex - appliedIndex);
+  }
+}

@@ -1,0 +1,96 @@
+package io.sediment.om.ha;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
+import com.google.protobuf.Parser;
+import io.sediment.om.OmMetadataStore;
+import io.sediment.om.core.OmException;
+import io.sediment.om.requests.WritePath;
+import io.sediment.om.requests.WriteRequests;
+import io.sediment.proto.om.AdoptTokenSecret;
+import io.sediment.proto.om.OmLogEntry;
+import io.sediment.proto.om.OmLogReply;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.Objects;
+import org.apache.ratis.protocol.ClientId;
+
+/**
+ * The replicated write path: on the leader, pre-executes the request ({@link
+ * WriteRequests#preExecute}: the time and anything else that must be the same on every replica),
+ * appends it to the group's log and returns once it is committed (durable on a majority) and
+ * applied here. A follower refuses with {@link io.sediment.om.requests.NotLeaderException}
+ * naming the leader.
+ *
+ * <p>Retries: a request that carries its sender's id ({@link RequestIds}) is deduplicated by the
+ * group's retry cache, so a client that resends after a timeout or a failover gets the first
+ * reply, not a second application (while the cache holds it: Ratis keeps it in memory for 60 s).
+ *
+ * <p>The first write or read barrier on a new leader whose store still has its own token secret
+ * first appends the group's ({@link AdoptTokenSecret}), so continuation tokens verify on every
+ * replica.
+ *
+ * <p>Thread-safe.
+ */
+public final class ReplicatedWritePath implements WritePath {
+
+  private final OmReplica replica;
+  private final OmMetadataStore store;
+  private final Clock clock;
+  private volatile boolean secretAdopted;
+
+  public ReplicatedWritePath(OmReplica replica, OmMetadataStore store, Clock clock) {
+    this.replica = Objects.requireNonNull(replica, "replica");
+    this.store = Objects.requireNonNull(store, "store");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  @Override
+  public <R extends Message> R write(OmLogEntry.Builder entry, Parser<R> parser) {
+    ensureGroupTokenSecret();
+    RequestIds.Ids ids = RequestIds.current();
+    OmLogEntry decided = WriteRequests.preExecute(entry, clock.millis());
+    OmLogReply reply = ids == null
+        ? replica.submit(decided, null, replica.nextLocalCallId())
+        : replica.submit(decided, ClientId.valueOf(ids.clientId()), ids.callId());
+    return parse(reply, parser);
+  }
+
+  /** Appends the group's token secret unless this store already adopted one. */
+  void ensureGroupTokenSecret() {
+    if (secretAdopted) {
+      return;
+    }
+    if (!store.appliedLog().tokenSecretAdopted()) {
+      byte[] secret = new byte[32];
+      new SecureRandom().nextBytes(secret);
+      OmLogEntry entry = OmLogEntry.newBuilder().setTimeMillis(clock.millis())
+          .setAdoptTokenSecret(AdoptTokenSecret.newBuilder().setSecret(ByteString.copyFrom(secret)))
+          .build();
+      parse(replica.submit(entry, null, replica.nextLocalCallId()), null);
+    }
+    secretAdopted = true;
+  }
+
+  private static <R extends Message> R parse(OmLogReply reply, Parser<R> parser) {
+    if (!reply.getErrorCode().isEmpty()) {
+      OmException.Code code;
+      try {
+        code = OmException.Code.valueOf(reply.getErrorCode());
+      } catch (IllegalArgumentException e) {
+        code = OmException.Code.INTERNAL;
+      }
+      throw new OmException(code, reply.getErrorMessage());
+    }
+    if (parser == null) {
+      return null;
+    }
+    try {
+      return parser.parseFrom(reply.getResponse());
+    } catch (InvalidProtocolBufferException e) {
+      throw new OmException(OmException.Code.INTERNAL, "Unreadable response: " + e.getMessage(),
+          e);
+    }
+  }
+}

@@ -1,0 +1,189 @@
+package io.sediment.om.ha;
+
+import io.sediment.db.KeyValue;
+import io.sediment.db.TableDefinition;
+import io.sediment.db.TableIterator;
+import io.sediment.om.OmMetadataStore;
+import io.sediment.om.core.OmDBDefinition;
+import io.sediment.om.core.OmStoreOptions;
+import io.sediment.om.core.SyncPolicy;
+import io.sediment.om.requests.WriteRequests;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Replicas of one group in this JVM, on loopback, each with its own store and Raft log under
+ * {@code root}: start, stop (as a crash of the replica's process would: the store and the Raft
+ * server closed, the files kept) and restart any of them. Closes everything on {@link #close()}.
+ */
+final class ReplicaCluster implements AutoCloseable {
+
+  /** One running replica. */
+  static final class Node {
+    final String id;
+    final OmMetadataStore store;
+    final OmReplica replica;
+    final ReplicatedWritePath writes;
+    final ReplicatedReadGate reads;
+
+    Node(String id, OmMetadataStore store, OmReplica replica) {
+      this.id = id;
+      this.store = store;
+      this.replica = replica;
+      this.writes = new ReplicatedWritePath(replica, store, Clock.systemUTC());
+      this.reads = new ReplicatedReadGate(replica, writes);
+    }
+  }
+
+  final Path root;
+  final HaPeers peers;
+  final Duration electionTimeout;
+  private final boolean followerReads;
+  final Map<String, Node> running = new LinkedHashMap<>();
+
+  ReplicaCluster(Path root, int size, Duration electionTimeout, boolean followerReads)
+      throws IOException {
+    this.root = root;
+    this.electionTimeout = electionTimeout;
+    this.followerReads = followerReads;
+    StringBuilder spec = new StringBuilder();
+    for (int i = 1; i <= size; i++) {
+      if (i > 1) {
+        spec.append(',');
+      }
+      spec.append("om").append(i).append("=127.0.0.1:").append(freePort()).append(':')
+          .append(freePort());
+    }
+    this.peers = HaPeers.parse(spec.toString());
+    for (HaPeers.Peer p : peers.all()) {
+      start(p.id());
+    }
+  }
+
+  static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  Node start(String id) {
+    OmMetadataStore store = OmMetadataStore.open(root.resolve(id).resolve("store"),
+        OmStoreOptions.defaults().withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
+    try {
+      HaOptions options = HaOptions.of(id, peers, root.resolve(id).resolve("ratis"))
+          .withElectionTimeout(electionTimeout)
+          .withRequestTimeout(Duration.ofSeconds(20))
+          .withFollowerReads(followerReads);
+      Node node = new Node(id, store, OmReplica.start(store, options));
+      running.put(id, node);
+      return node;
+    } catch (RuntimeException e) {
+      store.close();
+      throw e;
+    }
+  }
+
+  /** Stops a replica: its Raft server, then its store. */
+  void stop(String id) {
+    Node n = running.remove(id);
+    try {
+      n.replica.close();
+    } finally {
+      n.store.close();
+    }
+  }
+
+  /** The ready leader, waiting up to {@code timeout} for one. */
+  Node leader(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      for (Node n : running.values()) {
+        if (n.replica.isLeader()) {
+          return n;
+        }
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError("No leader within " + timeout + " among " + running.keySet());
+  }
+
+  Node follower(Node leader) {
+    return running.values().stream().filter(n -> n != leader).findFirst().orElseThrow();
+  }
+
+  /** Waits until every running replica has applied at least what {@code leader} has applied. */
+  void awaitCaughtUp(Node leader, Duration timeout) throws InterruptedException {
+    long target = leader.replica.status().appliedIndex();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      boolean all = true;
+      for (Node n : running.values()) {
+        all &= n.replica.status().appliedIndex() >= target;
+      }
+      if (all) {
+        return;
+      }
+      Thread.sleep(20);
+    }
+    StringBuilder s = new StringBuilder();
+    for (Node n : running.values()) {
+      s.append(' ').append(n.replica.status());
+    }
+    throw new AssertionError("Replicas did not reach index " + target + " in " + timeout + ":" + s);
+  }
+
+  /** SHA-256 of every row of every table, in table and key order. */
+  static String checksum(OmMetadataStore store) {
+    MessageDigest md;
+    try {
+      md = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new AssertionError(e);
+    }
+    for (TableDefinition<?, ?> t : OmDBDefinition.DEFINITION.tables()) {
+      md.update(t.name().getBytes());
+      try (TableIterator<byte[], KeyValue<byte[], byte[]>> it =
+               store.dbStore().getTable(t.name()).iterator()) {
+        while (it.hasNext()) {
+          KeyValue<byte[], byte[]> kv = it.next();
+          if (t.name().equals(OmDBDefinition.META_TABLE.name())
+              && new String(kv.getKey()).equals(OmDBDefinition.META_LAST_APPLIED)) {
+            continue; // replicas record positions of different no-op entries
+          }
+          md.update(kv.getKey());
+          md.update(kv.getValue());
+        }
+      }
+    }
+    return HexFormat.of().formatHex(md.digest());
+  }
+
+  WriteRequests requests(Node n) {
+    return new WriteRequests(n.store);
+  }
+
+  @Override
+  public void close() {
+    RuntimeException first = null;
+    for (String id : running.keySet().toArray(new String[0])) {
+      try {
+        stop(id);
+      } catch (RuntimeException e) {
+        if (first == null) {
+          first = e;
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+}
