@@ -1,0 +1,69 @@
+package io.sediment.cli;
+
+import io.sediment.om.ha.HaOptions;
+import io.sediment.om.ha.HaPeers;
+import java.nio.file.Path;
+import java.time.Duration;
+import picocli.CommandLine.Option;
+import picocli.CommandLine;
+
+/**
+ * The options of {@code sediment serve} that make it one replica of a replicated group (Apache
+ * Ratis): its id and the group's peers, both or neither.
+ */
+final class HaServeOptions {
+
+  @Option(names = "--ha-id", paramLabel = "ID",
+      description = "Serve as replica ID of the group --peers names (each replica with its own "
+          + "--data). Without it: a single node.")
+  String id;
+
+  @Option(names = "--peers", paramLabel = "ID=HOST:RAFT_PORT[:RPC_PORT],...",
+      description = "Every replica of the group, this one included: its id, the host and port "
+          + "of its Raft server and, so that followers can name the leader to clients, its gRPC "
+          + "port; e.g. om1=127.0.0.1:9872:9862,om2=127.0.0.1:9873:9863,om3=127.0.0.1:9874:9864.")
+  String peers;
+
+  @Option(names = "--ha-group", paramLabel = "NAME", defaultValue = HaOptions.DEFAULT_GROUP_NAME,
+      description = "Name of the group; all its replicas use the same (default: ${DEFAULT-VALUE}).")
+  String group;
+
+  @Option(names = "--election-timeout", paramLabel = "DURATION", defaultValue = "1s",
+      converter = Durations.class,
+      description = "How long a follower waits without a leader before it starts an election "
+          + "(at most twice this); lower fails over faster, too low elects needlessly on a "
+          + "loaded machine (default: ${DEFAULT-VALUE}).")
+  Duration electionTimeout;
+
+  @Option(names = "--follower-reads",
+      description = "Followers serve reads from what they have applied (possibly a moment "
+          + "behind the leader) instead of naming the leader.")
+  boolean followerReads;
+
+  boolean enabled() {
+    return id != null;
+  }
+
+  void validate(CommandLine cmd) {
+    if ((id == null) != (peers == null)) {
+      throw new CommandLine.ParameterException(cmd, "--ha-id and --peers go together");
+    }
+    if (id == null) {
+      return;
+    }
+    try {
+      options(Path.of("."));
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cmd, e.getMessage());
+    }
+  }
+
+  /** This replica's options, its Raft log under {@code ratisDir}. */
+  HaOptions options(Path ratisDir) {
+    HaOptions o = HaOptions.of(id, HaPeers.parse(peers), ratisDir)
+        .withElectionTimeout(electionTimeout)
+        .withFollowerReads(followerReads);
+    return new HaOptions(o.selfId(), o.peers(), o.storageDir(), group, o.electionTimeoutMin(),
+        o.snapshotEvery(), o.requestTimeout(), o.followerReads());
+  }
+}
