@@ -54,9 +54,7 @@ public final class FsoDirectories {
    */
   public FileStatus create(String volume, String bucket, String rawPath) {
     OmValidation.checkBucketArgs(volume, bucket);
-    FsoPath path = FsoPath.parseNew("Path", rawPath);
-    FsoResolver.requireNotRoot(path, "create a directory at");
-    depthLimit.checkCreate(path, "directory");
+    FsoPath path = depthLimit.parseCreate(rawPath, "directory");
     return ctx.write(txn -> {
       BucketInfo b = FsoResolver.requireFsoBucket(ctx, null, volume, bucket);
       long parent = b.getObjectId();

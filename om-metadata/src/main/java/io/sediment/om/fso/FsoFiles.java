@@ -56,9 +56,7 @@ public final class FsoFiles {
   public OpenKeySession create(String volume, String bucket, String rawPath, String owner) {
     OmValidation.checkBucketArgs(volume, bucket);
     OmValidation.checkOwner(owner);
-    FsoPath path = FsoPath.parseNew("Path", rawPath);
-    FsoResolver.requireNotRoot(path, "create a file at");
-    depthLimit.checkCreate(path, "file");
+    FsoPath path = depthLimit.parseCreate(rawPath, "file");
     return ctx.write(txn -> {
       BucketInfo b = FsoResolver.requireFsoBucket(ctx, null, volume, bucket);
       long bid = b.getObjectId();
