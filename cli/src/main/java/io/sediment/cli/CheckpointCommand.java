@@ -1,7 +1,6 @@
 package io.sediment.cli;
 
 import io.sediment.proto.om.CreateCheckpointRequest;
-import io.sediment.proto.om.CreateCheckpointResponse;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -21,12 +20,9 @@ final class CheckpointCommand extends ClientCommand {
 
   @Override
   public Integer call() {
-    return target.admin(spec.commandLine(), admin -> {
-      CreateCheckpointResponse r = target.deadline(admin)
-          .createCheckpoint(CreateCheckpointRequest.newBuilder()
-              .setDir(dir.toAbsolutePath().normalize().toString()).build());
-      spec.commandLine().getOut().printf("Checkpoint written to %s (%d ms)%n", r.getDir(),
-          r.getDurationMillis());
-    });
+    CreateCheckpointRequest req = CreateCheckpointRequest.newBuilder()
+        .setDir(dir.toAbsolutePath().normalize().toString()).build();
+    return adminCall(admin -> admin.createCheckpoint(req), r -> spec.commandLine().getOut()
+        .printf("Checkpoint written to %s (%d ms)%n", r.getDir(), r.getDurationMillis()));
   }
 }

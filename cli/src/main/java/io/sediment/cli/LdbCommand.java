@@ -10,11 +10,11 @@ import io.sediment.om.core.OmDBDefinition;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.Base64;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
@@ -31,9 +31,8 @@ import picocli.CommandLine;
         + "multipartPartsTable, snapshotInfoTable, metaTable."})
 final class LdbCommand implements Callable<Integer> {
 
-  @Option(names = "--data", paramLabel = "DIR", defaultValue = "./data",
-      description = "Data directory of the store (the store is DIR/om; default: ${DEFAULT-VALUE}).")
-  Path data;
+  @Mixin
+  DataDirOption data;
 
   @Option(names = "--table", required = true, description = "Table to scan.")
   String table;
@@ -60,7 +59,7 @@ final class LdbCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(cmd, "--limit must not be negative: " + limit);
     }
     PrintWriter out = cmd.getOut();
-    try (StoreDirs.ReadOnlyStore ro = StoreDirs.openReadOnly(data)) {
+    try (StoreDirs.ReadOnlyStore ro = StoreDirs.openReadOnly(data.dir)) {
       byte[] p = prefix == null || prefix.isEmpty() ? null : prefix.getBytes(StandardCharsets.UTF_8);
       long n = 0;
       try (TableIterator<byte[], KeyValue<byte[], byte[]>> it =
@@ -76,9 +75,9 @@ final class LdbCommand implements Callable<Integer> {
       cmd.getErr().printf("%d rows of %s%n", n, def.name());
       cmd.getErr().flush();
     } catch (StoreException e) {
-      throw new CliFailure("Reading " + def.name() + " of the store under " + data + " failed: "
-          + e.getMessage() + ". The store may be damaged: `sediment verify --data " + data
-          + "` checks every file", e);
+      throw new CliFailure("Reading " + def.name() + " of the store under " + data.dir
+          + " failed: " + e.getMessage() + ". The store may be damaged: `sediment verify --data "
+          + data.dir + "` checks every file", e);
     }
     return 0;
   }

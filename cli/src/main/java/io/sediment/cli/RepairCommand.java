@@ -19,6 +19,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
@@ -38,9 +39,8 @@ final class RepairCommand implements Callable<Integer> {
 
   private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
-  @Option(names = "--data", paramLabel = "DIR", defaultValue = "./data",
-      description = "Data directory of the store (the store is DIR/om; default: ${DEFAULT-VALUE}).")
-  Path data;
+  @Mixin
+  DataDirOption data;
 
   @Option(names = "--accept-wal-loss",
       description = "Replay a damaged write-ahead log up to the damage and drop every write after "
@@ -58,7 +58,7 @@ final class RepairCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     PrintWriter out = spec.commandLine().getOut();
-    Path dir = StoreDirs.store(data).toAbsolutePath().normalize();
+    Path dir = StoreDirs.store(data.dir).toAbsolutePath().normalize();
     StoreDirectory found = StoreDirectory.inspect(dir);
     if (found.state() == StoreDirectory.State.NEW) {
       throw new CliFailure("No store at " + dir + ": nothing to repair");
@@ -126,7 +126,7 @@ final class RepairCommand implements Callable<Integer> {
         .setWalRecovery(WalRecovery.ACCEPT_LOSS_AFTER_DAMAGE).build()) {
       store.flush();
     } catch (StoreException e) {
-      throw StoreDirs.failure(dir, data, e);
+      throw StoreDirs.failure(dir, data.dir, e);
     }
     CliFailure still = openFailure();
     if (still != null) {
@@ -137,14 +137,14 @@ final class RepairCommand implements Callable<Integer> {
         + "after it; the store now opens as of the last write before the damage.%n", what,
         records, bytes);
     out.printf("Counters are kept in the same batches as the rows, so they still match; "
-        + "`sediment verify --data %s` checks every file and counter.%n", data);
+        + "`sediment verify --data %s` checks every file and counter.%n", data.dir);
     out.flush();
     return 0;
   }
 
   /** Null if the store opens read-only, else why not. */
   private CliFailure openFailure() throws IOException {
-    try (StoreDirs.ReadOnlyStore ro = StoreDirs.openReadOnly(data)) {
+    try (StoreDirs.ReadOnlyStore ro = StoreDirs.openReadOnly(data.dir)) {
       return null;
     } catch (CliFailure e) {
       return e;

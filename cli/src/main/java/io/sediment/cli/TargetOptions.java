@@ -61,10 +61,15 @@ final class TargetOptions {
 
   /** A plaintext channel to the target; the caller shuts it down. */
   ManagedChannel open(CommandLine cmd) {
+    checkTimeout(cmd);
+    return channelTo(cmd, target);
+  }
+
+  /** Refuses a {@code --timeout} below one second as a usage error. */
+  void checkTimeout(CommandLine cmd) {
     if (timeoutSeconds < 1) {
       throw new CommandLine.ParameterException(cmd, "--timeout must be at least 1 second");
     }
-    return channelTo(cmd, target);
   }
 
   static ManagedChannel channelTo(CommandLine cmd, String target) {

@@ -3,7 +3,6 @@ package io.sediment.cli;
 import io.sediment.proto.om.CompactionEventProto;
 import io.sediment.proto.om.CompactionStats;
 import io.sediment.proto.om.GetTombstoneStatsRequest;
-import io.sediment.proto.om.GetTombstoneStatsResponse;
 import io.sediment.proto.om.TableTombstones;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -25,10 +24,9 @@ final class TombstonesCommand extends ClientCommand {
 
   @Override
   public Integer call() {
-    return target.admin(spec.commandLine(), admin -> {
-      GetTombstoneStatsResponse r = target.deadline(admin)
-          .getTombstoneStats(GetTombstoneStatsRequest.newBuilder()
-              .setTable(table == null ? "" : table).build());
+    GetTombstoneStatsRequest req = GetTombstoneStatsRequest.newBuilder()
+        .setTable(table == null ? "" : table).build();
+    return adminCall(admin -> admin.getTombstoneStats(req), r -> {
       PrintWriter out = spec.commandLine().getOut();
       if (json) {
         out.println(Json.of(r));

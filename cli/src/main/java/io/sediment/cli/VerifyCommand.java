@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
@@ -32,9 +33,8 @@ import picocli.CommandLine;
             + "not failures)."})
 final class VerifyCommand implements Callable<Integer> {
 
-  @Option(names = "--data", paramLabel = "DIR", defaultValue = "./data",
-      description = "Data directory of the store (the store is DIR/om; default: ${DEFAULT-VALUE}).")
-  Path data;
+  @Mixin
+  DataDirOption data;
 
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -45,13 +45,13 @@ final class VerifyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    Path dir = StoreDirs.store(data).toAbsolutePath().normalize();
+    Path dir = StoreDirs.store(data.dir).toAbsolutePath().normalize();
     if (!Files.isDirectory(dir)) {
       throw new CliFailure("No store at " + dir + " (expected the --data directory of a "
           + "`sediment serve`)");
     }
     List<Row> rows = new ArrayList<>();
-    try (StoreDirs.ReadOnlyStore ro = StoreDirs.openReadOnly(data)) {
+    try (StoreDirs.ReadOnlyStore ro = StoreDirs.openReadOnly(data.dir)) {
       rows.add(new Row("open", dir.toString(), true,
           "the MANIFEST's files are present and whole, the logs replay"));
       for (FileCheck f : ro.store().verifyFiles()) {

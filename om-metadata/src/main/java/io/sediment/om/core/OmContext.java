@@ -21,8 +21,6 @@ import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.VolumeInfo;
 import java.nio.ByteBuffer;
 import java.security.SecureRandom;
-import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
@@ -51,10 +49,8 @@ public final class OmContext {
   private final ReentrantLock writeLock = new ReentrantLock();
   /** The next unused object id; guarded by {@link #writeLock}. */
   private long nextObjectId;
-  /** Counter values; written under {@link #writeLock}, read by anyone under {@code this}. */
-  private final long[] counters = new long[OmCounter.values().length];
-  /** Per-bucket counters loaded so far, by bucket object id; guarded like {@link #counters}. */
-  private final Map<Long, long[]> bucketCounters = new HashMap<>();
+  /** The maintained counters; staged and reset under {@link #writeLock}. */
+  private final NamespaceCounters counters;
 
   public OmContext(DBStore store, OmStoreOptions options) {
     this.store = store;
@@ -69,10 +65,7 @@ public final class OmContext {
     this.tokenSecret = secret;
     byte[] next = meta.get(OmDBDefinition.META_NEXT_OBJECT_ID);
     this.nextObjectId = next == null ? 1 : decodeLong(next);
-    for (OmCounter c : OmCounter.values()) {
-      byte[] v = meta.get(c.metaKey());
-      counters[c.ordinal()] = v == null ? 0 : decodeLong(v);
-    }
+    this.counters = new NamespaceCounters(meta);
     this.committer = new GroupCommitter(store, options.syncPolicy());
   }
 
@@ -196,26 +189,7 @@ public final class OmContext {
       if (txn.nextObjectId() != nextObjectId) {
         meta.putWithBatch(batch, OmDBDefinition.META_NEXT_OBJECT_ID, encodeLong(txn.nextObjectId()));
       }
-      long[] updated = counters.clone();
-      for (Map.Entry<OmCounter, Long> d : txn.deltas().entrySet()) {
-        int i = d.getKey().ordinal();
-        updated[i] = WriteTxn.add(d.getKey(), updated[i], d.getValue());
-        meta.putWithBatch(batch, d.getKey().metaKey(), encodeLong(updated[i]));
-      }
-      Map<Long, long[]> bucketUpdates = new HashMap<>();
-      for (Map.Entry<Long, Map<OmCounter, Long>> b : txn.bucketDeltas().entrySet()) {
-        long[] values = bucketCounters(b.getKey(), true).clone();
-        for (Map.Entry<OmCounter, Long> d : b.getValue().entrySet()) {
-          values[d.getKey().ordinal()] =
-              WriteTxn.add(d.getKey(), values[d.getKey().ordinal()], d.getValue());
-          meta.putWithBatch(batch, d.getKey().bucketMetaKey(b.getKey()),
-              encodeLong(values[d.getKey().ordinal()]));
-        }
-        bucketUpdates.put(b.getKey(), values);
-      }
-      for (long dropped : txn.droppedBuckets()) {
-        meta.deletePrefixWithBatch(batch, OmCounter.bucketMetaPrefix(dropped));
-      }
+      NamespaceCounters.Staged staged = counters.stage(txn, batch);
       if (batch.size() > 0) {
         commit(batch);
         ticket = committer.applied();
@@ -225,13 +199,7 @@ public final class OmContext {
         ticket = committer.writeCount();
       }
       nextObjectId = txn.nextObjectId();
-      synchronized (counters) {
-        System.arraycopy(updated, 0, counters, 0, updated.length);
-        bucketCounters.putAll(bucketUpdates);
-        for (long dropped : txn.droppedBuckets()) {
-          bucketCounters.remove(dropped);
-        }
-      }
+      staged.publish();
     } finally {
       writeLock.unlock();
     }
@@ -254,8 +222,8 @@ public final class OmContext {
   }
 
   /**
-   * Rebuilds the maintained counters, store-wide and per bucket, from a full scan, under the
-   * write lock (writes wait), and returns the new store-wide values. For recovery after an external change to the tables.
+   * Runs {@code body} under the write lock (writes wait meanwhile) and returns what it returns;
+   * for work that must see no concurrent write, such as rebuilding the counters from a scan.
    */
   public <T> T underWriteLock(java.util.function.Supplier<T> body) {
     writeLock.lock();
@@ -268,13 +236,7 @@ public final class OmContext {
 
   /** The namespace counters (exact, maintained by every write; no scan). */
   public Map<OmCounter, Long> counters() {
-    Map<OmCounter, Long> out = new EnumMap<>(OmCounter.class);
-    synchronized (counters) {
-      for (OmCounter c : OmCounter.values()) {
-        out.put(c, counters[c.ordinal()]);
-      }
-    }
-    return out;
+    return counters.values();
   }
 
   /**
@@ -282,38 +244,7 @@ public final class OmContext {
    * which only writes do (under the write lock), so a bucket deleted meanwhile leaves no entry.
    */
   public Map<OmCounter, Long> bucketCountersOf(long bucketId) {
-    long[] values = bucketCounters(bucketId, false);
-    Map<OmCounter, Long> out = new EnumMap<>(OmCounter.class);
-    for (OmCounter c : OmCounter.values()) {
-      out.put(c, values[c.ordinal()]);
-    }
-    return out;
-  }
-
-  private long[] bucketCounters(long bucketId, boolean cache) {
-    synchronized (counters) {
-      long[] cached = bucketCounters.get(bucketId);
-      if (cached != null) {
-        return cached;
-      }
-      if (cache) {
-        // Writers (under the write lock) load and keep; readers never wait on these reads.
-        long[] values = readBucketCounters(bucketId);
-        bucketCounters.put(bucketId, values);
-        return values;
-      }
-    }
-    return readBucketCounters(bucketId);
-  }
-
-  private long[] readBucketCounters(long bucketId) {
-    long[] values = new long[OmCounter.values().length];
-    Table<String, byte[]> meta = store.getTable(META_TABLE);
-    for (OmCounter c : OmCounter.values()) {
-      byte[] v = meta.get(c.bucketMetaKey(bucketId));
-      values[c.ordinal()] = v == null ? 0 : decodeLong(v);
-    }
-    return values;
+    return counters.ofBucket(bucketId);
   }
 
   /** Replaces every counter (after a recount); caller holds the write lock. */
@@ -327,34 +258,13 @@ public final class OmContext {
    * lock.
    */
   public void resetCounters(Map<OmCounter, Long> values, Map<Long, Map<OmCounter, Long>> buckets) {
-    Table<String, byte[]> meta = store.getTable(META_TABLE);
     try (BatchOperation batch = store.initBatchOperation()) {
-      for (OmCounter c : OmCounter.values()) {
-        meta.putWithBatch(batch, c.metaKey(), encodeLong(values.getOrDefault(c, 0L)));
-      }
-      if (buckets != null) {
-        meta.deletePrefixWithBatch(batch, OmCounter.BUCKET_META_ROOT);
-        for (Map.Entry<Long, Map<OmCounter, Long>> b : buckets.entrySet()) {
-          for (Map.Entry<OmCounter, Long> c : b.getValue().entrySet()) {
-            if (c.getValue() != 0) {
-              meta.putWithBatch(batch, c.getKey().bucketMetaKey(b.getKey()),
-                  encodeLong(c.getValue()));
-            }
-          }
-        }
-      }
+      counters.stageReset(batch, values, buckets);
       commit(batch);
     }
     long ticket = committer.applied();
     // The batch is applied: memory follows before anything can fail, as in write().
-    synchronized (counters) {
-      for (OmCounter c : OmCounter.values()) {
-        counters[c.ordinal()] = values.getOrDefault(c, 0L);
-      }
-      if (buckets != null) {
-        bucketCounters.clear();
-      }
-    }
+    counters.publishReset(values, buckets != null);
     committer.awaitDurable(ticket);
   }
 

@@ -54,9 +54,7 @@ public final class FsoDirectories {
    */
   public FileStatus create(String volume, String bucket, String rawPath) {
     OmValidation.checkBucketArgs(volume, bucket);
-    FsoPath path = FsoPath.parseNew("Path", rawPath);
-    FsoResolver.requireNotRoot(path, "create a directory at");
-    depthLimit.checkCreate(path, "directory");
+    FsoPath path = depthLimit.parseCreate(rawPath, "directory");
     return ctx.write(txn -> {
       BucketInfo b = FsoResolver.requireFsoBucket(ctx, null, volume, bucket);
       long parent = b.getObjectId();
@@ -136,8 +134,7 @@ public final class FsoDirectories {
    */
   public void delete(String volume, String bucket, String rawPath, boolean recursive) {
     OmValidation.checkBucketArgs(volume, bucket);
-    FsoPath path = FsoPath.parse("Path", rawPath);
-    FsoResolver.requireNotRoot(path, "delete");
+    FsoPath path = FsoResolver.parseEntry(rawPath, "delete");
     ctx.write(txn -> {
       BucketInfo b = FsoResolver.requireFsoBucket(ctx, null, volume, bucket);
       long bid = b.getObjectId();

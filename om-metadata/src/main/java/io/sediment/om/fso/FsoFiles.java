@@ -56,9 +56,7 @@ public final class FsoFiles {
   public OpenKeySession create(String volume, String bucket, String rawPath, String owner) {
     OmValidation.checkBucketArgs(volume, bucket);
     OmValidation.checkOwner(owner);
-    FsoPath path = FsoPath.parseNew("Path", rawPath);
-    FsoResolver.requireNotRoot(path, "create a file at");
-    depthLimit.checkCreate(path, "file");
+    FsoPath path = depthLimit.parseCreate(rawPath, "file");
     return ctx.write(txn -> {
       BucketInfo b = FsoResolver.requireFsoBucket(ctx, null, volume, bucket);
       long bid = b.getObjectId();
@@ -118,8 +116,7 @@ public final class FsoFiles {
    */
   public KeyInfo commit(String volume, String bucket, String rawPath, long clientId, long size) {
     OmValidation.checkBucketArgs(volume, bucket);
-    FsoPath path = FsoPath.parse("Path", rawPath);
-    FsoResolver.requireNotRoot(path, "commit a file at");
+    FsoPath path = FsoResolver.parseEntry(rawPath, "commit a file at");
     OmValidation.checkDataSize("Data size", size, OmValidation.MAX_OBJECT_BYTES);
     return ctx.write(txn -> {
       BucketInfo b = FsoResolver.requireFsoBucket(ctx, null, volume, bucket);
@@ -172,8 +169,7 @@ public final class FsoFiles {
    */
   public void delete(String volume, String bucket, String rawPath) {
     OmValidation.checkBucketArgs(volume, bucket);
-    FsoPath path = FsoPath.parse("Path", rawPath);
-    FsoResolver.requireNotRoot(path, "delete");
+    FsoPath path = FsoResolver.parseEntry(rawPath, "delete");
     ctx.write(txn -> {
       BucketInfo b = FsoResolver.requireFsoBucket(ctx, null, volume, bucket);
       long bid = b.getObjectId();

@@ -174,33 +174,27 @@ public final class FsoPath {
 
   /** Compares two names (or any strings) by code point, which is their UTF-8 byte order. */
   static int compareNames(String a, String b) {
-    int i = 0;
-    int j = 0;
-    while (i < a.length() && j < b.length()) {
-      int ca = a.codePointAt(i);
-      int cb = b.codePointAt(j);
-      if (ca != cb) {
-        return Integer.compare(ca, cb);
-      }
-      i += Character.charCount(ca);
-      j += Character.charCount(cb);
-    }
-    return Boolean.compare(i < a.length(), j < b.length());
+    return compareCodePoints(a, b, false);
   }
 
   private static int compareListingOrder(String a, String b) {
+    return compareCodePoints(a, b, true);
+  }
+
+  /**
+   * Compares by code point; with {@code separatorFirst}, '/' sorts before every other code point
+   * (the order of paths listed component by component). A proper prefix sorts first.
+   */
+  private static int compareCodePoints(String a, String b, boolean separatorFirst) {
     int i = 0;
     int j = 0;
     while (i < a.length() && j < b.length()) {
       int ca = a.codePointAt(i);
       int cb = b.codePointAt(j);
       if (ca != cb) {
-        // The separator ends a component, so it sorts before every character of a name.
-        if (ca == '/') {
-          return -1;
-        }
-        if (cb == '/') {
-          return 1;
+        // The separator ends a component, so in listing order it sorts before every character.
+        if (separatorFirst && (ca == '/' || cb == '/')) {
+          return ca == '/' ? -1 : 1;
         }
         return Integer.compare(ca, cb);
       }

@@ -132,6 +132,19 @@ public final class FsoResolver {
 
   // ---- shared helpers ----
 
+  /**
+   * The path of an existing entry, from the caller's raw path ({@link FsoPath#parse}), other than
+   * the bucket root.
+   *
+   * @param action what the caller does, as the message for the root names it ("delete")
+   * @throws OmException INVALID_ARGUMENT for a bad path or the root
+   */
+  static FsoPath parseEntry(String rawPath, String action) {
+    FsoPath path = FsoPath.parse("Path", rawPath);
+    requireNotRoot(path, action);
+    return path;
+  }
+
   static void requireNotRoot(FsoPath path, String action) {
     if (path.isRoot()) {
       throw OmException.invalid("Cannot " + action + " the bucket root");

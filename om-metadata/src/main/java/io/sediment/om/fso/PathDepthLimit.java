@@ -52,6 +52,20 @@ final class PathDepthLimit {
   }
 
   /**
+   * The path of an entry to create, from the caller's raw path: parsed ({@link FsoPath#parseNew}),
+   * not the bucket root, and within the limit ({@link #checkCreate}).
+   *
+   * @param what the entry as messages name it ("directory", "file")
+   * @throws OmException INVALID_ARGUMENT for a bad path, the root, or a path deeper than the limit
+   */
+  FsoPath parseCreate(String rawPath, String what) {
+    FsoPath path = FsoPath.parseNew("Path", rawPath);
+    FsoResolver.requireNotRoot(path, "create a " + what + " at");
+    checkCreate(path, what);
+    return path;
+  }
+
+  /**
    * Checks a path to create (a directory, a file, and with them their missing ancestors, which are
    * shallower).
    *

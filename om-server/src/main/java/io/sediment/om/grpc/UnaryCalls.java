@@ -1,9 +1,13 @@
 package io.sediment.om.grpc;
 
 import io.grpc.Context;
+import io.grpc.MethodDescriptor;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,6 +25,16 @@ final class UnaryCalls {
   private static final Logger LOG = LoggerFactory.getLogger(UnaryCalls.class);
 
   private UnaryCalls() {
+  }
+
+  /**
+   * Adds {@code method} to {@code service}, answered by {@code body} through {@link #run}: the
+   * body maps one request to its response or throws.
+   */
+  static <Q, R> void bind(ServerServiceDefinition.Builder service, MethodDescriptor<Q, R> method,
+      Function<Q, R> body) {
+    service.addMethod(method,
+        ServerCalls.asyncUnaryCall((req, obs) -> run(obs, () -> body.apply(req))));
   }
 
   static <T> void run(StreamObserver<T> observer, Supplier<T> body) {

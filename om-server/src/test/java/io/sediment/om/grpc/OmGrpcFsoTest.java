@@ -97,7 +97,7 @@ class OmGrpcFsoTest {
     assertEquals("a/b/c", c.getPath(), "paths come back normalized");
     assertTrue(c.getIsDirectory());
     assertEquals("owner", c.getOwner(), "directories belong to the bucket's owner");
-    assertEquals(OmServiceImpl.toProto(f.store.getFileStatus(V, B, "a/b/c")), c);
+    assertEquals(FileSystemRpcs.toProto(f.store.getFileStatus(V, B, "a/b/c")), c);
     assertEquals(c, mkdir("a/b/c"), "mkdir -p of an existing directory changes nothing");
     assertEquals(c, status("a/b/c/"));
 
@@ -176,7 +176,7 @@ class OmGrpcFsoTest {
           ListPage<io.sediment.om.fso.FileStatus> direct = f.store.listStatus(V, B, path, recursive,
               null, 100, null);
           assertFalse(direct.truncated());
-          assertEquals(direct.items().stream().map(OmServiceImpl::toProto).toList(), viaGrpc, what);
+          assertEquals(direct.items().stream().map(FileSystemRpcs::toProto).toList(), viaGrpc, what);
         }
       }
     }

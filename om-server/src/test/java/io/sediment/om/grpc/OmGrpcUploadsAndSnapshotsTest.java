@@ -480,7 +480,7 @@ class OmGrpcUploadsAndSnapshotsTest {
   @Test
   void generatedSnapshotNamesAreUtcTimesToTheMillisecond() {
     assertEquals("s20250131-235959.123",
-        OmServiceImpl.generatedSnapshotName(Instant.parse("2025-01-31T23:59:59.123Z")));
+        SnapshotRpcs.generatedSnapshotName(Instant.parse("2025-01-31T23:59:59.123Z")));
   }
 
   // ---- GetServiceStats --------------------------------------------------------------------------

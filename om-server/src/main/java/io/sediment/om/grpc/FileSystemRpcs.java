@@ -1,0 +1,129 @@
+package io.sediment.om.grpc;
+
+import static io.sediment.om.grpc.WireValues.nz;
+import static io.sediment.om.grpc.WireValues.token;
+import static io.sediment.om.grpc.WireValues.uint64;
+
+import io.grpc.ServerServiceDefinition;
+import io.sediment.om.OmMetadataStore;
+import io.sediment.om.core.OpenKeySession;
+import io.sediment.om.fso.FileStatus;
+import io.sediment.om.listing.ListPage;
+import io.sediment.proto.om.CommitFileRequest;
+import io.sediment.proto.om.CommitFileResponse;
+import io.sediment.proto.om.CreateDirectoryRequest;
+import io.sediment.proto.om.CreateDirectoryResponse;
+import io.sediment.proto.om.CreateFileRequest;
+import io.sediment.proto.om.CreateFileResponse;
+import io.sediment.proto.om.DeleteDirectoryRequest;
+import io.sediment.proto.om.DeleteDirectoryResponse;
+import io.sediment.proto.om.DeleteFileRequest;
+import io.sediment.proto.om.DeleteFileResponse;
+import io.sediment.proto.om.GetFileStatusRequest;
+import io.sediment.proto.om.GetFileStatusResponse;
+import io.sediment.proto.om.ListStatusRequest;
+import io.sediment.proto.om.ListStatusResponse;
+import io.sediment.proto.om.LookupFileRequest;
+import io.sediment.proto.om.LookupFileResponse;
+import io.sediment.proto.om.OmServiceGrpc;
+import io.sediment.proto.om.RenameRequest;
+import io.sediment.proto.om.RenameResponse;
+
+/**
+ * The file-system RPCs of {@code OmService} (FILE_SYSTEM_OPTIMIZED buckets): create a directory,
+ * create and commit a file, look up a file, get a path's status, delete a file or a directory,
+ * rename and list a directory, each one facade call. They return the facade's {@link FileStatus}
+ * as the wire {@code FileStatus}, field for field ({@link #toProto}); CreateFile answers the client
+ * id and the open row; a ListStatus start key is a full path relative to the bucket, exclusive.
+ *
+ * <p>Thread-safe (stateless over a thread-safe store).
+ */
+record FileSystemRpcs(OmMetadataStore store, WireValues wire) {
+
+  /** Adds this area's RPCs to {@code service}. */
+  void bindTo(ServerServiceDefinition.Builder service) {
+    UnaryCalls.bind(service, OmServiceGrpc.getCreateDirectoryMethod(), this::createDirectory);
+    UnaryCalls.bind(service, OmServiceGrpc.getCreateFileMethod(), this::createFile);
+    UnaryCalls.bind(service, OmServiceGrpc.getCommitFileMethod(), this::commitFile);
+    UnaryCalls.bind(service, OmServiceGrpc.getLookupFileMethod(), this::lookupFile);
+    UnaryCalls.bind(service, OmServiceGrpc.getGetFileStatusMethod(), this::getFileStatus);
+    UnaryCalls.bind(service, OmServiceGrpc.getDeleteFileMethod(), this::deleteFile);
+    UnaryCalls.bind(service, OmServiceGrpc.getDeleteDirectoryMethod(), this::deleteDirectory);
+    UnaryCalls.bind(service, OmServiceGrpc.getRenameMethod(), this::rename);
+    UnaryCalls.bind(service, OmServiceGrpc.getListStatusMethod(), this::listStatus);
+  }
+
+  CreateDirectoryResponse createDirectory(CreateDirectoryRequest req) {
+    return CreateDirectoryResponse.newBuilder()
+        .setStatus(toProto(store.createDirectory(req.getVolume(), req.getBucket(), req.getPath())))
+        .build();
+  }
+
+  CreateFileResponse createFile(CreateFileRequest req) {
+    OpenKeySession session = store.createFile(req.getVolume(), req.getBucket(), req.getPath(),
+        req.getOwner());
+    return CreateFileResponse.newBuilder().setClientId(session.clientId())
+        .setOpenFile(session.openKey()).build();
+  }
+
+  CommitFileResponse commitFile(CommitFileRequest req) {
+    return CommitFileResponse.newBuilder()
+        .setFile(store.commitFile(req.getVolume(), req.getBucket(), req.getPath(),
+            req.getClientId(), uint64("Data size", req.getDataSize())))
+        .build();
+  }
+
+  LookupFileResponse lookupFile(LookupFileRequest req) {
+    return LookupFileResponse.newBuilder()
+        .setFile(store.lookupFile(req.getVolume(), req.getBucket(), req.getPath())).build();
+  }
+
+  GetFileStatusResponse getFileStatus(GetFileStatusRequest req) {
+    return GetFileStatusResponse.newBuilder()
+        .setStatus(toProto(store.getFileStatus(req.getVolume(), req.getBucket(), req.getPath())))
+        .build();
+  }
+
+  DeleteFileResponse deleteFile(DeleteFileRequest req) {
+    store.deleteFile(req.getVolume(), req.getBucket(), req.getPath());
+    return DeleteFileResponse.getDefaultInstance();
+  }
+
+  DeleteDirectoryResponse deleteDirectory(DeleteDirectoryRequest req) {
+    store.deleteDirectory(req.getVolume(), req.getBucket(), req.getPath(), req.getRecursive());
+    return DeleteDirectoryResponse.getDefaultInstance();
+  }
+
+  RenameResponse rename(RenameRequest req) {
+    return RenameResponse.newBuilder()
+        .setStatus(toProto(store.rename(req.getVolume(), req.getBucket(), req.getFromPath(),
+            req.getToPath())))
+        .build();
+  }
+
+  ListStatusResponse listStatus(ListStatusRequest req) {
+    ListPage<FileStatus> page = store.listStatus(req.getVolume(), req.getBucket(),
+        req.getPath(), req.getRecursive(), req.getStartKey(),
+        wire.pageSize(req.hasNumEntries(), req.getNumEntries()),
+        token(req.getPageToken()));
+    ListStatusResponse.Builder out = ListStatusResponse.newBuilder();
+    for (FileStatus s : page.items()) {
+      out.addStatuses(toProto(s));
+    }
+    return out.setTruncated(page.truncated()).setNextPageToken(token(page.nextToken())).build();
+  }
+
+  /** The wire form of a facade {@link FileStatus}: the same fields, one to one. */
+  static io.sediment.proto.om.FileStatus toProto(FileStatus s) {
+    return io.sediment.proto.om.FileStatus.newBuilder()
+        .setPath(s.path())
+        .setIsDirectory(s.isDirectory())
+        .setSize(s.size())
+        .setObjectId(s.objectId())
+        .setParentId(s.parentId())
+        .setCreationTime(s.creationTime())
+        .setModificationTime(s.modificationTime())
+        .setOwner(nz(s.owner()))
+        .build();
+  }
+}

@@ -1,0 +1,102 @@
+package io.sediment.om.grpc;
+
+import static io.sediment.om.grpc.WireValues.nz;
+import static io.sediment.om.grpc.WireValues.uint32;
+import static io.sediment.om.grpc.WireValues.uint64;
+
+import io.grpc.ServerServiceDefinition;
+import io.sediment.om.OmMetadataStore;
+import io.sediment.om.multipart.CompletedPart;
+import io.sediment.om.multipart.MultipartUploadListing;
+import io.sediment.om.multipart.PartListing;
+import io.sediment.proto.om.AbortMultipartUploadRequest;
+import io.sediment.proto.om.AbortMultipartUploadResponse;
+import io.sediment.proto.om.CommitMultipartPartRequest;
+import io.sediment.proto.om.CommitMultipartPartResponse;
+import io.sediment.proto.om.CompleteMultipartUploadRequest;
+import io.sediment.proto.om.CompleteMultipartUploadResponse;
+import io.sediment.proto.om.InitiateMultipartUploadRequest;
+import io.sediment.proto.om.InitiateMultipartUploadResponse;
+import io.sediment.proto.om.ListMultipartUploadsRequest;
+import io.sediment.proto.om.ListMultipartUploadsResponse;
+import io.sediment.proto.om.ListPartsRequest;
+import io.sediment.proto.om.ListPartsResponse;
+import io.sediment.proto.om.OmServiceGrpc;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The multipart-upload RPCs of {@code OmService}: initiate, commit a part, complete, abort, list
+ * an upload's parts and list a bucket's uploads, each one facade call. Part numbers are uint32 (one
+ * above {@code Integer.MAX_VALUE} stays out of range); a part size above {@code Long.MAX_VALUE} is
+ * INVALID_ARGUMENT. The listings answer the S3 markers for the next page.
+ *
+ * <p>Thread-safe (stateless over a thread-safe store).
+ */
+record MultipartRpcs(OmMetadataStore store, WireValues wire) {
+
+  /** Adds this area's RPCs to {@code service}. */
+  void bindTo(ServerServiceDefinition.Builder service) {
+    UnaryCalls.bind(service, OmServiceGrpc.getInitiateMultipartUploadMethod(), this::initiate);
+    UnaryCalls.bind(service, OmServiceGrpc.getCommitMultipartPartMethod(), this::commitPart);
+    UnaryCalls.bind(service, OmServiceGrpc.getCompleteMultipartUploadMethod(), this::complete);
+    UnaryCalls.bind(service, OmServiceGrpc.getAbortMultipartUploadMethod(), this::abort);
+    UnaryCalls.bind(service, OmServiceGrpc.getListPartsMethod(), this::listParts);
+    UnaryCalls.bind(service, OmServiceGrpc.getListMultipartUploadsMethod(), this::listUploads);
+  }
+
+  InitiateMultipartUploadResponse initiate(InitiateMultipartUploadRequest req) {
+    return InitiateMultipartUploadResponse.newBuilder()
+        .setUploadId(store.initiateMultipartUpload(req.getVolume(), req.getBucket(), req.getKey(),
+            req.getOwner()))
+        .build();
+  }
+
+  CommitMultipartPartResponse commitPart(CommitMultipartPartRequest req) {
+    return CommitMultipartPartResponse.newBuilder()
+        .setPart(store.commitPart(req.getVolume(), req.getBucket(), req.getKey(),
+            req.getUploadId(), uint32(req.getPartNumber()), uint64("Part size", req.getSize()),
+            req.getEtag()))
+        .build();
+  }
+
+  CompleteMultipartUploadResponse complete(CompleteMultipartUploadRequest req) {
+    List<CompletedPart> parts = new ArrayList<>(req.getPartsCount());
+    for (io.sediment.proto.om.CompletedPart p : req.getPartsList()) {
+      parts.add(new CompletedPart(uint32(p.getPartNumber()), p.getEtag()));
+    }
+    return CompleteMultipartUploadResponse.newBuilder()
+        .setKey(store.completeMultipartUpload(req.getVolume(), req.getBucket(), req.getKey(),
+            req.getUploadId(), parts))
+        .build();
+  }
+
+  AbortMultipartUploadResponse abort(AbortMultipartUploadRequest req) {
+    store.abortMultipartUpload(req.getVolume(), req.getBucket(), req.getKey(),
+        req.getUploadId());
+    return AbortMultipartUploadResponse.getDefaultInstance();
+  }
+
+  ListPartsResponse listParts(ListPartsRequest req) {
+    PartListing page = store.listParts(req.getVolume(), req.getBucket(), req.getKey(),
+        req.getUploadId(), uint32(req.getPartNumberMarker()),
+        wire.pageSize(req.hasMaxParts(), req.getMaxParts()));
+    return ListPartsResponse.newBuilder()
+        .addAllParts(page.parts())
+        .setIsTruncated(page.truncated())
+        .setNextPartNumberMarker(page.nextPartNumberMarker())
+        .build();
+  }
+
+  ListMultipartUploadsResponse listUploads(ListMultipartUploadsRequest req) {
+    MultipartUploadListing page = store.listMultipartUploads(req.getVolume(), req.getBucket(),
+        req.getPrefix(), req.getKeyMarker(), req.getUploadIdMarker(),
+        wire.pageSize(req.hasMaxUploads(), req.getMaxUploads()));
+    return ListMultipartUploadsResponse.newBuilder()
+        .addAllUploads(page.uploads())
+        .setIsTruncated(page.truncated())
+        .setNextKeyMarker(nz(page.nextKeyMarker()))
+        .setNextUploadIdMarker(nz(page.nextUploadIdMarker()))
+        .build();
+  }
+}
