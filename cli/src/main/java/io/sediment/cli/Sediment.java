@@ -13,7 +13,7 @@ import picocli.CommandLine;
     subcommands = {ServeCommand.class, LoadCommand.class, LsCommand.class, RmCommand.class,
         LdbCommand.class, ReconCommand.class,
         SnapshotCommand.class, TombstonesCommand.class, CompactCommand.class,
-        CheckpointCommand.class, VerifyCommand.class, RepairCommand.class,
+        CheckpointCommand.class, VerifyCommand.class, RepairCommand.class, HaCommand.class,
         CommandLine.HelpCommand.class},
     footer = {"", "Exit codes: 0 success, 1 failure, 2 usage error."})
 public final class Sediment implements Runnable {

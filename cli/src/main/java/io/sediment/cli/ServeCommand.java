@@ -5,6 +5,8 @@ import io.sediment.om.OmMetadataStore;
 import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.SyncPolicy;
 import io.sediment.om.grpc.OmGrpcServer;
+import io.sediment.om.ha.OmReplica;
+import io.sediment.om.ha.ReplicaRequests;
 import io.sediment.om.service.OmServices;
 import io.sediment.recon.ReconConfig;
 import io.sediment.recon.ReconServer;
@@ -13,6 +15,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -96,6 +99,9 @@ final class ServeCommand implements Callable<Integer> {
   @CommandLine.Mixin
   BackgroundServiceOptions background = new BackgroundServiceOptions();
 
+  @CommandLine.Mixin
+  HaServeOptions ha = new HaServeOptions();
+
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -127,10 +133,15 @@ final class ServeCommand implements Callable<Integer> {
     Files.createDirectories(StoreDirs.logs(dataDir));
     Path logFile = StoreDirs.logs(dataDir).resolve("sediment.log");
     try (ServeLogging logging = ServeLogging.start(logFile)) {
+      // A replica's durability is its Raft log's (synced on a majority before a write is
+      // acknowledged); its store replays the log from its applied position after a crash.
       OmMetadataStore store = StoreDirs.open(dataDir, OmStoreOptions.defaults()
-          .withMaxListSize(pageCap).withSyncPolicy(sync).withMaxPathDepth(maxPathDepth));
+          .withMaxListSize(pageCap)
+          .withSyncPolicy(ha.enabled() ? SyncPolicy.PROCESS_CRASH_SAFE : sync)
+          .withMaxPathDepth(maxPathDepth));
       AutoCloseable reconHandle = null;
       OmServices bg = null;
+      OmReplica replica = null;
       Thread hook = null;
       try {
         PrometheusRegistry registry = new PrometheusRegistry();
@@ -138,7 +149,10 @@ final class ServeCommand implements Callable<Integer> {
         OmGrpcServer.Builder builder = OmGrpcServer.builder(store).host(host).port(port)
             .maxInboundMessageBytes(maxMessageBytes).handlerThreads(handlerThreads)
             .drainTimeout(drain).registry(registry);
-        if (!background.disabled) {
+        if (ha.enabled()) {
+          replica = OmReplica.start(store, ha.options(StoreDirs.ratis(dataDir)));
+          builder.replication(new ReplicaRequests(replica, store, Clock.systemUTC()));
+        } else if (!background.disabled) {
           bg = OmServices.create(store, background.config());
           builder.services(bg);
         }
@@ -173,7 +187,13 @@ final class ServeCommand implements Callable<Integer> {
         out.println(r != null ? String.format("Recon at %s/ (JSON under /api/v1, metrics at /prom)",
             r.url()) : "Recon: none (--no-recon)");
         out.printf("  data: %s%n  logs: %s%n", StoreDirs.store(dataDir), logFile);
-        out.println(background.describe());
+        if (replica != null) {
+          out.printf("Replica %s of group '%s' (%s); Raft log in %s. Writes go to the leader; "
+              + "background services do not run in a replicated group yet.%n", replica.id(),
+              replica.options().groupName(), replica.options().peers(), StoreDirs.ratis(dataDir));
+        } else {
+          out.println(background.describe());
+        }
         out.printf("Stop with Ctrl-C (or SIGTERM: kill %d): in-flight calls drain for up to %d s, "
             + "Recon and the background services stop, then the store is closed.%n",
             ProcessHandle.current().pid(), drainSeconds);
@@ -201,6 +221,10 @@ final class ServeCommand implements Callable<Integer> {
         if (bg != null) {
           closeQuietly(bg);
           LOG.info("Background services stopped");
+        }
+        if (replica != null) {
+          closeQuietly(replica);
+          LOG.info("Replica stopped");
         }
         store.close();
         LOG.info("Store closed");
@@ -283,6 +307,7 @@ final class ServeCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(cmd, "--drain-timeout must not be negative");
     }
     background.validate(cmd);
+    ha.validate(cmd);
   }
 
   private void awaitStopped(Duration max) {

@@ -31,6 +31,11 @@ final class StoreDirs {
     return data.resolve("logs");
   }
 
+  /** Where a replica keeps its Raft log (Apache Ratis), beside its store. */
+  static Path ratis(Path data) {
+    return data.resolve("ratis");
+  }
+
   /**
    * Opens the store under {@code data}; a store another process (or this one) holds fails with
    * a message that says so.

@@ -34,19 +34,27 @@ public final class OmException extends RuntimeException {
   }
 
   private final Code code;
+  private final String detail;
 
   public OmException(Code code, String message) {
     super(Objects.requireNonNull(code, "code") + ": " + message);
     this.code = code;
+    this.detail = message;
   }
 
   public OmException(Code code, String message, Throwable cause) {
     super(Objects.requireNonNull(code, "code") + ": " + message, cause);
     this.code = code;
+    this.detail = message;
   }
 
   public Code code() {
     return code;
+  }
+
+  /** The message without the code in front of it. */
+  public String detail() {
+    return detail;
   }
 
   public static OmException invalid(String message) {

@@ -12,6 +12,7 @@ import io.sediment.db.stats.TableTombstoneStats;
 import io.sediment.db.stats.TombstoneStats;
 import io.sediment.db.tombstone.CompactionScheduler;
 import io.sediment.om.OmMetadataStore;
+import io.sediment.om.requests.Replication;
 import io.sediment.om.core.OmCounter;
 import io.sediment.om.service.BackgroundService;
 import io.sediment.om.service.OmServices;
@@ -25,6 +26,8 @@ import io.sediment.proto.om.CreateCheckpointRequest;
 import io.sediment.proto.om.CreateCheckpointResponse;
 import io.sediment.proto.om.GetCountersRequest;
 import io.sediment.proto.om.GetCountersResponse;
+import io.sediment.proto.om.GetReplicationStatusRequest;
+import io.sediment.proto.om.GetReplicationStatusResponse;
 import io.sediment.proto.om.GetServiceStatsRequest;
 import io.sediment.proto.om.GetServiceStatsResponse;
 import io.sediment.proto.om.GetTableStatsRequest;
@@ -56,15 +59,28 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
   private final OmMetadataStore store;
   /** The background services over {@link #store}, or {@code null} when the server runs none. */
   private final OmServices services;
+  /** The group this server's store is replicated in, or {@code null} for a single node. */
+  private final Replication replication;
 
   public AdminServiceImpl(OmMetadataStore store) {
-    this(store, null);
+    this(store, null, null);
   }
 
-  /** @param services the background services to report on; {@code null} for none */
-  public AdminServiceImpl(OmMetadataStore store, OmServices services) {
+  /**
+   * @param services the background services to report on; {@code null} for none
+   * @param replication the replicated group to report on; {@code null} for a single node
+   */
+  public AdminServiceImpl(OmMetadataStore store, OmServices services, Replication replication) {
     this.store = Objects.requireNonNull(store, "store");
     this.services = services;
+    this.replication = replication;
+  }
+
+  @Override
+  public void getReplicationStatus(GetReplicationStatusRequest req,
+      StreamObserver<GetReplicationStatusResponse> obs) {
+    UnaryCalls.run(obs, () -> replication == null
+        ? GetReplicationStatusResponse.getDefaultInstance() : replication.status());
   }
 
   @Override

@@ -4,7 +4,6 @@ import static io.sediment.om.grpc.WireValues.nz;
 import static io.sediment.om.grpc.WireValues.token;
 import static io.sediment.om.grpc.WireValues.uint64;
 
-import io.grpc.ServerServiceDefinition;
 import io.sediment.om.OmMetadataStore;
 import io.sediment.om.core.OpenKeySession;
 import io.sediment.om.fso.FileStatus;
@@ -25,6 +24,7 @@ import io.sediment.proto.om.ListStatusRequest;
 import io.sediment.proto.om.ListStatusResponse;
 import io.sediment.proto.om.LookupFileRequest;
 import io.sediment.proto.om.LookupFileResponse;
+import io.sediment.proto.om.OmLogEntry;
 import io.sediment.proto.om.OmServiceGrpc;
 import io.sediment.proto.om.RenameRequest;
 import io.sediment.proto.om.RenameResponse;
@@ -40,17 +40,23 @@ import io.sediment.proto.om.RenameResponse;
  */
 record FileSystemRpcs(OmMetadataStore store, WireValues wire) {
 
-  /** Adds this area's RPCs to {@code service}. */
-  void bindTo(ServerServiceDefinition.Builder service) {
-    UnaryCalls.bind(service, OmServiceGrpc.getCreateDirectoryMethod(), this::createDirectory);
-    UnaryCalls.bind(service, OmServiceGrpc.getCreateFileMethod(), this::createFile);
-    UnaryCalls.bind(service, OmServiceGrpc.getCommitFileMethod(), this::commitFile);
-    UnaryCalls.bind(service, OmServiceGrpc.getLookupFileMethod(), this::lookupFile);
-    UnaryCalls.bind(service, OmServiceGrpc.getGetFileStatusMethod(), this::getFileStatus);
-    UnaryCalls.bind(service, OmServiceGrpc.getDeleteFileMethod(), this::deleteFile);
-    UnaryCalls.bind(service, OmServiceGrpc.getDeleteDirectoryMethod(), this::deleteDirectory);
-    UnaryCalls.bind(service, OmServiceGrpc.getRenameMethod(), this::rename);
-    UnaryCalls.bind(service, OmServiceGrpc.getListStatusMethod(), this::listStatus);
+  /** Binds this area's RPCs: reads and writes (each with its log entry field). */
+  void bindTo(RpcBinder b) {
+    b.write(OmServiceGrpc.getCreateDirectoryMethod(), OmLogEntry.Builder::setCreateDirectory,
+        OmLogEntry::getCreateDirectory, this::createDirectory);
+    b.write(OmServiceGrpc.getCreateFileMethod(), OmLogEntry.Builder::setCreateFile,
+        OmLogEntry::getCreateFile, this::createFile);
+    b.write(OmServiceGrpc.getCommitFileMethod(), OmLogEntry.Builder::setCommitFile,
+        OmLogEntry::getCommitFile, this::commitFile);
+    b.read(OmServiceGrpc.getLookupFileMethod(), this::lookupFile);
+    b.read(OmServiceGrpc.getGetFileStatusMethod(), this::getFileStatus);
+    b.write(OmServiceGrpc.getDeleteFileMethod(), OmLogEntry.Builder::setDeleteFile,
+        OmLogEntry::getDeleteFile, this::deleteFile);
+    b.write(OmServiceGrpc.getDeleteDirectoryMethod(), OmLogEntry.Builder::setDeleteDirectory,
+        OmLogEntry::getDeleteDirectory, this::deleteDirectory);
+    b.write(OmServiceGrpc.getRenameMethod(), OmLogEntry.Builder::setRename,
+        OmLogEntry::getRename, this::rename);
+    b.read(OmServiceGrpc.getListStatusMethod(), this::listStatus);
   }
 
   CreateDirectoryResponse createDirectory(CreateDirectoryRequest req) {

@@ -1,13 +1,16 @@
 package io.sediment.om.grpc;
 
 import io.grpc.Context;
+import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusException;
 import io.grpc.StatusRuntimeException;
 import io.sediment.db.StoreClosedException;
 import io.sediment.db.StoreOutOfSpaceException;
 import io.sediment.db.codec.CodecException;
+import io.sediment.om.client.OmClient;
 import io.sediment.om.core.OmException;
+import io.sediment.om.requests.NotLeaderException;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -60,7 +63,10 @@ public final class GrpcStatuses {
 
   private static Status statusOf(Throwable t) {
     if (t instanceof OmException e) {
-      return codeOf(e.code()).withDescription(stripCode(e)).withCause(e);
+      return codeOf(e.code()).withDescription(e.detail()).withCause(e);
+    }
+    if (t instanceof NotLeaderException e) {
+      return Status.UNAVAILABLE.withDescription(e.getMessage());
     }
     if (t instanceof StatusRuntimeException e) {
       return e.getStatus();
@@ -114,9 +120,19 @@ public final class GrpcStatuses {
     return Status.CANCELLED.withDescription("Cancelled by the client").withCause(cause);
   }
 
-  private static String stripCode(OmException e) {
-    String m = e.getMessage();
-    String prefix = e.code().name() + ": ";
-    return m != null && m.startsWith(prefix) ? m.substring(prefix.length()) : m;
+  /**
+   * The trailers that go with {@code t}'s status: for a replica that is not the leader, the
+   * leader's address ({@link OmClient#LEADER_HEADER}) when known; else none (null).
+   */
+  static Metadata trailersOf(Throwable t) {
+    if (t instanceof NotLeaderException e && e.leaderAddress() != null) {
+      Metadata m = new Metadata();
+      m.put(LEADER, e.leaderAddress());
+      return m;
+    }
+    return null;
   }
+
+  private static final Metadata.Key<String> LEADER =
+      Metadata.Key.of(OmClient.LEADER_HEADER, Metadata.ASCII_STRING_MARSHALLER);
 }

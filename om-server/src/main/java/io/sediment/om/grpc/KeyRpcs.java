@@ -3,7 +3,6 @@ package io.sediment.om.grpc;
 import static io.sediment.om.grpc.WireValues.nz;
 import static io.sediment.om.grpc.WireValues.token;
 
-import io.grpc.ServerServiceDefinition;
 import io.sediment.om.OmMetadataStore;
 import io.sediment.om.core.OpenKeySession;
 import io.sediment.om.listing.ListObjectsV1Result;
@@ -26,6 +25,7 @@ import io.sediment.proto.om.ListOpenFilesRequest;
 import io.sediment.proto.om.ListOpenFilesResponse;
 import io.sediment.proto.om.LookupKeyRequest;
 import io.sediment.proto.om.LookupKeyResponse;
+import io.sediment.proto.om.OmLogEntry;
 import io.sediment.proto.om.OmServiceGrpc;
 import io.sediment.proto.om.OpenKeyEntry;
 import io.sediment.proto.om.OpenKeyRequest;
@@ -45,17 +45,21 @@ import io.sediment.proto.om.RenameKeyResponse;
  */
 record KeyRpcs(OmMetadataStore store, WireValues wire) {
 
-  /** Adds this area's RPCs to {@code service}. */
-  void bindTo(ServerServiceDefinition.Builder service) {
-    UnaryCalls.bind(service, OmServiceGrpc.getOpenKeyMethod(), this::openKey);
-    UnaryCalls.bind(service, OmServiceGrpc.getCommitKeyMethod(), this::commitKey);
-    UnaryCalls.bind(service, OmServiceGrpc.getLookupKeyMethod(), this::lookupKey);
-    UnaryCalls.bind(service, OmServiceGrpc.getDeleteKeyMethod(), this::deleteKey);
-    UnaryCalls.bind(service, OmServiceGrpc.getRenameKeyMethod(), this::renameKey);
-    UnaryCalls.bind(service, OmServiceGrpc.getListKeysMethod(), this::listKeys);
-    UnaryCalls.bind(service, OmServiceGrpc.getListObjectsV1Method(), this::listObjectsV1);
-    UnaryCalls.bind(service, OmServiceGrpc.getListObjectsV2Method(), this::listObjectsV2);
-    UnaryCalls.bind(service, OmServiceGrpc.getListOpenFilesMethod(), this::listOpenFiles);
+  /** Binds this area's RPCs: reads and writes (each with its log entry field). */
+  void bindTo(RpcBinder b) {
+    b.write(OmServiceGrpc.getOpenKeyMethod(), OmLogEntry.Builder::setOpenKey,
+        OmLogEntry::getOpenKey, this::openKey);
+    b.write(OmServiceGrpc.getCommitKeyMethod(), OmLogEntry.Builder::setCommitKey,
+        OmLogEntry::getCommitKey, this::commitKey);
+    b.read(OmServiceGrpc.getLookupKeyMethod(), this::lookupKey);
+    b.write(OmServiceGrpc.getDeleteKeyMethod(), OmLogEntry.Builder::setDeleteKey,
+        OmLogEntry::getDeleteKey, this::deleteKey);
+    b.write(OmServiceGrpc.getRenameKeyMethod(), OmLogEntry.Builder::setRenameKey,
+        OmLogEntry::getRenameKey, this::renameKey);
+    b.read(OmServiceGrpc.getListKeysMethod(), this::listKeys);
+    b.read(OmServiceGrpc.getListObjectsV1Method(), this::listObjectsV1);
+    b.read(OmServiceGrpc.getListObjectsV2Method(), this::listObjectsV2);
+    b.read(OmServiceGrpc.getListOpenFilesMethod(), this::listOpenFiles);
   }
 
   OpenKeyResponse openKey(OpenKeyRequest req) {

@@ -4,7 +4,6 @@ import static io.sediment.om.grpc.WireValues.nz;
 import static io.sediment.om.grpc.WireValues.uint32;
 import static io.sediment.om.grpc.WireValues.uint64;
 
-import io.grpc.ServerServiceDefinition;
 import io.sediment.om.OmMetadataStore;
 import io.sediment.om.multipart.CompletedPart;
 import io.sediment.om.multipart.MultipartUploadListing;
@@ -21,6 +20,7 @@ import io.sediment.proto.om.ListMultipartUploadsRequest;
 import io.sediment.proto.om.ListMultipartUploadsResponse;
 import io.sediment.proto.om.ListPartsRequest;
 import io.sediment.proto.om.ListPartsResponse;
+import io.sediment.proto.om.OmLogEntry;
 import io.sediment.proto.om.OmServiceGrpc;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,14 +35,18 @@ import java.util.List;
  */
 record MultipartRpcs(OmMetadataStore store, WireValues wire) {
 
-  /** Adds this area's RPCs to {@code service}. */
-  void bindTo(ServerServiceDefinition.Builder service) {
-    UnaryCalls.bind(service, OmServiceGrpc.getInitiateMultipartUploadMethod(), this::initiate);
-    UnaryCalls.bind(service, OmServiceGrpc.getCommitMultipartPartMethod(), this::commitPart);
-    UnaryCalls.bind(service, OmServiceGrpc.getCompleteMultipartUploadMethod(), this::complete);
-    UnaryCalls.bind(service, OmServiceGrpc.getAbortMultipartUploadMethod(), this::abort);
-    UnaryCalls.bind(service, OmServiceGrpc.getListPartsMethod(), this::listParts);
-    UnaryCalls.bind(service, OmServiceGrpc.getListMultipartUploadsMethod(), this::listUploads);
+  /** Binds this area's RPCs: reads and writes (each with its log entry field). */
+  void bindTo(RpcBinder b) {
+    b.write(OmServiceGrpc.getInitiateMultipartUploadMethod(), OmLogEntry.Builder::setInitiateMultipartUpload,
+        OmLogEntry::getInitiateMultipartUpload, this::initiate);
+    b.write(OmServiceGrpc.getCommitMultipartPartMethod(), OmLogEntry.Builder::setCommitMultipartPart,
+        OmLogEntry::getCommitMultipartPart, this::commitPart);
+    b.write(OmServiceGrpc.getCompleteMultipartUploadMethod(), OmLogEntry.Builder::setCompleteMultipartUpload,
+        OmLogEntry::getCompleteMultipartUpload, this::complete);
+    b.write(OmServiceGrpc.getAbortMultipartUploadMethod(), OmLogEntry.Builder::setAbortMultipartUpload,
+        OmLogEntry::getAbortMultipartUpload, this::abort);
+    b.read(OmServiceGrpc.getListPartsMethod(), this::listParts);
+    b.read(OmServiceGrpc.getListMultipartUploadsMethod(), this::listUploads);
   }
 
   InitiateMultipartUploadResponse initiate(InitiateMultipartUploadRequest req) {

@@ -1,6 +1,5 @@
 package io.sediment.om.grpc;
 
-import io.grpc.ServerServiceDefinition;
 import io.sediment.om.OmMetadataStore;
 import io.sediment.om.listing.ListPage;
 import io.sediment.proto.om.BucketInfo;
@@ -20,6 +19,7 @@ import io.sediment.proto.om.ListBucketsRequest;
 import io.sediment.proto.om.ListBucketsResponse;
 import io.sediment.proto.om.ListVolumesRequest;
 import io.sediment.proto.om.ListVolumesResponse;
+import io.sediment.proto.om.OmLogEntry;
 import io.sediment.proto.om.OmServiceGrpc;
 import io.sediment.proto.om.SetBucketPropertiesRequest;
 import io.sediment.proto.om.SetBucketPropertiesResponse;
@@ -36,20 +36,24 @@ import io.sediment.proto.om.VolumeInfo;
  */
 record NamespaceRpcs(OmMetadataStore store, WireValues wire) {
 
-  /** Adds this area's RPCs to {@code service}. */
-  void bindTo(ServerServiceDefinition.Builder service) {
-    UnaryCalls.bind(service, OmServiceGrpc.getCreateVolumeMethod(), this::createVolume);
-    UnaryCalls.bind(service, OmServiceGrpc.getGetVolumeMethod(), this::getVolume);
-    UnaryCalls.bind(service, OmServiceGrpc.getSetVolumePropertiesMethod(),
-        this::setVolumeProperties);
-    UnaryCalls.bind(service, OmServiceGrpc.getDeleteVolumeMethod(), this::deleteVolume);
-    UnaryCalls.bind(service, OmServiceGrpc.getListVolumesMethod(), this::listVolumes);
-    UnaryCalls.bind(service, OmServiceGrpc.getCreateBucketMethod(), this::createBucket);
-    UnaryCalls.bind(service, OmServiceGrpc.getGetBucketMethod(), this::getBucket);
-    UnaryCalls.bind(service, OmServiceGrpc.getSetBucketPropertiesMethod(),
-        this::setBucketProperties);
-    UnaryCalls.bind(service, OmServiceGrpc.getDeleteBucketMethod(), this::deleteBucket);
-    UnaryCalls.bind(service, OmServiceGrpc.getListBucketsMethod(), this::listBuckets);
+  /** Binds this area's RPCs: reads and writes (each with its log entry field). */
+  void bindTo(RpcBinder b) {
+    b.write(OmServiceGrpc.getCreateVolumeMethod(), OmLogEntry.Builder::setCreateVolume,
+        OmLogEntry::getCreateVolume, this::createVolume);
+    b.read(OmServiceGrpc.getGetVolumeMethod(), this::getVolume);
+    b.write(OmServiceGrpc.getSetVolumePropertiesMethod(), OmLogEntry.Builder::setSetVolumeProperties,
+        OmLogEntry::getSetVolumeProperties, this::setVolumeProperties);
+    b.write(OmServiceGrpc.getDeleteVolumeMethod(), OmLogEntry.Builder::setDeleteVolume,
+        OmLogEntry::getDeleteVolume, this::deleteVolume);
+    b.read(OmServiceGrpc.getListVolumesMethod(), this::listVolumes);
+    b.write(OmServiceGrpc.getCreateBucketMethod(), OmLogEntry.Builder::setCreateBucket,
+        OmLogEntry::getCreateBucket, this::createBucket);
+    b.read(OmServiceGrpc.getGetBucketMethod(), this::getBucket);
+    b.write(OmServiceGrpc.getSetBucketPropertiesMethod(), OmLogEntry.Builder::setSetBucketProperties,
+        OmLogEntry::getSetBucketProperties, this::setBucketProperties);
+    b.write(OmServiceGrpc.getDeleteBucketMethod(), OmLogEntry.Builder::setDeleteBucket,
+        OmLogEntry::getDeleteBucket, this::deleteBucket);
+    b.read(OmServiceGrpc.getListBucketsMethod(), this::listBuckets);
   }
 
   CreateVolumeResponse createVolume(CreateVolumeRequest req) {

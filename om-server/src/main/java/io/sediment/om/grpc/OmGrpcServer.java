@@ -9,6 +9,7 @@ import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sediment.om.OmMetadataStore;
+import io.sediment.om.requests.Replication;
 import io.sediment.om.service.OmServices;
 import io.sediment.proto.om.AdminServiceGrpc;
 import io.sediment.proto.om.OmServiceGrpc;
@@ -73,6 +74,7 @@ public final class OmGrpcServer implements AutoCloseable {
   private final PrometheusRegistry registry;
   private final List<ServerInterceptor> interceptors;
   private final OmServices services;
+  private final Replication replication;
   private final GrpcMetrics metrics;
 
   private final HealthStatusManager health = new HealthStatusManager();
@@ -93,6 +95,7 @@ public final class OmGrpcServer implements AutoCloseable {
     this.registry = b.registry == null ? new PrometheusRegistry() : b.registry;
     this.interceptors = List.copyOf(b.interceptors);
     this.services = b.services;
+    this.replication = b.replication;
     this.metrics = new GrpcMetrics(registry);
   }
 
@@ -112,14 +115,19 @@ public final class OmGrpcServer implements AutoCloseable {
     }
     executor = Executors.newFixedThreadPool(handlerThreads, new HandlerThreads());
     List<ServerInterceptor> chain = new ArrayList<>(interceptors);
+    // Outermost of the chain: the request ids are in the context for everything inside.
+    chain.add(new RequestIds());
+    OmServiceImpl om = replication == null ? new OmServiceImpl(store)
+        : new OmServiceImpl(store, replication.writes(), replication.reads());
     NettyServerBuilder nb = NettyServerBuilder.forAddress(new InetSocketAddress(host, requestedPort))
         .executor(executor)
         .maxInboundMessageSize(maxInboundMessageBytes)
         // The caller's interceptors run inside MalformedRequests, on parsed messages.
         .addService(MalformedRequests.strict(
-            ServerInterceptors.intercept(new OmServiceImpl(store), chain)))
+            ServerInterceptors.intercept(om, chain)))
         .addService(MalformedRequests.strict(
-            ServerInterceptors.intercept(new AdminServiceImpl(store, services), chain)))
+            ServerInterceptors.intercept(new AdminServiceImpl(store, services, replication),
+                chain)))
         .addService(health.getHealthService())
         .addService(ProtoReflectionServiceV1.newInstance())
         .addService(legacyReflection())
@@ -275,6 +283,7 @@ public final class OmGrpcServer implements AutoCloseable {
     private PrometheusRegistry registry;
     private final List<ServerInterceptor> interceptors = new ArrayList<>();
     private OmServices services;
+    private Replication replication;
 
     private Builder(OmMetadataStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -343,6 +352,16 @@ public final class OmGrpcServer implements AutoCloseable {
      */
     public Builder services(OmServices s) {
       this.services = Objects.requireNonNull(s, "services");
+      return this;
+    }
+
+    /**
+     * Serve as a replica of a replicated group: writes go through its log, reads pass its gate,
+     * {@code AdminService.GetReplicationStatus} reports it (default: a single node). The server
+     * neither starts nor stops the replica.
+     */
+    public Builder replication(Replication r) {
+      this.replication = Objects.requireNonNull(r, "replication");
       return this;
     }
 

@@ -3,6 +3,8 @@ package io.sediment.om.grpc;
 import io.grpc.BindableService;
 import io.grpc.ServerServiceDefinition;
 import io.sediment.om.OmMetadataStore;
+import io.sediment.om.requests.ReadGate;
+import io.sediment.om.requests.WritePath;
 import io.sediment.proto.om.OmServiceGrpc;
 import java.util.Objects;
 
@@ -13,6 +15,9 @@ import java.util.Objects;
  * listings and open keys), {@link MultipartRpcs}, {@link SnapshotRpcs} and {@link FileSystemRpcs};
  * the wire conventions they share (page sizes, unsigned fields, tokens) are {@link WireValues}.
  *
+ * <p>Reads pass the {@link ReadGate} first; writes go through the {@link WritePath} as log
+ * entries ({@link RpcBinder}), applied by {@link WriteRequests} here or on every replica.
+ *
  * <p>{@link #bindService()} fails with {@link IllegalStateException} when an RPC of the service
  * is left without its handler, so a server never starts with a method unanswered.
  *
@@ -21,21 +26,36 @@ import java.util.Objects;
 public final class OmServiceImpl implements BindableService {
 
   private final OmMetadataStore store;
+  private final WritePath writes;
+  private final ReadGate reads;
 
+  /** A single-node service: writes applied on the calling thread, reads ungated. */
   public OmServiceImpl(OmMetadataStore store) {
+    this(store, WriteRequests.over(store), ReadGate.NONE);
+  }
+
+  /** A service whose writes take {@code writes} and whose reads pass {@code reads} first. */
+  public OmServiceImpl(OmMetadataStore store, WritePath writes, ReadGate reads) {
     this.store = Objects.requireNonNull(store, "store");
+    this.writes = Objects.requireNonNull(writes, "writes");
+    this.reads = Objects.requireNonNull(reads, "reads");
   }
 
   @Override
   public ServerServiceDefinition bindService() {
-    WireValues wire = new WireValues(store.options().maxListSize());
     ServerServiceDefinition.Builder service =
         ServerServiceDefinition.builder(OmServiceGrpc.getServiceDescriptor());
-    new NamespaceRpcs(store, wire).bindTo(service);
-    new KeyRpcs(store, wire).bindTo(service);
-    new MultipartRpcs(store, wire).bindTo(service);
-    new SnapshotRpcs(store, wire).bindTo(service);
-    new FileSystemRpcs(store, wire).bindTo(service);
+    bindAreas(store, new RpcBinder(service, reads, writes));
     return service.build();
+  }
+
+  /** Binds every area's RPCs with {@code binder}. */
+  static void bindAreas(OmMetadataStore store, RpcBinder binder) {
+    WireValues wire = new WireValues(store.options().maxListSize());
+    new NamespaceRpcs(store, wire).bindTo(binder);
+    new KeyRpcs(store, wire).bindTo(binder);
+    new MultipartRpcs(store, wire).bindTo(binder);
+    new SnapshotRpcs(store, wire).bindTo(binder);
+    new FileSystemRpcs(store, wire).bindTo(binder);
   }
 }

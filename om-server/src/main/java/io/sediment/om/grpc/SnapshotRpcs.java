@@ -2,7 +2,6 @@ package io.sediment.om.grpc;
 
 import static io.sediment.om.grpc.WireValues.token;
 
-import io.grpc.ServerServiceDefinition;
 import io.sediment.om.OmMetadataStore;
 import io.sediment.om.listing.ListPage;
 import io.sediment.proto.om.CreateSnapshotRequest;
@@ -13,6 +12,7 @@ import io.sediment.proto.om.ListSnapshotsRequest;
 import io.sediment.proto.om.ListSnapshotsResponse;
 import io.sediment.proto.om.LookupSnapshotKeyRequest;
 import io.sediment.proto.om.LookupSnapshotKeyResponse;
+import io.sediment.proto.om.OmLogEntry;
 import io.sediment.proto.om.OmServiceGrpc;
 import io.sediment.proto.om.SnapshotInfo;
 import java.time.Instant;
@@ -31,12 +31,14 @@ record SnapshotRpcs(OmMetadataStore store, WireValues wire) {
   private static final DateTimeFormatter SNAPSHOT_NAME =
       DateTimeFormatter.ofPattern("'s'yyyyMMdd-HHmmss.SSS").withZone(ZoneOffset.UTC);
 
-  /** Adds this area's RPCs to {@code service}. */
-  void bindTo(ServerServiceDefinition.Builder service) {
-    UnaryCalls.bind(service, OmServiceGrpc.getCreateSnapshotMethod(), this::createSnapshot);
-    UnaryCalls.bind(service, OmServiceGrpc.getDeleteSnapshotMethod(), this::deleteSnapshot);
-    UnaryCalls.bind(service, OmServiceGrpc.getListSnapshotsMethod(), this::listSnapshots);
-    UnaryCalls.bind(service, OmServiceGrpc.getLookupSnapshotKeyMethod(), this::lookupKey);
+  /** Binds this area's RPCs: reads and writes (each with its log entry field). */
+  void bindTo(RpcBinder b) {
+    b.write(OmServiceGrpc.getCreateSnapshotMethod(), OmLogEntry.Builder::setCreateSnapshot,
+        OmLogEntry::getCreateSnapshot, this::createSnapshot);
+    b.write(OmServiceGrpc.getDeleteSnapshotMethod(), OmLogEntry.Builder::setDeleteSnapshot,
+        OmLogEntry::getDeleteSnapshot, this::deleteSnapshot);
+    b.read(OmServiceGrpc.getListSnapshotsMethod(), this::listSnapshots);
+    b.read(OmServiceGrpc.getLookupSnapshotKeyMethod(), this::lookupKey);
   }
 
   CreateSnapshotResponse createSnapshot(CreateSnapshotRequest req) {

@@ -57,7 +57,7 @@ final class UnaryCalls {
         LOG.warn("RPC failed with INTERNAL: {}", status.getDescription(), e);
       }
       if (call == null || !call.isCancelled()) {
-        observer.onError(status.asRuntimeException());
+        observer.onError(status.asRuntimeException(GrpcStatuses.trailersOf(e)));
       }
       return;
     }

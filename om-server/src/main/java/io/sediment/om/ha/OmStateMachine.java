@@ -5,7 +5,7 @@ import io.sediment.db.StoreException;
 import io.sediment.om.OmMetadataStore;
 import io.sediment.om.core.LogPosition;
 import io.sediment.om.core.OmException;
-import io.sediment.om.requests.WriteRequests;
+import io.sediment.om.grpc.WriteRequests;
 import io.sediment.proto.om.OmLogEntry;
 import io.sediment.proto.om.OmLogReply;
 import java.io.IOException;
@@ -58,7 +58,7 @@ final class OmStateMachine extends BaseStateMachine {
 
   OmStateMachine(OmMetadataStore store) {
     this.store = store;
-    this.requests = new WriteRequests(store);
+    this.requests = WriteRequests.over(store);
   }
 
   @Override
@@ -99,7 +99,7 @@ final class OmStateMachine extends BaseStateMachine {
         LOG.error("Replica cannot apply entry {}; stopping its state machine", position, e);
         return CompletableFuture.failedFuture(e);
       }
-      reply = error(e.code(), withoutCodePrefix(e));
+      reply = error(e.code(), e.detail());
     } catch (RuntimeException e) {
       LOG.error("Replica cannot apply entry {}; stopping its state machine", position, e);
       return CompletableFuture.failedFuture(e);
@@ -120,13 +120,6 @@ final class OmStateMachine extends BaseStateMachine {
 
   private static OmLogReply error(OmException.Code code, String message) {
     return OmLogReply.newBuilder().setErrorCode(code.name()).setErrorMessage(message).build();
-  }
-
-  /** The message without the {@code CODE: } prefix {@link OmException} puts in front. */
-  static String withoutCodePrefix(OmException e) {
-    String prefix = e.code().name() + ": ";
-    String m = e.getMessage();
-    return m.startsWith(prefix) ? m.substring(prefix.length()) : m;
   }
 
   @Override

@@ -5,11 +5,11 @@ import com.google.protobuf.Parser;
 import io.sediment.proto.om.OmLogEntry;
 
 /**
- * Where a mutating request runs: on this store directly ({@link #local}), or through a replicated
- * log whose entries every replica applies ({@code io.sediment.om.ha}). Either way the caller gets
- * the request's response once the write is applied here and durable as the path promises, or the
- * {@link io.sediment.om.core.OmException} that rejected it (nothing changed), or a
- * {@link NotLeaderException} (nothing submitted).
+ * Where a mutating request runs: on this store directly (the single-node server), or through a
+ * replicated log whose entries every replica applies ({@code io.sediment.om.ha}). Either way the
+ * caller gets the request's response once the write is applied here and durable as the path
+ * promises, or the {@link io.sediment.om.core.OmException} that rejected it (nothing changed), or
+ * a {@link NotLeaderException} (nothing submitted).
  *
  * <p>Implementations are thread-safe.
  */
@@ -20,15 +20,4 @@ public interface WritePath {
    * where it crossed a wire.
    */
   <R extends Message> R write(OmLogEntry.Builder entry, Parser<R> parser);
-
-  /** The single-node path: {@link WriteRequests#execute} on the calling thread. */
-  static WritePath local(WriteRequests requests) {
-    return new WritePath() {
-      @Override
-      @SuppressWarnings("unchecked")
-      public <R extends Message> R write(OmLogEntry.Builder entry, Parser<R> parser) {
-        return (R) requests.execute(entry.build());
-      }
-    };
-  }
 }

@@ -7,7 +7,7 @@ import io.sediment.om.OmMetadataStore;
 import io.sediment.om.core.OmDBDefinition;
 import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.SyncPolicy;
-import io.sediment.om.requests.WriteRequests;
+import io.sediment.om.grpc.OmGrpcServer;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -26,13 +26,14 @@ import java.util.Map;
  */
 final class ReplicaCluster implements AutoCloseable {
 
-  /** One running replica. */
+  /** One running replica, with its gRPC server when the cluster serves gRPC. */
   static final class Node {
     final String id;
     final OmMetadataStore store;
     final OmReplica replica;
     final ReplicatedWritePath writes;
     final ReplicatedReadGate reads;
+    OmGrpcServer grpc;
 
     Node(String id, OmMetadataStore store, OmReplica replica) {
       this.id = id;
@@ -47,10 +48,18 @@ final class ReplicaCluster implements AutoCloseable {
   final HaPeers peers;
   final Duration electionTimeout;
   private final boolean followerReads;
+  /** Whether each replica serves OmService on its peer's RPC port. */
+  boolean serveGrpc;
   final Map<String, Node> running = new LinkedHashMap<>();
 
   ReplicaCluster(Path root, int size, Duration electionTimeout, boolean followerReads)
       throws IOException {
+    this(root, size, electionTimeout, followerReads, false);
+  }
+
+  ReplicaCluster(Path root, int size, Duration electionTimeout, boolean followerReads,
+      boolean serveGrpc) throws IOException {
+    this.serveGrpc = serveGrpc;
     this.root = root;
     this.electionTimeout = electionTimeout;
     this.followerReads = followerReads;
@@ -84,21 +93,42 @@ final class ReplicaCluster implements AutoCloseable {
           .withFollowerReads(followerReads);
       Node node = new Node(id, store, OmReplica.start(store, options));
       running.put(id, node);
+      if (serveGrpc) {
+        node.grpc = OmGrpcServer.builder(store).port(peers.require(id).rpcPort())
+            .drainTimeout(Duration.ofSeconds(1))
+            .replication(new ReplicaRequests(node.replica, store, Clock.systemUTC())).build();
+        node.grpc.start();
+      }
       return node;
+    } catch (IOException e) {
+      stop(id);
+      throw new java.io.UncheckedIOException(e);
     } catch (RuntimeException e) {
-      store.close();
+      if (running.containsKey(id)) {
+        stop(id);
+      } else {
+        store.close();
+      }
       throw e;
     }
   }
 
-  /** Stops a replica: its Raft server, then its store. */
+  /** Stops a replica: its gRPC server, its Raft server, then its store. */
   void stop(String id) {
     Node n = running.remove(id);
     try {
+      if (n.grpc != null) {
+        n.grpc.close();
+      }
       n.replica.close();
     } finally {
       n.store.close();
     }
+  }
+
+  /** Every replica's OmService address, in peer order. */
+  java.util.List<String> rpcTargets() {
+    return peers.all().stream().map(HaPeers.Peer::rpcAddress).toList();
   }
 
   /** The ready leader, waiting up to {@code timeout} for one. */
@@ -164,10 +194,6 @@ final class ReplicaCluster implements AutoCloseable {
       }
     }
     return HexFormat.of().formatHex(md.digest());
-  }
-
-  WriteRequests requests(Node n) {
-    return new WriteRequests(n.store);
   }
 
   @Override

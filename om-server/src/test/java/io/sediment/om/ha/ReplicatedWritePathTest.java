@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.grpc.Context;
 import io.sediment.om.core.OmException;
 import io.sediment.om.listing.ListPage;
+import io.sediment.om.grpc.RequestIds;
 import io.sediment.om.requests.NotLeaderException;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.CommitKeyRequest;

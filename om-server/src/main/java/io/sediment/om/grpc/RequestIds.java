@@ -1,4 +1,4 @@
-package io.sediment.om.ha;
+package io.sediment.om.grpc;
 
 import io.grpc.Context;
 import io.grpc.Contexts;

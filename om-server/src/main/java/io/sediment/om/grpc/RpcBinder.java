@@ -1,0 +1,92 @@
+package io.sediment.om.grpc;
+
+import com.google.protobuf.Message;
+import com.google.protobuf.Parser;
+import io.grpc.MethodDescriptor;
+import io.grpc.ServerServiceDefinition;
+import io.sediment.om.requests.ReadGate;
+import io.sediment.om.requests.WritePath;
+import io.sediment.proto.om.OmLogEntry;
+import java.io.ByteArrayInputStream;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+/**
+ * Binds the RPCs of an area class: a read runs its handler after the {@link ReadGate}; a write is
+ * put into a log entry and runs through the {@link WritePath}, which applies it with the handler
+ * registered here for the entry's request ({@link #route}). Binding without a service only
+ * collects those handlers (for the state machine of a replica).
+ *
+ * <p>Not thread-safe: used while a service is built; the routes it collected are then read-only.
+ */
+final class RpcBinder {
+
+  /** How a write request is put into a log entry, taken out again, and applied. */
+  record WriteRoute<Q extends Message>(Function<OmLogEntry, Q> request,
+      Function<Q, ? extends Message> handler) {
+
+    Message apply(OmLogEntry entry) {
+      return handler.apply(request.apply(entry));
+    }
+  }
+
+  private final ServerServiceDefinition.Builder service;
+  private final ReadGate reads;
+  private final WritePath writes;
+  private final Map<OmLogEntry.RequestCase, WriteRoute<?>> routes =
+      new EnumMap<>(OmLogEntry.RequestCase.class);
+
+  /**
+   * @param service where the RPCs are added, or null to collect the write routes only
+   */
+  RpcBinder(ServerServiceDefinition.Builder service, ReadGate reads, WritePath writes) {
+    this.service = service;
+    this.reads = reads;
+    this.writes = writes;
+  }
+
+  /** Binds a read-only RPC. */
+  <Q, R> void read(MethodDescriptor<Q, R> method, Function<Q, R> handler) {
+    if (service != null) {
+      UnaryCalls.bind(service, method, req -> {
+        reads.beforeRead();
+        return handler.apply(req);
+      });
+    }
+  }
+
+  /**
+   * Binds a mutating RPC: {@code into} puts its request into a log entry, {@code outOf} takes it
+   * out, {@code handler} applies it.
+   */
+  <Q extends Message, R extends Message> void write(MethodDescriptor<Q, R> method,
+      BiConsumer<OmLogEntry.Builder, Q> into, Function<OmLogEntry, Q> outOf,
+      Function<Q, R> handler) {
+    OmLogEntry.Builder probe = OmLogEntry.newBuilder();
+    into.accept(probe, method.parseRequest(new ByteArrayInputStream(new byte[0])));
+    if (routes.put(probe.getRequestCase(), new WriteRoute<>(outOf, handler)) != null) {
+      throw new IllegalStateException("Two handlers for " + probe.getRequestCase());
+    }
+    if (service != null) {
+      Parser<R> parser = parserOf(method);
+      UnaryCalls.bind(service, method, req -> {
+        OmLogEntry.Builder entry = OmLogEntry.newBuilder();
+        into.accept(entry, req);
+        return writes.write(entry, parser);
+      });
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <R extends Message> Parser<R> parserOf(MethodDescriptor<?, R> method) {
+    var marshaller = (MethodDescriptor.PrototypeMarshaller<R>) method.getResponseMarshaller();
+    return (Parser<R>) marshaller.getMessagePrototype().getParserForType();
+  }
+
+  /** The write routes bound so far, by the log entry's request. */
+  Map<OmLogEntry.RequestCase, WriteRoute<?>> routes() {
+    return routes;
+  }
+}

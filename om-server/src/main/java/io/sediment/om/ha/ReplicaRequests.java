@@ -1,0 +1,54 @@
+package io.sediment.om.ha;
+
+import io.sediment.om.OmMetadataStore;
+import io.sediment.om.requests.ReadGate;
+import io.sediment.om.requests.Replication;
+import io.sediment.om.requests.WritePath;
+import io.sediment.proto.om.GetReplicationStatusResponse;
+import java.time.Clock;
+
+/**
+ * What a gRPC server over a replica's store needs ({@link Replication}): the replicated write
+ * path, the read gate and the replica's status.
+ *
+ * <p>Thread-safe.
+ */
+public final class ReplicaRequests implements Replication {
+
+  private final OmReplica replica;
+  private final ReplicatedWritePath writes;
+  private final ReplicatedReadGate reads;
+
+  /** Requests to {@code replica}, whose store is {@code store}; entry times from {@code clock}. */
+  public ReplicaRequests(OmReplica replica, OmMetadataStore store, Clock clock) {
+    this.replica = replica;
+    this.writes = new ReplicatedWritePath(replica, store, clock);
+    this.reads = new ReplicatedReadGate(replica, writes);
+  }
+
+  @Override
+  public WritePath writes() {
+    return writes;
+  }
+
+  @Override
+  public ReadGate reads() {
+    return reads;
+  }
+
+  @Override
+  public GetReplicationStatusResponse status() {
+    ReplicaStatus s = replica.status();
+    return GetReplicationStatusResponse.newBuilder()
+        .setReplicated(true)
+        .setReplicaId(s.id())
+        .setRole(s.role())
+        .setTerm(s.term())
+        .setLeaderId(s.leaderId() == null ? "" : s.leaderId())
+        .setLeaderAddress(s.leaderAddress() == null ? "" : s.leaderAddress())
+        .setCommitIndex(s.commitIndex())
+        .setAppliedIndex(s.appliedIndex())
+        .putAllFollowerMatchIndex(s.followerMatchIndex())
+        .build();
+  }
+}
