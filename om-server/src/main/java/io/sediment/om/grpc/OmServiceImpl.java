@@ -312,7 +312,7 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
   public void initiateMultipartUpload(InitiateMultipartUploadRequest req,
       StreamObserver<InitiateMultipartUploadResponse> obs) {
     UnaryCalls.run(obs, () -> InitiateMultipartUploadResponse.newBuilder()
-        .setUploadId(store.initiateMultipartUpload(req.getVolume(), req.getBucket(), req.getKey(),
+        .setUploadId(store.multipart().initiate(req.getVolume(), req.getBucket(), req.getKey(),
             req.getOwner()))
         .build());
   }
@@ -321,7 +321,7 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
   public void commitMultipartPart(CommitMultipartPartRequest req,
       StreamObserver<CommitMultipartPartResponse> obs) {
     UnaryCalls.run(obs, () -> CommitMultipartPartResponse.newBuilder()
-        .setPart(store.commitPart(req.getVolume(), req.getBucket(), req.getKey(),
+        .setPart(store.multipart().commitPart(req.getVolume(), req.getBucket(), req.getKey(),
             req.getUploadId(), uint32(req.getPartNumber()), uint64("Part size", req.getSize()),
             req.getEtag()))
         .build());
@@ -336,7 +336,7 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
         parts.add(new CompletedPart(uint32(p.getPartNumber()), p.getEtag()));
       }
       return CompleteMultipartUploadResponse.newBuilder()
-          .setKey(store.completeMultipartUpload(req.getVolume(), req.getBucket(), req.getKey(),
+          .setKey(store.multipart().complete(req.getVolume(), req.getBucket(), req.getKey(),
               req.getUploadId(), parts))
           .build();
     });
@@ -346,7 +346,7 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
   public void abortMultipartUpload(AbortMultipartUploadRequest req,
       StreamObserver<AbortMultipartUploadResponse> obs) {
     UnaryCalls.run(obs, () -> {
-      store.abortMultipartUpload(req.getVolume(), req.getBucket(), req.getKey(),
+      store.multipart().abort(req.getVolume(), req.getBucket(), req.getKey(),
           req.getUploadId());
       return AbortMultipartUploadResponse.getDefaultInstance();
     });
@@ -355,7 +355,7 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void listParts(ListPartsRequest req, StreamObserver<ListPartsResponse> obs) {
     UnaryCalls.run(obs, () -> {
-      PartListing page = store.listParts(req.getVolume(), req.getBucket(), req.getKey(),
+      PartListing page = store.multipart().listParts(req.getVolume(), req.getBucket(), req.getKey(),
           req.getUploadId(), uint32(req.getPartNumberMarker()),
           pageSize(req.hasMaxParts(), req.getMaxParts()));
       return ListPartsResponse.newBuilder()
@@ -370,7 +370,7 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
   public void listMultipartUploads(ListMultipartUploadsRequest req,
       StreamObserver<ListMultipartUploadsResponse> obs) {
     UnaryCalls.run(obs, () -> {
-      MultipartUploadListing page = store.listMultipartUploads(req.getVolume(), req.getBucket(),
+      MultipartUploadListing page = store.multipart().list(req.getVolume(), req.getBucket(),
           req.getPrefix(), req.getKeyMarker(), req.getUploadIdMarker(),
           pageSize(req.hasMaxUploads(), req.getMaxUploads()));
       return ListMultipartUploadsResponse.newBuilder()
@@ -387,7 +387,7 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void listOpenFiles(ListOpenFilesRequest req, StreamObserver<ListOpenFilesResponse> obs) {
     UnaryCalls.run(obs, () -> {
-      OpenFilesPage page = store.listOpenFiles(req.getVolume(), req.getBucket(),
+      OpenFilesPage page = store.openFiles().list(req.getVolume(), req.getBucket(),
           pageSize(req.hasMaxKeys(), req.getMaxKeys()), token(req.getPageToken()));
       ListOpenFilesResponse.Builder out = ListOpenFilesResponse.newBuilder();
       for (OpenFileEntry e : page.entries()) {
@@ -406,7 +406,7 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void createSnapshot(CreateSnapshotRequest req, StreamObserver<CreateSnapshotResponse> obs) {
     UnaryCalls.run(obs, () -> CreateSnapshotResponse.newBuilder()
-        .setSnapshot(store.createSnapshot(req.getVolume(), req.getBucket(),
+        .setSnapshot(store.snapshots().create(req.getVolume(), req.getBucket(),
             req.getName().isEmpty() ? generatedSnapshotName(Instant.now()) : req.getName()))
         .build());
   }
@@ -414,14 +414,14 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void deleteSnapshot(DeleteSnapshotRequest req, StreamObserver<DeleteSnapshotResponse> obs) {
     UnaryCalls.run(obs, () -> DeleteSnapshotResponse.newBuilder()
-        .setSnapshot(store.deleteSnapshot(req.getVolume(), req.getBucket(), req.getName()))
+        .setSnapshot(store.snapshots().delete(req.getVolume(), req.getBucket(), req.getName()))
         .build());
   }
 
   @Override
   public void listSnapshots(ListSnapshotsRequest req, StreamObserver<ListSnapshotsResponse> obs) {
     UnaryCalls.run(obs, () -> {
-      ListPage<SnapshotInfo> page = store.listSnapshots(req.getVolume(), req.getBucket(),
+      ListPage<SnapshotInfo> page = store.snapshots().list(req.getVolume(), req.getBucket(),
           req.getPrefix(), req.getPreviousSnapshot(),
           pageSize(req.hasMaxEntries(), req.getMaxEntries()),
           token(req.getPageToken()), req.getIncludeDeleted());
@@ -437,7 +437,7 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
   public void lookupSnapshotKey(LookupSnapshotKeyRequest req,
       StreamObserver<LookupSnapshotKeyResponse> obs) {
     UnaryCalls.run(obs, () -> LookupSnapshotKeyResponse.newBuilder()
-        .setKey(store.lookupKeyInSnapshot(req.getVolume(), req.getBucket(), req.getSnapshotName(),
+        .setKey(store.snapshots().lookupKey(req.getVolume(), req.getBucket(), req.getSnapshotName(),
             req.getKey()))
         .build());
   }
@@ -496,14 +496,14 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
   public void createDirectory(CreateDirectoryRequest req,
       StreamObserver<CreateDirectoryResponse> obs) {
     UnaryCalls.run(obs, () -> CreateDirectoryResponse.newBuilder()
-        .setStatus(toProto(store.createDirectory(req.getVolume(), req.getBucket(), req.getPath())))
+        .setStatus(toProto(store.fso().createDirectory(req.getVolume(), req.getBucket(), req.getPath())))
         .build());
   }
 
   @Override
   public void createFile(CreateFileRequest req, StreamObserver<CreateFileResponse> obs) {
     UnaryCalls.run(obs, () -> {
-      OpenKeySession session = store.createFile(req.getVolume(), req.getBucket(), req.getPath(),
+      OpenKeySession session = store.fso().createFile(req.getVolume(), req.getBucket(), req.getPath(),
           req.getOwner());
       return CreateFileResponse.newBuilder().setClientId(session.clientId())
           .setOpenFile(session.openKey()).build();
@@ -513,7 +513,7 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void commitFile(CommitFileRequest req, StreamObserver<CommitFileResponse> obs) {
     UnaryCalls.run(obs, () -> CommitFileResponse.newBuilder()
-        .setFile(store.commitFile(req.getVolume(), req.getBucket(), req.getPath(),
+        .setFile(store.fso().commitFile(req.getVolume(), req.getBucket(), req.getPath(),
             req.getClientId(), uint64("Data size", req.getDataSize())))
         .build());
   }
@@ -521,20 +521,20 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void lookupFile(LookupFileRequest req, StreamObserver<LookupFileResponse> obs) {
     UnaryCalls.run(obs, () -> LookupFileResponse.newBuilder()
-        .setFile(store.lookupFile(req.getVolume(), req.getBucket(), req.getPath())).build());
+        .setFile(store.fso().lookupFile(req.getVolume(), req.getBucket(), req.getPath())).build());
   }
 
   @Override
   public void getFileStatus(GetFileStatusRequest req, StreamObserver<GetFileStatusResponse> obs) {
     UnaryCalls.run(obs, () -> GetFileStatusResponse.newBuilder()
-        .setStatus(toProto(store.getFileStatus(req.getVolume(), req.getBucket(), req.getPath())))
+        .setStatus(toProto(store.fso().getFileStatus(req.getVolume(), req.getBucket(), req.getPath())))
         .build());
   }
 
   @Override
   public void deleteFile(DeleteFileRequest req, StreamObserver<DeleteFileResponse> obs) {
     UnaryCalls.run(obs, () -> {
-      store.deleteFile(req.getVolume(), req.getBucket(), req.getPath());
+      store.fso().deleteFile(req.getVolume(), req.getBucket(), req.getPath());
       return DeleteFileResponse.getDefaultInstance();
     });
   }
@@ -543,7 +543,7 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
   public void deleteDirectory(DeleteDirectoryRequest req,
       StreamObserver<DeleteDirectoryResponse> obs) {
     UnaryCalls.run(obs, () -> {
-      store.deleteDirectory(req.getVolume(), req.getBucket(), req.getPath(), req.getRecursive());
+      store.fso().deleteDirectory(req.getVolume(), req.getBucket(), req.getPath(), req.getRecursive());
       return DeleteDirectoryResponse.getDefaultInstance();
     });
   }
@@ -551,7 +551,7 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void rename(RenameRequest req, StreamObserver<RenameResponse> obs) {
     UnaryCalls.run(obs, () -> RenameResponse.newBuilder()
-        .setStatus(toProto(store.rename(req.getVolume(), req.getBucket(), req.getFromPath(),
+        .setStatus(toProto(store.fso().rename(req.getVolume(), req.getBucket(), req.getFromPath(),
             req.getToPath())))
         .build());
   }
@@ -559,7 +559,7 @@ public final class OmServiceImpl extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void listStatus(ListStatusRequest req, StreamObserver<ListStatusResponse> obs) {
     UnaryCalls.run(obs, () -> {
-      ListPage<FileStatus> page = store.listStatus(req.getVolume(), req.getBucket(),
+      ListPage<FileStatus> page = store.fso().listStatus(req.getVolume(), req.getBucket(),
           req.getPath(), req.getRecursive(), req.getStartKey(),
           pageSize(req.hasNumEntries(), req.getNumEntries()),
           token(req.getPageToken()));
