@@ -378,4 +378,25 @@ class CompactionSchedulerTest {
       }
     }
   }
+  /**
+   * The compaction thread is a daemon (it never keeps the JVM alive), and {@code close(timeout)}
+   * interrupted while it waits for a running compaction keeps the caller's interrupt status.
+   */
+  @Test
+  void theThreadIsADaemonAndCloseKeepsTheCallersInterrupt() throws Exception {
+    try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, POLICY)) {
+      writeBand(store, "bytes", 50_000, 0, 50_000);
+      RocksDatabase db = ((RDBStore) store).database();
+      CompactionScheduler s = new CompactionScheduler(db, POLICY);
+      assertTrue(s.request("bytes", hot(0, 50_000)));
+      await(() -> s.pending("bytes").isEmpty());
+      List<Thread> threads = Thread.getAllStackTraces().keySet().stream()
+          .filter(t -> t.getName().equals("sediment-compaction-" + db.name())).toList();
+      assertFalse(threads.isEmpty());
+      threads.forEach(t -> assertTrue(t.isDaemon(), t.getName()));
+      Thread.currentThread().interrupt();
+      s.close(Duration.ofSeconds(20));
+      assertTrue(Thread.interrupted(), "the interrupt status is kept");
+    }
+  }
 }

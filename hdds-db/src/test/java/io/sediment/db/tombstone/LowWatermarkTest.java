@@ -142,10 +142,13 @@ class LowWatermarkTest {
     assertArrayEquals(lastInScope, w.advance(p, END));
 
     LowWatermark other = new LowWatermark(START, END);
-    try (LowWatermark.Write atEnd = other.beforeWrite(END)) {
+    LowWatermark.Write atEnd = other.beforeWrite(END);
+    try {
       LowWatermark.Purge purge = CompletableFuture.supplyAsync(other::beginPurge)
           .get(2, TimeUnit.SECONDS);
       assertArrayEquals(END, other.advance(purge, END), "the write at the end was not recorded");
+    } finally {
+      atEnd.close(); // a write outside the scope is closed like any other
     }
   }
 
