@@ -55,19 +55,19 @@ public final class AllocatorProbe {
       for (int i = 0; i * 500 < levels; i++) {
         String top = "s" + i;
         String bottom = top + "/" + String.join("/", Collections.nCopies(499, "a"));
-        om.createDirectory("v01", "deep", bottom);
+        om.fso().createDirectory("v01", "deep", bottom);
         StringBuilder level = new StringBuilder(top);
         for (int j = 1; j <= 500; j++) {
           if (j > 1) {
             level.append("/a");
           }
           if (j % 50 == 0) {
-            OpenKeySession s = om.createFile("v01", "deep", level + "/f", null);
-            om.commitFile("v01", "deep", level + "/f", s.clientId(), j);
+            OpenKeySession s = om.fso().createFile("v01", "deep", level + "/f", null);
+            om.fso().commitFile("v01", "deep", level + "/f", s.clientId(), j);
           }
         }
         if (root != null) {
-          om.rename("v01", "deep", root, bottom + "/" + root);
+          om.fso().rename("v01", "deep", root, bottom + "/" + root);
         }
         root = top;
       }
@@ -81,7 +81,7 @@ public final class AllocatorProbe {
           long n = 0;
           String token = null;
           do {
-            ListPage<FileStatus> page = om.listStatus("v01", "deep", "", true, null, 1000, token);
+            ListPage<FileStatus> page = om.fso().listStatus("v01", "deep", "", true, null, 1000, token);
             n += page.items().size();
             token = page.nextToken();
           } while (token != null);
@@ -104,11 +104,11 @@ public final class AllocatorProbe {
           OpenKeySession k = om.openKey("v01", "obs", key, null);
           om.commitKey("v01", "obs", key, k.clientId(), i);
           String file = String.format("d%03d/t%02d-%07d", i % 100, t, i);
-          OpenKeySession f = om.createFile("v01", "fso", file, null);
-          om.commitFile("v01", "fso", file, f.clientId(), i);
+          OpenKeySession f = om.fso().createFile("v01", "fso", file, null);
+          om.fso().commitFile("v01", "fso", file, f.clientId(), i);
           if (i % 100 == 99) {
             om.listKeys("v01", "obs", String.format("t%02d/", t), null, 1000, null);
-            om.listStatus("v01", "fso", String.format("d%03d", i % 100), false, null, 1000, null);
+            om.fso().listStatus("v01", "fso", String.format("d%03d", i % 100), false, null, 1000, null);
           }
         }
       });

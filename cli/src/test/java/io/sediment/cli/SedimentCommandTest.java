@@ -128,7 +128,7 @@ class SedimentCommandTest {
       om.createBucket("vol-0", "obs", BucketLayout.OBJECT_STORE, null, 0);
       om.createBucket("vol-0", "fso", BucketLayout.FILE_SYSTEM_OPTIMIZED, null, 0);
       for (int d = 0; d < 7; d++) {
-        om.createDirectory("vol-0", "fso", "dir-" + d);
+        om.fso().createDirectory("vol-0", "fso", "dir-" + d);
         om.commitKey("vol-0", "obs", "key-" + d,
             om.openKey("vol-0", "obs", "key-" + d, null).clientId(), d);
       }

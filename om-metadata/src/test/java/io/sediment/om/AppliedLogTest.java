@@ -58,20 +58,20 @@ class AppliedLogTest {
       om.deleteKey("vol", "obs", "a/2");
       return null;
     });
-    writes.add(om -> om.createSnapshot("vol", "obs", "snap1"));
-    writes.add(om -> om.createDirectory("vol", "fso", "d1/d2"));
+    writes.add(om -> om.snapshots().create("vol", "obs", "snap1"));
+    writes.add(om -> om.fso().createDirectory("vol", "fso", "d1/d2"));
     writes.add(om -> {
-      OpenKeySession s = om.createFile("vol", "fso", "d1/d2/f", "alice");
-      return om.commitFile("vol", "fso", "d1/d2/f", s.clientId(), 5);
+      OpenKeySession s = om.fso().createFile("vol", "fso", "d1/d2/f", "alice");
+      return om.fso().commitFile("vol", "fso", "d1/d2/f", s.clientId(), 5);
     });
     writes.add(om -> {
-      String upload = om.initiateMultipartUpload("vol", "obs", "mpu", "alice");
-      om.commitPart("vol", "obs", "mpu", upload, 1, 1, "etag1");
-      return om.completeMultipartUpload("vol", "obs", "mpu", upload,
+      String upload = om.multipart().initiate("vol", "obs", "mpu", "alice");
+      om.multipart().commitPart("vol", "obs", "mpu", upload, 1, 1, "etag1");
+      return om.multipart().complete("vol", "obs", "mpu", upload,
           List.of(new CompletedPart(1, "etag1")));
     });
-    writes.add(om -> om.rename("vol", "fso", "d1", "e1"));
-    writes.add(om -> om.deleteSnapshot("vol", "obs", "snap1"));
+    writes.add(om -> om.fso().rename("vol", "fso", "d1", "e1"));
+    writes.add(om -> om.snapshots().delete("vol", "obs", "snap1"));
     writes.add(om -> {
       om.appliedLog().adoptTokenSecret(GROUP_SECRET);
       return null;

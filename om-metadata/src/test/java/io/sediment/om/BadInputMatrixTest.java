@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sediment.db.KeyValue;
 import io.sediment.db.TableDefinition;
 import io.sediment.db.TableIterator;
+import io.sediment.om.multipart.MultipartUploads;
 import io.sediment.om.testing.MutableClock;
 import io.sediment.om.core.OmDBDefinition;
 import io.sediment.om.core.OmException.Code;
@@ -79,7 +80,7 @@ class BadInputMatrixTest {
   /** An empty bucket whose only content is an ACTIVE snapshot. */
   private static final String SNAP_ONLY = "snaponly";
   private static final int CAP = 10;
-  private static final long BIG = OmMetadataStore.MULTIPART_MIN_PART_SIZE;
+  private static final long BIG = MultipartUploads.MIN_PART_SIZE;
 
   private static final MutableClock CLOCK = new MutableClock();
   @RegisterExtension
@@ -128,32 +129,32 @@ class BadInputMatrixTest {
       putFile(om, V, b, "d/f", 3);
       putFile(om, V, b, "d/e/g", 4);
       putFile(om, V, b, "top", 5);
-      om.createDirectory(V, b, "empty");
-      om.createFile(V, b, "d/open-a", null);
-      om.createFile(V, b, "d/open-b", null);
+      om.fso().createDirectory(V, b, "empty");
+      om.fso().createFile(V, b, "d/open-a", null);
+      om.fso().createFile(V, b, "d/open-b", null);
     }
-    openFileClient = om.createFile(V, FSO, "d/pending", null).clientId();
-    OpenKeySession file = om.createFile(V, FSO, "d/committed", null);
+    openFileClient = om.fso().createFile(V, FSO, "d/pending", null).clientId();
+    OpenKeySession file = om.fso().createFile(V, FSO, "d/committed", null);
     committedFileClient = file.clientId();
-    om.commitFile(V, FSO, "d/committed", committedFileClient, 2);
-    uploadId = om.initiateMultipartUpload(V, OBS, "big", null);
-    om.commitPart(V, OBS, "big", uploadId, 1, BIG, "e1");
-    om.commitPart(V, OBS, "big", uploadId, 2, 100, "e2");
-    om.commitPart(V, OBS, "big", uploadId, 3, BIG, "e3");
-    om.initiateMultipartUpload(V, MPU_ONLY, "only", null);
-    om.createSnapshot(V, OBS, "snap1");
-    om.createSnapshot(V, OBS, "snap2");
+    om.fso().commitFile(V, FSO, "d/committed", committedFileClient, 2);
+    uploadId = om.multipart().initiate(V, OBS, "big", null);
+    om.multipart().commitPart(V, OBS, "big", uploadId, 1, BIG, "e1");
+    om.multipart().commitPart(V, OBS, "big", uploadId, 2, 100, "e2");
+    om.multipart().commitPart(V, OBS, "big", uploadId, 3, BIG, "e3");
+    om.multipart().initiate(V, MPU_ONLY, "only", null);
+    om.snapshots().create(V, OBS, "snap1");
+    om.snapshots().create(V, OBS, "snap2");
     // Between them, and longer: a page may end with a name of another length.
-    om.createSnapshot(V, OBS, "snap10");
-    om.createSnapshot(V, FSO, "snap1");
-    om.createSnapshot(V, SNAP_ONLY, "keep");
+    om.snapshots().create(V, OBS, "snap10");
+    om.snapshots().create(V, FSO, "snap1");
+    om.snapshots().create(V, SNAP_ONLY, "keep");
 
     TOKENS.put("listKeys", om.listKeys(V, OBS, "dir/", null, 2, null).nextToken());
     TOKENS.put("listObjectsV2", om.listObjectsV2(ListObjectsV2Request.of(V, OBS)
         .withPrefix("dir/").withDelimiter("/").withMaxKeys(2)).nextContinuationToken());
-    TOKENS.put("listStatus", om.listStatus(V, FSO, "", true, null, 2, null).nextToken());
-    TOKENS.put("listOpenFiles", om.listOpenFiles(V, OBS, 1, null).nextToken());
-    TOKENS.put("listSnapshots", om.listSnapshots(V, OBS, "snap", null, 1, null, false)
+    TOKENS.put("listStatus", om.fso().listStatus(V, FSO, "", true, null, 2, null).nextToken());
+    TOKENS.put("listOpenFiles", om.openFiles().list(V, OBS, 1, null).nextToken());
+    TOKENS.put("listSnapshots", om.snapshots().list(V, OBS, "snap", null, 1, null, false)
         .nextToken());
     TOKENS.values().forEach(t -> assertNotNull(t, "every setup listing has a next page"));
     // Tokens of these same requests that can be respelled (a token whose byte count is a
@@ -163,11 +164,11 @@ class BadInputMatrixTest {
     RESPELLABLE.put("listObjectsV2", respellable(n -> om.listObjectsV2(ListObjectsV2Request
         .of(V, OBS).withPrefix("dir/").withDelimiter("/").withMaxKeys(n))
         .nextContinuationToken()));
-    RESPELLABLE.put("listStatus", respellable(n -> om.listStatus(V, FSO, "", true, null, n, null)
+    RESPELLABLE.put("listStatus", respellable(n -> om.fso().listStatus(V, FSO, "", true, null, n, null)
         .nextToken()));
-    RESPELLABLE.put("listOpenFiles", respellable(n -> om.listOpenFiles(V, OBS, n, null)
+    RESPELLABLE.put("listOpenFiles", respellable(n -> om.openFiles().list(V, OBS, n, null)
         .nextToken()));
-    RESPELLABLE.put("listSnapshots", respellable(n -> om.listSnapshots(V, OBS, "snap", null, n,
+    RESPELLABLE.put("listSnapshots", respellable(n -> om.snapshots().list(V, OBS, "snap", null, n,
         null, false).nextToken()));
 
     try (OmMetadataStore other = OmMetadataStore.open(omStore.scratch("other"))) {
@@ -298,7 +299,7 @@ class BadInputMatrixTest {
       row("createVolume " + shown, Code.INVALID_ARGUMENT, () -> om.createVolume(n.name(), "x"),
           "Volume name " + shown, n.rule());
       row("createSnapshot " + shown, Code.INVALID_ARGUMENT,
-          () -> om.createSnapshot(V, OBS, n.name()), "Snapshot name " + shown, n.rule());
+          () -> om.snapshots().create(V, OBS, n.name()), "Snapshot name " + shown, n.rule());
     }
     String bad = "Bad_Bucket";
     String words = "Bucket name 'Bad_Bucket'";
@@ -306,11 +307,11 @@ class BadInputMatrixTest {
         () -> om.listKeys(V, bad, null, null, 5, null), words);
     row("openKey bad bucket", Code.INVALID_ARGUMENT, () -> om.openKey(V, bad, "k", null), words);
     row("createDirectory bad bucket", Code.INVALID_ARGUMENT,
-        () -> om.createDirectory(V, bad, "d2"), words);
+        () -> om.fso().createDirectory(V, bad, "d2"), words);
     row("listStatus bad volume", Code.INVALID_ARGUMENT,
-        () -> om.listStatus("v", FSO, "", false, null, 5, null), "Volume name 'v'");
+        () -> om.fso().listStatus("v", FSO, "", false, null, 5, null), "Volume name 'v'");
     row("listMultipartUploads bad bucket", Code.INVALID_ARGUMENT,
-        () -> om.listMultipartUploads(V, bad, null, null, null, 5), words);
+        () -> om.multipart().list(V, bad, null, null, null, 5), words);
     row("deleteBucket bad bucket", Code.INVALID_ARGUMENT, () -> om.deleteBucket(V, bad), words);
     row("deleteVolume bad volume", Code.INVALID_ARGUMENT, () -> om.deleteVolume("VOL"),
         "Volume name 'VOL'");
@@ -350,18 +351,18 @@ class BadInputMatrixTest {
           () -> om.renameKey(V, OBS, key, "fresh"), w);
       row("renameKey to" + l, Code.INVALID_ARGUMENT, () -> om.renameKey(V, OBS, "top", key), w);
       row("initiateMultipartUpload" + l, Code.INVALID_ARGUMENT,
-          () -> om.initiateMultipartUpload(V, OBS, key, null), w);
+          () -> om.multipart().initiate(V, OBS, key, null), w);
       row("commitPart" + l, Code.INVALID_ARGUMENT,
-          () -> om.commitPart(V, OBS, key, uploadId, 1, 1, "e"), w);
+          () -> om.multipart().commitPart(V, OBS, key, uploadId, 1, 1, "e"), w);
       row("completeMultipartUpload" + l, Code.INVALID_ARGUMENT,
-          () -> om.completeMultipartUpload(V, OBS, key, uploadId,
+          () -> om.multipart().complete(V, OBS, key, uploadId,
               List.of(new CompletedPart(1, "e1"))), w);
       row("abortMultipartUpload" + l, Code.INVALID_ARGUMENT,
-          () -> om.abortMultipartUpload(V, OBS, key, uploadId), w);
+          () -> om.multipart().abort(V, OBS, key, uploadId), w);
       row("listParts" + l, Code.INVALID_ARGUMENT,
-          () -> om.listParts(V, OBS, key, uploadId, 0, 5), w);
+          () -> om.multipart().listParts(V, OBS, key, uploadId, 0, 5), w);
       row("lookupKeyInSnapshot" + l, Code.INVALID_ARGUMENT,
-          () -> om.lookupKeyInSnapshot(V, OBS, "snap1", key), w);
+          () -> om.snapshots().lookupKey(V, OBS, "snap1", key), w);
     }
     byte[][] badUtf8 = {{'a', (byte) 0xC0, (byte) 0x80}, {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
         {'a', (byte) 0xE2, (byte) 0x82}, {(byte) 0xFF}};
@@ -388,7 +389,7 @@ class BadInputMatrixTest {
         () -> om.listObjectsV1(ListObjectsV1Request.of(V, OBS).withMarker(longText)),
         "Marker is 1025 UTF-8 bytes");
     row("listMultipartUploads key marker with a surrogate", Code.INVALID_ARGUMENT,
-        () -> om.listMultipartUploads(V, OBS, null, "k\uD800", null, 5), "Key marker");
+        () -> om.multipart().list(V, OBS, null, "k\uD800", null, 5), "Key marker");
     row("openKey owner with a surrogate", Code.INVALID_ARGUMENT,
         () -> om.openKey(V, OBS, "k", "own\uD800"), "Owner");
   }
@@ -414,50 +415,50 @@ class BadInputMatrixTest {
       String path = p.path();
       String w = p.words();
       String l = " (" + p.label() + ")";
-      row("createDirectory" + l, Code.INVALID_ARGUMENT, () -> om.createDirectory(V, FSO, path),
+      row("createDirectory" + l, Code.INVALID_ARGUMENT, () -> om.fso().createDirectory(V, FSO, path),
           "Path", w);
-      row("createFile" + l, Code.INVALID_ARGUMENT, () -> om.createFile(V, FSO, path, null),
+      row("createFile" + l, Code.INVALID_ARGUMENT, () -> om.fso().createFile(V, FSO, path, null),
           "Path", w);
       row("commitFile" + l, Code.INVALID_ARGUMENT,
-          () -> om.commitFile(V, FSO, path, openFileClient, 1), "Path", w);
-      row("lookupFile" + l, Code.INVALID_ARGUMENT, () -> om.lookupFile(V, FSO, path), "Path", w);
-      row("getFileStatus" + l, Code.INVALID_ARGUMENT, () -> om.getFileStatus(V, FSO, path),
+          () -> om.fso().commitFile(V, FSO, path, openFileClient, 1), "Path", w);
+      row("lookupFile" + l, Code.INVALID_ARGUMENT, () -> om.fso().lookupFile(V, FSO, path), "Path", w);
+      row("getFileStatus" + l, Code.INVALID_ARGUMENT, () -> om.fso().getFileStatus(V, FSO, path),
           "Path", w);
-      row("deleteFile" + l, Code.INVALID_ARGUMENT, () -> om.deleteFile(V, FSO, path), "Path", w);
+      row("deleteFile" + l, Code.INVALID_ARGUMENT, () -> om.fso().deleteFile(V, FSO, path), "Path", w);
       row("deleteDirectory" + l, Code.INVALID_ARGUMENT,
-          () -> om.deleteDirectory(V, FSO, path, true), "Path", w);
-      row("rename source" + l, Code.INVALID_ARGUMENT, () -> om.rename(V, FSO, path, "x"),
+          () -> om.fso().deleteDirectory(V, FSO, path, true), "Path", w);
+      row("rename source" + l, Code.INVALID_ARGUMENT, () -> om.fso().rename(V, FSO, path, "x"),
           "Source path", w);
-      row("rename destination" + l, Code.INVALID_ARGUMENT, () -> om.rename(V, FSO, "top", path),
+      row("rename destination" + l, Code.INVALID_ARGUMENT, () -> om.fso().rename(V, FSO, "top", path),
           "Destination path", w);
       row("listStatus path" + l, Code.INVALID_ARGUMENT,
-          () -> om.listStatus(V, FSO, path, false, null, 5, null), "Path", w);
+          () -> om.fso().listStatus(V, FSO, path, false, null, 5, null), "Path", w);
       row("listStatus start key" + l, Code.INVALID_ARGUMENT,
-          () -> om.listStatus(V, FSO, "", true, path, 5, null), "Start key", w);
+          () -> om.fso().listStatus(V, FSO, "", true, path, 5, null), "Start key", w);
     }
     // A path that is created is limited to 1024 bytes; one that may exist (grown by renames of
     // its ancestors) only to 64 KiB, so those calls reach the store and answer NOT_FOUND.
     String newPath = "d/" + "x".repeat(1023);
     String words = "is 1025 UTF-8 bytes; at most 1024 are allowed";
     row("createDirectory (new path over 1024 bytes)", Code.INVALID_ARGUMENT,
-        () -> om.createDirectory(V, FSO, newPath), "Path", words);
+        () -> om.fso().createDirectory(V, FSO, newPath), "Path", words);
     row("createFile (new path over 1024 bytes)", Code.INVALID_ARGUMENT,
-        () -> om.createFile(V, FSO, newPath, null), "Path", words);
+        () -> om.fso().createFile(V, FSO, newPath, null), "Path", words);
     row("rename destination (new path over 1024 bytes)", Code.INVALID_ARGUMENT,
-        () -> om.rename(V, FSO, "top", newPath), "Destination path", words);
+        () -> om.fso().rename(V, FSO, "top", newPath), "Destination path", words);
     row("getFileStatus (existing path over 1024 bytes)", Code.NOT_FOUND,
-        () -> om.getFileStatus(V, FSO, newPath), "does not exist");
+        () -> om.fso().getFileStatus(V, FSO, newPath), "does not exist");
     row("listStatus start key outside the path", Code.INVALID_ARGUMENT,
-        () -> om.listStatus(V, FSO, "d", true, "top", 5, null),
+        () -> om.fso().listStatus(V, FSO, "d", true, "top", 5, null),
         "Start key 'top' is not inside the listed path 'd'");
     row("createDirectory at the root", Code.INVALID_ARGUMENT,
-        () -> om.createDirectory(V, FSO, "/"), "Cannot create a directory at the bucket root");
+        () -> om.fso().createDirectory(V, FSO, "/"), "Cannot create a directory at the bucket root");
     row("deleteDirectory of the root", Code.INVALID_ARGUMENT,
-        () -> om.deleteDirectory(V, FSO, "", true), "Cannot delete the bucket root");
-    row("rename the root", Code.INVALID_ARGUMENT, () -> om.rename(V, FSO, "/", "x"),
+        () -> om.fso().deleteDirectory(V, FSO, "", true), "Cannot delete the bucket root");
+    row("rename the root", Code.INVALID_ARGUMENT, () -> om.fso().rename(V, FSO, "/", "x"),
         "Cannot rename the bucket root");
     row("rename a directory into its own subtree", Code.INVALID_ARGUMENT,
-        () -> om.rename(V, FSO, "d", "d/e/inside"), "cannot move into its own subtree");
+        () -> om.fso().rename(V, FSO, "d", "d/e/inside"), "cannot move into its own subtree");
   }
 
   // ---- page sizes and purge limits ----
@@ -475,13 +476,13 @@ class BadInputMatrixTest {
       row("listBuckets maxResults " + bad, Code.INVALID_ARGUMENT,
           () -> om.listBuckets(V, null, null, bad), "maxResults", why);
       row("listStatus numEntries " + bad, Code.INVALID_ARGUMENT,
-          () -> om.listStatus(V, FSO, "", true, null, bad, null), "numEntries", why);
+          () -> om.fso().listStatus(V, FSO, "", true, null, bad, null), "numEntries", why);
       row("listOpenFiles maxKeys " + bad, Code.INVALID_ARGUMENT,
-          () -> om.listOpenFiles(V, OBS, bad, null), "maxKeys", why);
+          () -> om.openFiles().list(V, OBS, bad, null), "maxKeys", why);
       row("listSnapshots maxEntries " + bad, Code.INVALID_ARGUMENT,
-          () -> om.listSnapshots(V, OBS, null, null, bad), "maxEntries", why);
+          () -> om.snapshots().list(V, OBS, null, null, bad), "maxEntries", why);
       row("listKeysInSnapshot maxKeys " + bad, Code.INVALID_ARGUMENT,
-          () -> om.listKeysInSnapshot(V, OBS, "snap1", null, null, bad), "maxKeys", why);
+          () -> om.snapshots().listKeys(V, OBS, "snap1", null, null, bad), "maxKeys", why);
     }
     for (int bad : new int[] {-1, Integer.MIN_VALUE}) {
       row("listObjectsV2 max-keys " + bad, Code.INVALID_ARGUMENT,
@@ -491,16 +492,16 @@ class BadInputMatrixTest {
           () -> om.listObjectsV1(ListObjectsV1Request.of(V, OBS).withMaxKeys(bad)),
           "max-keys" + negative + bad);
       row("listMultipartUploads max-uploads " + bad, Code.INVALID_ARGUMENT,
-          () -> om.listMultipartUploads(V, OBS, null, null, null, bad),
+          () -> om.multipart().list(V, OBS, null, null, null, bad),
           "max-uploads" + negative + bad);
       row("listParts max-parts " + bad, Code.INVALID_ARGUMENT,
-          () -> om.listParts(V, OBS, "big", uploadId, 0, bad), "max-parts" + negative + bad);
+          () -> om.multipart().listParts(V, OBS, "big", uploadId, 0, bad), "max-parts" + negative + bad);
     }
     for (int bad : new int[] {0, -1, Integer.MIN_VALUE}) {
       row("purgeDeletedDirectories " + bad, Code.INVALID_ARGUMENT,
-          () -> om.purgeDeletedDirectories(bad), "maxEntries must be at least 1: " + bad);
+          () -> om.fso().purgeDeletedDirectories(bad), "maxEntries must be at least 1: " + bad);
       row("lifecycleScanStep maxExamined " + bad, Code.INVALID_ARGUMENT,
-          () -> om.lifecycleScanStep("scan", V, OBS, null, k -> true, bad),
+          () -> om.lifecycle().step("scan", V, OBS, null, k -> true, bad),
           "maxExamined must be at least 1: " + bad);
     }
     for (int bad : new int[] {0, -1, OmPurges.MAX_LIMIT + 1}) {
@@ -524,7 +525,7 @@ class BadInputMatrixTest {
           () -> om.purges().abortExpiredUploads(bad, 10), why);
     }
     row("listParts marker -1", Code.INVALID_ARGUMENT,
-        () -> om.listParts(V, OBS, "big", uploadId, -1, 5),
+        () -> om.multipart().listParts(V, OBS, "big", uploadId, -1, 5),
         "Part number marker must be 0 (from the first part) to 10000: -1");
   }
 
@@ -557,21 +558,21 @@ class BadInputMatrixTest {
         "another delimiter", t -> om.listObjectsV2(v2.apply(ListObjectsV2Request.of(V, OBS)
             .withPrefix("dir/").withDelimiter("k").withContinuationToken(t))),
         "another listing (listKeys)", t -> om.listKeys(V, OBS, "dir/", null, 2, t))));
-    out.add(new TokenListing("listStatus", t -> om.listStatus(V, FSO, "", true, null, 2, t),
+    out.add(new TokenListing("listStatus", t -> om.fso().listStatus(V, FSO, "", true, null, 2, t),
         Map.of(
-            "another bucket", t -> om.listStatus(V, FSO2, "", true, null, 2, t),
-            "another path", t -> om.listStatus(V, FSO, "d", true, null, 2, t),
-            "non-recursive", t -> om.listStatus(V, FSO, "", false, null, 2, t))));
-    out.add(new TokenListing("listOpenFiles", t -> om.listOpenFiles(V, OBS, 1, t), Map.of(
-        "another bucket", t -> om.listOpenFiles(V, OBS2, 1, t),
-        "an FSO bucket", t -> om.listOpenFiles(V, FSO, 1, t),
+            "another bucket", t -> om.fso().listStatus(V, FSO2, "", true, null, 2, t),
+            "another path", t -> om.fso().listStatus(V, FSO, "d", true, null, 2, t),
+            "non-recursive", t -> om.fso().listStatus(V, FSO, "", false, null, 2, t))));
+    out.add(new TokenListing("listOpenFiles", t -> om.openFiles().list(V, OBS, 1, t), Map.of(
+        "another bucket", t -> om.openFiles().list(V, OBS2, 1, t),
+        "an FSO bucket", t -> om.openFiles().list(V, FSO, 1, t),
         "another listing (listKeys)", t -> om.listKeys(V, OBS, null, null, 1, t))));
     out.add(new TokenListing("listSnapshots",
-        t -> om.listSnapshots(V, OBS, "snap", null, 1, t, false), Map.of(
-            "another bucket", t -> om.listSnapshots(V, FSO, "snap", null, 1, t, false),
-            "another prefix", t -> om.listSnapshots(V, OBS, "snap1", null, 1, t, false),
-            "no prefix", t -> om.listSnapshots(V, OBS, null, null, 1, t, false),
-            "with deleted snapshots", t -> om.listSnapshots(V, OBS, "snap", null, 1, t, true))));
+        t -> om.snapshots().list(V, OBS, "snap", null, 1, t, false), Map.of(
+            "another bucket", t -> om.snapshots().list(V, FSO, "snap", null, 1, t, false),
+            "another prefix", t -> om.snapshots().list(V, OBS, "snap1", null, 1, t, false),
+            "no prefix", t -> om.snapshots().list(V, OBS, null, null, 1, t, false),
+            "with deleted snapshots", t -> om.snapshots().list(V, OBS, "snap", null, 1, t, true))));
     return out;
   }
 
@@ -639,7 +640,7 @@ class BadInputMatrixTest {
           Code.INVALID_ARGUMENT, () -> call.apply(token), other));
     }
     row("listStatus token of another path in a subtree listing", Code.INVALID_ARGUMENT,
-        () -> om.listStatus(V, FSO, "d/e", true, null, 2, TOKENS.get("listStatus")), other);
+        () -> om.fso().listStatus(V, FSO, "d/e", true, null, 2, TOKENS.get("listStatus")), other);
   }
 
   // ---- missing volumes and buckets ----
@@ -660,29 +661,29 @@ class BadInputMatrixTest {
     calls.put("listKeys", () -> om.listKeys(V, nb, null, null, 5, null));
     calls.put("listObjectsV2", () -> om.listObjectsV2(ListObjectsV2Request.of(V, nb)));
     calls.put("listObjectsV1", () -> om.listObjectsV1(ListObjectsV1Request.of(V, nb)));
-    calls.put("initiateMultipartUpload", () -> om.initiateMultipartUpload(V, nb, "k", null));
-    calls.put("commitPart", () -> om.commitPart(V, nb, "big", uploadId, 1, 1, "e"));
-    calls.put("completeMultipartUpload", () -> om.completeMultipartUpload(V, nb, "big",
+    calls.put("initiateMultipartUpload", () -> om.multipart().initiate(V, nb, "k", null));
+    calls.put("commitPart", () -> om.multipart().commitPart(V, nb, "big", uploadId, 1, 1, "e"));
+    calls.put("completeMultipartUpload", () -> om.multipart().complete(V, nb, "big",
         uploadId, List.of(new CompletedPart(1, "e1"))));
-    calls.put("abortMultipartUpload", () -> om.abortMultipartUpload(V, nb, "big", uploadId));
-    calls.put("listParts", () -> om.listParts(V, nb, "big", uploadId, 0, 5));
-    calls.put("listMultipartUploads", () -> om.listMultipartUploads(V, nb, null, null, null, 5));
-    calls.put("listOpenFiles", () -> om.listOpenFiles(V, nb, 5, null));
-    calls.put("createDirectory", () -> om.createDirectory(V, nb, "d"));
-    calls.put("createFile", () -> om.createFile(V, nb, "f", null));
-    calls.put("commitFile", () -> om.commitFile(V, nb, "f", openFileClient, 1));
-    calls.put("lookupFile", () -> om.lookupFile(V, nb, "f"));
-    calls.put("getFileStatus", () -> om.getFileStatus(V, nb, "f"));
-    calls.put("deleteFile", () -> om.deleteFile(V, nb, "f"));
-    calls.put("deleteDirectory", () -> om.deleteDirectory(V, nb, "d", true));
-    calls.put("rename", () -> om.rename(V, nb, "f", "g"));
-    calls.put("listStatus", () -> om.listStatus(V, nb, "", false, null, 5, null));
-    calls.put("createSnapshot", () -> om.createSnapshot(V, nb, "snap9"));
-    calls.put("deleteSnapshot", () -> om.deleteSnapshot(V, nb, "snap1"));
-    calls.put("getSnapshotInfo", () -> om.getSnapshotInfo(V, nb, "snap1"));
-    calls.put("listSnapshots", () -> om.listSnapshots(V, nb, null, null, 5));
-    calls.put("lookupKeyInSnapshot", () -> om.lookupKeyInSnapshot(V, nb, "snap1", "top"));
-    calls.put("listKeysInSnapshot", () -> om.listKeysInSnapshot(V, nb, "snap1", null, null, 5));
+    calls.put("abortMultipartUpload", () -> om.multipart().abort(V, nb, "big", uploadId));
+    calls.put("listParts", () -> om.multipart().listParts(V, nb, "big", uploadId, 0, 5));
+    calls.put("listMultipartUploads", () -> om.multipart().list(V, nb, null, null, null, 5));
+    calls.put("listOpenFiles", () -> om.openFiles().list(V, nb, 5, null));
+    calls.put("createDirectory", () -> om.fso().createDirectory(V, nb, "d"));
+    calls.put("createFile", () -> om.fso().createFile(V, nb, "f", null));
+    calls.put("commitFile", () -> om.fso().commitFile(V, nb, "f", openFileClient, 1));
+    calls.put("lookupFile", () -> om.fso().lookupFile(V, nb, "f"));
+    calls.put("getFileStatus", () -> om.fso().getFileStatus(V, nb, "f"));
+    calls.put("deleteFile", () -> om.fso().deleteFile(V, nb, "f"));
+    calls.put("deleteDirectory", () -> om.fso().deleteDirectory(V, nb, "d", true));
+    calls.put("rename", () -> om.fso().rename(V, nb, "f", "g"));
+    calls.put("listStatus", () -> om.fso().listStatus(V, nb, "", false, null, 5, null));
+    calls.put("createSnapshot", () -> om.snapshots().create(V, nb, "snap9"));
+    calls.put("deleteSnapshot", () -> om.snapshots().delete(V, nb, "snap1"));
+    calls.put("getSnapshotInfo", () -> om.snapshots().info(V, nb, "snap1"));
+    calls.put("listSnapshots", () -> om.snapshots().list(V, nb, null, null, 5));
+    calls.put("lookupKeyInSnapshot", () -> om.snapshots().lookupKey(V, nb, "snap1", "top"));
+    calls.put("listKeysInSnapshot", () -> om.snapshots().listKeys(V, nb, "snap1", null, null, 5));
     calls.forEach((name, call) -> row(name + " in a missing bucket", Code.NOT_FOUND, call,
         bucketWords));
 
@@ -697,12 +698,12 @@ class BadInputMatrixTest {
     volumeCalls.put("getBucketInfo", () -> om.getBucketInfo("novol", OBS));
     volumeCalls.put("openKey", () -> om.openKey("novol", OBS, "k", null));
     volumeCalls.put("listKeys", () -> om.listKeys("novol", OBS, null, null, 5, null));
-    volumeCalls.put("listStatus", () -> om.listStatus("novol", FSO, "", true, null, 5, null));
-    volumeCalls.put("createDirectory", () -> om.createDirectory("novol", FSO, "d"));
-    volumeCalls.put("listOpenFiles", () -> om.listOpenFiles("novol", OBS, 5, null));
-    volumeCalls.put("createSnapshot", () -> om.createSnapshot("novol", OBS, "snap9"));
+    volumeCalls.put("listStatus", () -> om.fso().listStatus("novol", FSO, "", true, null, 5, null));
+    volumeCalls.put("createDirectory", () -> om.fso().createDirectory("novol", FSO, "d"));
+    volumeCalls.put("listOpenFiles", () -> om.openFiles().list("novol", OBS, 5, null));
+    volumeCalls.put("createSnapshot", () -> om.snapshots().create("novol", OBS, "snap9"));
     volumeCalls.put("initiateMultipartUpload",
-        () -> om.initiateMultipartUpload("novol", OBS, "k", null));
+        () -> om.multipart().initiate("novol", OBS, "k", null));
     volumeCalls.forEach((name, call) -> row(name + " in a missing volume", Code.NOT_FOUND, call,
         volumeWords));
   }
@@ -725,24 +726,24 @@ class BadInputMatrixTest {
     row("deleteBucket of a bucket with an ACTIVE snapshot", Code.FAILED_PRECONDITION,
         () -> om.deleteBucket(V, SNAP_ONLY), "Bucket 'vol1/snaponly'", "snapshot");
     row("deleteDirectory of a non-empty directory, not recursive", Code.FAILED_PRECONDITION,
-        () -> om.deleteDirectory(V, FSO, "d", false), "Directory 'd' is not empty");
+        () -> om.fso().deleteDirectory(V, FSO, "d", false), "Directory 'd' is not empty");
     row("deleteDirectory of a file", Code.FAILED_PRECONDITION,
-        () -> om.deleteDirectory(V, FSO, "top", true), "'top' is a file, not a directory");
+        () -> om.fso().deleteDirectory(V, FSO, "top", true), "'top' is a file, not a directory");
     row("deleteFile of a directory", Code.FAILED_PRECONDITION,
-        () -> om.deleteFile(V, FSO, "d"), "'d' is a directory; use deleteDirectory");
+        () -> om.fso().deleteFile(V, FSO, "d"), "'d' is a directory; use deleteDirectory");
     row("lookupFile of a directory", Code.FAILED_PRECONDITION,
-        () -> om.lookupFile(V, FSO, "d/e"), "'d/e' is a directory, not a file");
+        () -> om.fso().lookupFile(V, FSO, "d/e"), "'d/e' is a directory, not a file");
     row("createDirectory where a file is", Code.ALREADY_EXISTS,
-        () -> om.createDirectory(V, FSO, "top"), "A file exists at 'top'");
+        () -> om.fso().createDirectory(V, FSO, "top"), "A file exists at 'top'");
     row("createDirectory below a file", Code.FAILED_PRECONDITION,
-        () -> om.createDirectory(V, FSO, "top/sub"), "'top' is a file");
+        () -> om.fso().createDirectory(V, FSO, "top/sub"), "'top' is a file");
     row("createFile where a directory is", Code.ALREADY_EXISTS,
-        () -> om.createFile(V, FSO, "d/e", null), "A directory exists at 'd/e'");
+        () -> om.fso().createFile(V, FSO, "d/e", null), "A directory exists at 'd/e'");
     row("createFile below a file", Code.FAILED_PRECONDITION,
-        () -> om.createFile(V, FSO, "d/f/g", null), "'d/f' is a file");
+        () -> om.fso().createFile(V, FSO, "d/f/g", null), "'d/f' is a file");
     row("rename onto an existing path", Code.ALREADY_EXISTS,
-        () -> om.rename(V, FSO, "top", "d"), "the destination exists");
-    row("rename of a missing path", Code.NOT_FOUND, () -> om.rename(V, FSO, "nope", "x"),
+        () -> om.fso().rename(V, FSO, "top", "d"), "the destination exists");
+    row("rename of a missing path", Code.NOT_FOUND, () -> om.fso().rename(V, FSO, "nope", "x"),
         "'nope' does not exist");
     row("renameKey onto an existing key", Code.ALREADY_EXISTS,
         () -> om.renameKey(V, OBS, "top", "dir/k0"), "the destination exists");
@@ -765,18 +766,18 @@ class BadInputMatrixTest {
         () -> om.commitKey(V, OBS, "pending", openClient, -1),
         "Data size must not be negative: -1");
     row("commitFile twice", Code.NOT_FOUND,
-        () -> om.commitFile(V, FSO, "d/committed", committedFileClient, 1),
+        () -> om.fso().commitFile(V, FSO, "d/committed", committedFileClient, 1),
         "No open file 'd/committed'", "client id " + committedFileClient);
     row("commitFile with a wrong client id", Code.FAILED_PRECONDITION,
-        () -> om.commitFile(V, FSO, "d/pending", openFileClient + 1000, 1),
+        () -> om.fso().commitFile(V, FSO, "d/pending", openFileClient + 1000, 1),
         "File 'd/pending'", "open under another client id", "not " + (openFileClient + 1000));
     row("commitFile in another bucket", Code.NOT_FOUND,
-        () -> om.commitFile(V, FSO2, "d/pending", openFileClient, 1), "No open file");
+        () -> om.fso().commitFile(V, FSO2, "d/pending", openFileClient, 1), "No open file");
     row("commitFile with a negative size", Code.INVALID_ARGUMENT,
-        () -> om.commitFile(V, FSO, "d/pending", openFileClient, -5),
+        () -> om.fso().commitFile(V, FSO, "d/pending", openFileClient, -5),
         "Data size must not be negative: -5");
     row("commitFile below a missing directory", Code.NOT_FOUND,
-        () -> om.commitFile(V, FSO, "nodir/pending", openFileClient, 1),
+        () -> om.fso().commitFile(V, FSO, "nodir/pending", openFileClient, 1),
         "directory 'nodir' does not exist");
   }
 
@@ -817,46 +818,46 @@ class BadInputMatrixTest {
       List<CompletedPart> list = (List<CompletedPart>) spec[0];
       String[] words = Arrays.copyOfRange(spec, 1, spec.length, String[].class);
       row("completeMultipartUpload with " + what, Code.INVALID_ARGUMENT,
-          () -> om.completeMultipartUpload(V, OBS, "big", uploadId, list), words);
+          () -> om.multipart().complete(V, OBS, "big", uploadId, list), words);
     });
     String missing = OmKeys.id(999_999);
     row("completeMultipartUpload of an unknown upload", Code.NOT_FOUND,
-        () -> om.completeMultipartUpload(V, OBS, "big", missing, parts(1, "e1")),
+        () -> om.multipart().complete(V, OBS, "big", missing, parts(1, "e1")),
         "No multipart upload '" + missing + "' of key 'big' in 'vol1/obs1'");
     row("completeMultipartUpload under another key", Code.NOT_FOUND,
-        () -> om.completeMultipartUpload(V, OBS, "other", uploadId, parts(1, "e1")),
+        () -> om.multipart().complete(V, OBS, "other", uploadId, parts(1, "e1")),
         "No multipart upload '" + uploadId + "' of key 'other'");
     row("completeMultipartUpload in another bucket", Code.NOT_FOUND,
-        () -> om.completeMultipartUpload(V, OBS2, "big", uploadId, parts(1, "e1")),
+        () -> om.multipart().complete(V, OBS2, "big", uploadId, parts(1, "e1")),
         "No multipart upload");
     row("abortMultipartUpload of an unknown upload", Code.NOT_FOUND,
-        () -> om.abortMultipartUpload(V, OBS, "big", missing), "No multipart upload");
+        () -> om.multipart().abort(V, OBS, "big", missing), "No multipart upload");
     row("commitPart to an unknown upload", Code.NOT_FOUND,
-        () -> om.commitPart(V, OBS, "big", missing, 1, 1, "e"), "No multipart upload");
+        () -> om.multipart().commitPart(V, OBS, "big", missing, 1, 1, "e"), "No multipart upload");
     row("listParts of an unknown upload", Code.NOT_FOUND,
-        () -> om.listParts(V, OBS, "big", missing, 0, 5), "No multipart upload");
+        () -> om.multipart().listParts(V, OBS, "big", missing, 0, 5), "No multipart upload");
     for (String malformed : new String[] {"", "xyz", "0000000000000ABC", "123"}) {
       String words = malformed.isEmpty() ? "Upload id is missing"
           : "'" + malformed + "' is not an upload id";
       row("abortMultipartUpload with upload id '" + malformed + "'", Code.INVALID_ARGUMENT,
-          () -> om.abortMultipartUpload(V, OBS, "big", malformed), words);
+          () -> om.multipart().abort(V, OBS, "big", malformed), words);
       row("completeMultipartUpload with upload id '" + malformed + "'", Code.INVALID_ARGUMENT,
-          () -> om.completeMultipartUpload(V, OBS, "big", malformed, parts(1, "e1")), words);
+          () -> om.multipart().complete(V, OBS, "big", malformed, parts(1, "e1")), words);
     }
     row("listMultipartUploads with a malformed upload-id marker", Code.INVALID_ARGUMENT,
-        () -> om.listMultipartUploads(V, OBS, null, "big", "nope", 5),
+        () -> om.multipart().list(V, OBS, null, "big", "nope", 5),
         "'nope' is not an upload id");
     row("commitPart number 0", Code.INVALID_ARGUMENT,
-        () -> om.commitPart(V, OBS, "big", uploadId, 0, 1, "e"),
+        () -> om.multipart().commitPart(V, OBS, "big", uploadId, 0, 1, "e"),
         "Part number must be 1 to 10000: 0");
     row("commitPart number 10001", Code.INVALID_ARGUMENT,
-        () -> om.commitPart(V, OBS, "big", uploadId, 10_001, 1, "e"),
+        () -> om.multipart().commitPart(V, OBS, "big", uploadId, 10_001, 1, "e"),
         "Part number must be 1 to 10000: 10001");
     row("commitPart with a negative size", Code.INVALID_ARGUMENT,
-        () -> om.commitPart(V, OBS, "big", uploadId, 1, -1, "e"),
+        () -> om.multipart().commitPart(V, OBS, "big", uploadId, 1, -1, "e"),
         "Part size must not be negative: -1");
     row("commitPart without an ETag", Code.INVALID_ARGUMENT,
-        () -> om.commitPart(V, OBS, "big", uploadId, 1, 1, null), "Part ETag is missing");
+        () -> om.multipart().commitPart(V, OBS, "big", uploadId, 1, 1, null), "Part ETag is missing");
   }
 
   // ---- duplicates and layouts ----
@@ -868,17 +869,17 @@ class BadInputMatrixTest {
         () -> om.createBucket(V, OBS, BucketLayout.LEGACY, null, 0),
         "Bucket 'obs1' already exists in volume 'vol1'");
     row("createSnapshot of an existing snapshot", Code.ALREADY_EXISTS,
-        () -> om.createSnapshot(V, OBS, "snap1"), "Snapshot 'snap1' already exists in 'vol1/obs1'");
+        () -> om.snapshots().create(V, OBS, "snap1"), "Snapshot 'snap1' already exists in 'vol1/obs1'");
     row("createSnapshot of an existing snapshot of an FSO bucket", Code.ALREADY_EXISTS,
-        () -> om.createSnapshot(V, FSO, "snap1"), "Snapshot 'snap1' already exists in 'vol1/fso1'");
+        () -> om.snapshots().create(V, FSO, "snap1"), "Snapshot 'snap1' already exists in 'vol1/fso1'");
     row("deleteSnapshot of a missing snapshot", Code.NOT_FOUND,
-        () -> om.deleteSnapshot(V, OBS, "nosnap"),
+        () -> om.snapshots().delete(V, OBS, "nosnap"),
         "Snapshot 'nosnap' does not exist in 'vol1/obs1'");
     row("deleteSnapshot of a snapshot of another bucket", Code.NOT_FOUND,
-        () -> om.deleteSnapshot(V, OBS2, "snap1"),
+        () -> om.snapshots().delete(V, OBS2, "snap1"),
         "Snapshot 'snap1' does not exist in 'vol1/obs2'");
     row("lookupKeyInSnapshot of a missing snapshot", Code.NOT_FOUND,
-        () -> om.lookupKeyInSnapshot(V, OBS, "nosnap", "top"), "Snapshot 'nosnap' does not exist");
+        () -> om.snapshots().lookupKey(V, OBS, "nosnap", "top"), "Snapshot 'nosnap' does not exist");
     row("createBucket without a layout", Code.INVALID_ARGUMENT,
         () -> om.createBucket(V, "newbucket", null, null, 0),
         "Bucket layout must be OBJECT_STORE, LEGACY or FILE_SYSTEM_OPTIMIZED, not null");
@@ -903,17 +904,17 @@ class BadInputMatrixTest {
     row("listObjectsV1 of an FSO bucket", Code.UNIMPLEMENTED,
         () -> om.listObjectsV1(ListObjectsV1Request.of(V, FSO)), fsoOp);
     row("initiateMultipartUpload in an FSO bucket", Code.UNIMPLEMENTED,
-        () -> om.initiateMultipartUpload(V, FSO, "k", null), fsoOp);
+        () -> om.multipart().initiate(V, FSO, "k", null), fsoOp);
     row("listMultipartUploads of an FSO bucket", Code.UNIMPLEMENTED,
-        () -> om.listMultipartUploads(V, FSO, null, null, null, 5), fsoOp);
+        () -> om.multipart().list(V, FSO, null, null, null, 5), fsoOp);
     String needFso = "file-system operations need a FILE_SYSTEM_OPTIMIZED bucket";
     row("createDirectory in an OBJECT_STORE bucket", Code.UNIMPLEMENTED,
-        () -> om.createDirectory(V, OBS, "d"), "'vol1/obs1' is OBJECT_STORE", needFso);
+        () -> om.fso().createDirectory(V, OBS, "d"), "'vol1/obs1' is OBJECT_STORE", needFso);
     row("createFile in a LEGACY bucket", Code.UNIMPLEMENTED,
-        () -> om.createFile(V, LEG, "f", null), "'vol1/leg1' is LEGACY", needFso);
+        () -> om.fso().createFile(V, LEG, "f", null), "'vol1/leg1' is LEGACY", needFso);
     row("listStatus of an OBJECT_STORE bucket", Code.UNIMPLEMENTED,
-        () -> om.listStatus(V, OBS, "", true, null, 5, null), needFso);
+        () -> om.fso().listStatus(V, OBS, "", true, null, 5, null), needFso);
     row("rename in an OBJECT_STORE bucket", Code.UNIMPLEMENTED,
-        () -> om.rename(V, OBS, "top", "x"), needFso);
+        () -> om.fso().rename(V, OBS, "top", "x"), needFso);
   }
 }

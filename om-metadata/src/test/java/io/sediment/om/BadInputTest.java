@@ -90,10 +90,10 @@ class BadInputTest {
     assertTrue(e.getMessage().contains("EntityTooLarge"), e.getMessage());
     assertEquals(OmValidation.MAX_OBJECT_BYTES,
         om.commitKey(V, B, "huge", s.clientId(), OmValidation.MAX_OBJECT_BYTES).getDataSize());
-    String upload = om.initiateMultipartUpload(V, B, "mpu", null);
-    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.commitPart(V, B, "mpu", upload, 1,
+    String upload = om.multipart().initiate(V, B, "mpu", null);
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.multipart().commitPart(V, B, "mpu", upload, 1,
         OmValidation.MAX_PART_BYTES + 1, "e1"));
-    om.commitPart(V, B, "mpu", upload, 1, OmValidation.MAX_PART_BYTES, "e1");
+    om.multipart().commitPart(V, B, "mpu", upload, 1, OmValidation.MAX_PART_BYTES, "e1");
   }
 
   /** The overflow guard behind the size limits: a write taking a counter past a long. */

@@ -31,16 +31,16 @@ class BucketDeletionTest {
   @Test
   void aBucketWithAnActiveSnapshotCannotBeDeletedUntilTheSnapshotIs() {
     om.createBucket(V, "snapped", BucketLayout.OBJECT_STORE, null, 0);
-    om.createSnapshot(V, "snapped", "snap1");
+    om.snapshots().create(V, "snapped", "snap1");
     OmException e = assertRejected(om, Code.FAILED_PRECONDITION, () -> om.deleteBucket(V, "snapped"));
     assertEquals(true, e.getMessage().contains("snapshots"), e.getMessage());
-    om.deleteSnapshot(V, "snapped", "snap1");
+    om.snapshots().delete(V, "snapped", "snap1");
     om.deleteBucket(V, "snapped");
     assertThrows(OmException.class, () -> om.getBucketInfo(V, "snapped"));
     // A bucket re-created under the name inherits none of the old one's snapshot rows.
     om.createBucket(V, "snapped", BucketLayout.OBJECT_STORE, null, 0);
-    assertEquals(0, om.listSnapshots(V, "snapped", null, null, 100, null, true).items().size());
-    om.createSnapshot(V, "snapped", "snap1");
+    assertEquals(0, om.snapshots().list(V, "snapped", null, null, 100, null, true).items().size());
+    om.snapshots().create(V, "snapped", "snap1");
     assertEquals(om.countFromScan(), om.counters());
   }
 
@@ -48,10 +48,10 @@ class BucketDeletionTest {
   void anFsoBucketWhoseTreeWasDeletedRecursivelyCanBeDeletedOnceThePurgeHasRun() {
     om.createBucket(V, "fso-bkt", BucketLayout.FILE_SYSTEM_OPTIMIZED, null, 0);
     FsoTestSupport.putFile(om, V, "fso-bkt", "a/b/c/file", 10);
-    om.deleteDirectory(V, "fso-bkt", "a", true);
+    om.fso().deleteDirectory(V, "fso-bkt", "a", true);
     // Rows under the queued directory still count until the directory purge removes them.
     assertRejected(om, Code.FAILED_PRECONDITION, () -> om.deleteBucket(V, "fso-bkt"));
-    while (om.purgeDeletedDirectories(100) > 0) {
+    while (om.fso().purgeDeletedDirectories(100) > 0) {
       // drain
     }
     om.deleteBucket(V, "fso-bkt");

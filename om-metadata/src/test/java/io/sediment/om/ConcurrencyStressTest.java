@@ -167,12 +167,12 @@ class ConcurrencyStressTest {
           case 4 -> om.deleteKey("vol", b, k);
           case 5 -> om.renameKey("vol", b, k, "k" + r.nextInt(60));
           case 6 -> {
-            String id = om.initiateMultipartUpload("vol", b, k, null);
+            String id = om.multipart().initiate("vol", b, k, null);
             int parts = 1 + r.nextInt(3);
             for (int p = 1; p <= parts; p++) {
-              om.commitPart("vol", b, k, id, p, p < parts ? 5L << 20 : 10, etag(p));
+              om.multipart().commitPart("vol", b, k, id, p, p < parts ? 5L << 20 : 10, etag(p));
               if (r.nextInt(3) == 0) {
-                om.commitPart("vol", b, k, id, p, p < parts ? 5L << 20 : 10, etag(p));
+                om.multipart().commitPart("vol", b, k, id, p, p < parts ? 5L << 20 : 10, etag(p));
               }
             }
             if (r.nextBoolean()) {
@@ -180,16 +180,16 @@ class ConcurrencyStressTest {
               for (int p = 1; p <= parts; p++) {
                 cp.add(new CompletedPart(p, etag(p)));
               }
-              om.completeMultipartUpload("vol", b, k, id, cp);
+              om.multipart().complete("vol", b, k, id, cp);
             } else if (r.nextBoolean()) {
-              om.abortMultipartUpload("vol", b, k, id);
+              om.multipart().abort("vol", b, k, id);
             }
           }
           case 7 -> {
             OpenKeySession s = om.openKey("vol", b, k, null);
             om.commitKey("vol", b, k, s.clientId(), 7);
           }
-          default -> om.lifecycleScanStep("scan1", "vol", b, "", ki -> ki.getDataSize() > 500,
+          default -> om.lifecycle().step("scan1", "vol", b, "", ki -> ki.getDataSize() > 500,
               1 + r.nextInt(10));
         }
       });
@@ -210,10 +210,10 @@ class ConcurrencyStressTest {
               }
             }
           }
-          MultipartUploadListing ups = om.listMultipartUploads("vol", "bk2", "", null, null, 100);
+          MultipartUploadListing ups = om.multipart().list("vol", "bk2", "", null, null, 100);
           for (MultipartUploadInfo u : ups.uploads()) {
             try {
-              om.abortMultipartUpload("vol", "bk2", u.getKeyName(), u.getUploadId());
+              om.multipart().abort("vol", "bk2", u.getKeyName(), u.getUploadId());
             } catch (OmException e) {
               if (!allowed(e.code())) {
                 throw e;
@@ -289,7 +289,7 @@ class ConcurrencyStressTest {
             }
           }
         }
-        om.listOpenFiles("vol", b, 1 + r.nextInt(20), null);
+        om.openFiles().list("vol", b, 1 + r.nextInt(20), null);
         om.bucketCounters("vol", b);
       });
     }
@@ -329,8 +329,8 @@ class ConcurrencyStressTest {
     for (int i = 0; i < 6; i++) {
       for (int j = 0; j < 3; j++) {
         String p = "s/d" + i + "/f" + j;
-        OpenKeySession s = om.createFile("vol", "fso", p, null);
-        om.commitFile("vol", "fso", p, s.clientId(), j);
+        OpenKeySession s = om.fso().createFile("vol", "fso", p, null);
+        om.fso().commitFile("vol", "fso", p, s.clientId(), j);
         stable.add(p);
       }
       stable.add("s/d" + i);
@@ -344,26 +344,26 @@ class ConcurrencyStressTest {
         String file = (r.nextBoolean() ? a : bb) + "/f" + r.nextInt(4);
         switch (r.nextInt(10)) {
           case 0, 1, 2 -> {
-            OpenKeySession s = om.createFile("vol", "fso", file, null);
-            om.commitFile("vol", "fso", file, s.clientId(), r.nextInt(100));
+            OpenKeySession s = om.fso().createFile("vol", "fso", file, null);
+            om.fso().commitFile("vol", "fso", file, s.clientId(), r.nextInt(100));
           }
-          case 3 -> om.createFile("vol", "fso", file, null);
-          case 4 -> om.createDirectory("vol", "fso", bb + "/c" + r.nextInt(3));
-          case 5 -> om.deleteDirectory("vol", "fso", r.nextBoolean() ? a : bb, true);
-          case 6 -> om.deleteFile("vol", "fso", file);
-          case 7 -> om.rename("vol", "fso", r.nextBoolean() ? a : bb, "w/a" + r.nextInt(4));
-          case 8 -> om.rename("vol", "fso", bb, "w/a" + r.nextInt(4) + "/b" + r.nextInt(3));
+          case 3 -> om.fso().createFile("vol", "fso", file, null);
+          case 4 -> om.fso().createDirectory("vol", "fso", bb + "/c" + r.nextInt(3));
+          case 5 -> om.fso().deleteDirectory("vol", "fso", r.nextBoolean() ? a : bb, true);
+          case 6 -> om.fso().deleteFile("vol", "fso", file);
+          case 7 -> om.fso().rename("vol", "fso", r.nextBoolean() ? a : bb, "w/a" + r.nextInt(4));
+          case 8 -> om.fso().rename("vol", "fso", bb, "w/a" + r.nextInt(4) + "/b" + r.nextInt(3));
           default -> {
-            OpenKeySession s = om.createFile("vol", "fso", file, null);
+            OpenKeySession s = om.fso().createFile("vol", "fso", file, null);
             Thread.yield();
-            om.commitFile("vol", "fso", file, s.clientId(), 1);
+            om.fso().commitFile("vol", "fso", file, s.clientId(), 1);
           }
         }
       });
     }
     bodies.add(r -> {
       switch (r.nextInt(4)) {
-        case 0, 1 -> om.purgeDeletedDirectories(1 + r.nextInt(8));
+        case 0, 1 -> om.fso().purgeDeletedDirectories(1 + r.nextInt(8));
         case 2 -> om.purges().purgeDeletedKeys(1 + r.nextInt(30));
         default -> om.purges().expireOpenFiles(Duration.ofMillis(5), 1 + r.nextInt(10));
       }
@@ -375,7 +375,7 @@ class ConcurrencyStressTest {
         List<String> all = new ArrayList<>();
         String token = null;
         do {
-          ListPage<FileStatus> page = om.listStatus("vol", "fso", "", recursive, null, size, token);
+          ListPage<FileStatus> page = om.fso().listStatus("vol", "fso", "", recursive, null, size, token);
           for (FileStatus s : page.items()) {
             all.add(s.path());
           }
@@ -399,7 +399,7 @@ class ConcurrencyStressTest {
     runAll(RUN_MILLIS, bodies);
     System.out.println("fso ops: " + ops.get() + " counters " + om.counters());
     checkCounters();
-    while (om.purgeDeletedDirectories(1000) > 0) {
+    while (om.fso().purgeDeletedDirectories(1000) > 0) {
       // drain
     }
     om.purges().expireOpenFiles(Duration.ZERO, 1000);
@@ -409,14 +409,14 @@ class ConcurrencyStressTest {
     checkCounters();
     assertEquals(0L, om.counters().get(OmCounter.DELETED_DIRECTORIES));
     // Every remaining row is reachable: delete everything through the API, then the bucket.
-    for (FileStatus s : om.listStatus("vol", "fso", "", false, null, 1000, null).items()) {
+    for (FileStatus s : om.fso().listStatus("vol", "fso", "", false, null, 1000, null).items()) {
       if (s.isDirectory()) {
-        om.deleteDirectory("vol", "fso", s.path(), true);
+        om.fso().deleteDirectory("vol", "fso", s.path(), true);
       } else {
-        om.deleteFile("vol", "fso", s.path());
+        om.fso().deleteFile("vol", "fso", s.path());
       }
     }
-    while (om.purgeDeletedDirectories(1000) > 0) {
+    while (om.fso().purgeDeletedDirectories(1000) > 0) {
       // drain
     }
     checkCounters();
@@ -436,8 +436,8 @@ class ConcurrencyStressTest {
       OmTestSupport.put(om, "vol", "bkt", "k" + i, i);
     }
     List<Body> bodies = new ArrayList<>();
-    bodies.add(r -> om.createSnapshot("vol", "bkt", "snap" + r.nextInt(6)));
-    bodies.add(r -> om.deleteSnapshot("vol", "bkt", "snap" + r.nextInt(6)));
+    bodies.add(r -> om.snapshots().create("vol", "bkt", "snap" + r.nextInt(6)));
+    bodies.add(r -> om.snapshots().delete("vol", "bkt", "snap" + r.nextInt(6)));
     bodies.add(r -> {
       OmTestSupport.put(om, "vol", "bkt", "k" + r.nextInt(20), r.nextInt(100));
       if (r.nextInt(10) == 0) {
@@ -448,10 +448,10 @@ class ConcurrencyStressTest {
       bodies.add(r -> {
         String name = "snap" + r.nextInt(6);
         if (r.nextBoolean()) {
-          KeyInfo k = om.lookupKeyInSnapshot("vol", "bkt", name, "k" + r.nextInt(20));
+          KeyInfo k = om.snapshots().lookupKey("vol", "bkt", name, "k" + r.nextInt(20));
           assertTrue(k.getKeyName().startsWith("k"));
         } else {
-          ListPage<KeyInfo> page = om.listKeysInSnapshot("vol", "bkt", name, "", null, 25);
+          ListPage<KeyInfo> page = om.snapshots().listKeys("vol", "bkt", name, "", null, 25);
           if (page.items().size() != 20) {
             fail("snapshot " + name + " lists " + page.items().size() + " keys");
           }
@@ -459,8 +459,8 @@ class ConcurrencyStressTest {
       });
     }
     bodies.add(r -> {
-      ListPage<SnapshotInfo> page = om.listSnapshots("vol", "bkt", "", null, 3, null, r.nextBoolean());
-      om.getSnapshotInfo("vol", "bkt", "snap" + r.nextInt(6));
+      ListPage<SnapshotInfo> page = om.snapshots().list("vol", "bkt", "", null, 3, null, r.nextBoolean());
+      om.snapshots().info("vol", "bkt", "snap" + r.nextInt(6));
       if (r.nextInt(50) == 0) {
         om.deleteBucket("vol", "bkt");
       }
@@ -469,17 +469,17 @@ class ConcurrencyStressTest {
     System.out.println("snapshot ops: " + ops.get() + " counters " + om.counters());
     checkCounters();
     Set<String> active = new HashSet<>();
-    for (SnapshotInfo s : om.listSnapshots("vol", "bkt", "", null, 100, null, true).items()) {
+    for (SnapshotInfo s : om.snapshots().list("vol", "bkt", "", null, 100, null, true).items()) {
       if (s.getStatus() == SnapshotStatus.SNAPSHOT_ACTIVE) {
         active.add(s.getSnapshotId());
       }
     }
     Set<String> dirs = new HashSet<>();
-    try (Stream<Path> l = Files.list(om.snapshots().root())) {
+    try (Stream<Path> l = Files.list(om.snapshotStores().root())) {
       l.forEach(p -> dirs.add(p.getFileName().toString()));
     }
     assertEquals(active, dirs, "checkpoint directories are exactly the ACTIVE snapshots");
-    assertTrue(om.snapshots().openStores() <= active.size(), "no store of a deleted snapshot");
+    assertTrue(om.snapshotStores().openCount() <= active.size(), "no store of a deleted snapshot");
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -504,17 +504,17 @@ class ConcurrencyStressTest {
             case 0, 1 -> OmTestSupport.put(om, "vol", "obs", k, r.nextInt(100));
             case 2 -> om.deleteKey("vol", "obs", k);
             case 3 -> {
-              String id = om.initiateMultipartUpload("vol", "obs", k, null);
-              om.commitPart("vol", "obs", k, id, 1, 10, etag(1));
-              om.completeMultipartUpload("vol", "obs", k, id, List.of(new CompletedPart(1, etag(1))));
+              String id = om.multipart().initiate("vol", "obs", k, null);
+              om.multipart().commitPart("vol", "obs", k, id, 1, 10, etag(1));
+              om.multipart().complete("vol", "obs", k, id, List.of(new CompletedPart(1, etag(1))));
             }
             case 4 -> {
               String p = "d" + r.nextInt(3) + "/e" + r.nextInt(3) + "/f" + r.nextInt(3);
-              OpenKeySession s = om.createFile("vol", "fso", p, null);
-              om.commitFile("vol", "fso", p, s.clientId(), r.nextInt(50));
+              OpenKeySession s = om.fso().createFile("vol", "fso", p, null);
+              om.fso().commitFile("vol", "fso", p, s.clientId(), r.nextInt(50));
             }
-            case 5 -> om.deleteDirectory("vol", "fso", "d" + r.nextInt(3), true);
-            case 6 -> om.rename("vol", "fso", "d" + r.nextInt(3) + "/e" + r.nextInt(3), "d" + r.nextInt(3) + "/e" + r.nextInt(3));
+            case 5 -> om.fso().deleteDirectory("vol", "fso", "d" + r.nextInt(3), true);
+            case 6 -> om.fso().rename("vol", "fso", "d" + r.nextInt(3) + "/e" + r.nextInt(3), "d" + r.nextInt(3) + "/e" + r.nextInt(3));
             default -> om.openKey("vol", "obs", k, null);
           }
         });
@@ -556,29 +556,29 @@ class ConcurrencyStressTest {
       for (int i = 0; i < 30; i++) {
         OmTestSupport.put(store, "vol", "obs", "k" + i, i);
       }
-      store.createSnapshot("vol", "obs", "snap0");
+      store.snapshots().create("vol", "obs", "snap0");
       AtomicBoolean halt = new AtomicBoolean();
       List<Thread> threads = new ArrayList<>();
       List<Body> bodies = List.of(
           r -> OmTestSupport.put(store, "vol", "obs", "k" + r.nextInt(30), 1),
           r -> store.listKeys("vol", "obs", "", null, 7, null),
-          r -> store.listKeysInSnapshot("vol", "obs", "snap0", "", null, 9),
+          r -> store.snapshots().listKeys("vol", "obs", "snap0", "", null, 9),
           r -> {
             if (r.nextBoolean()) {
-              store.createSnapshot("vol", "obs", "sn" + r.nextInt(3) + "x");
+              store.snapshots().create("vol", "obs", "sn" + r.nextInt(3) + "x");
             } else {
-              store.deleteSnapshot("vol", "obs", "sn" + r.nextInt(3) + "x");
+              store.snapshots().delete("vol", "obs", "sn" + r.nextInt(3) + "x");
             }
           },
           r -> {
             store.purges().purgeDeletedKeys(5);
-            store.purgeDeletedDirectories(5);
+            store.fso().purgeDeletedDirectories(5);
           },
           r -> {
             String p = "a" + r.nextInt(3) + "/f" + r.nextInt(3);
-            OpenKeySession s = store.createFile("vol", "fso", p, null);
-            store.commitFile("vol", "fso", p, s.clientId(), 1);
-            store.listStatus("vol", "fso", "", true, null, 3, null);
+            OpenKeySession s = store.fso().createFile("vol", "fso", p, null);
+            store.fso().commitFile("vol", "fso", p, s.clientId(), 1);
+            store.fso().listStatus("vol", "fso", "", true, null, 3, null);
             store.insight().summary("/");
           });
       for (Body b : bodies) {

@@ -402,7 +402,7 @@ class CrashConsistencyTest {
         case "bkt" -> Long.toString(om.getBucketInfo(p[0], p[1]).getObjectId());
         case "key" -> Long.toString(om.lookupKey(p[0], p[1], p[2]).getObjectId());
         case "fso" -> {
-          FileStatus s = om.getFileStatus(p[0], p[1], p[2]);
+          FileStatus s = om.fso().getFileStatus(p[0], p[1], p[2]);
           yield (s.isDirectory() ? "d:" : "f:") + s.objectId();
         }
         case "openkey" -> idOf(db.getTable(OmDBDefinition.OPEN_KEY_TABLE).get(rest));
@@ -625,7 +625,7 @@ class CrashConsistencyTest {
       try {
         while (!done.get()) {
           om.purges().purgeDeletedKeys(32);
-          om.purgeDeletedDirectories(32);
+          om.fso().purgeDeletedDirectories(32);
           Thread.sleep(5);
         }
       } catch (Throwable t) {
@@ -828,7 +828,7 @@ class CrashConsistencyTest {
       String fact = fsoFact(path);
       String predicted = again ? facts.get(fact) : "d:" + Facts.NEW;
       write(again ? "createDirectory(existing)" : "createDirectory", List.of(set(fact, predicted)),
-          () -> om.createDirectory(vol, "fso", path),
+          () -> om.fso().createDirectory(vol, "fso", path),
           s -> List.of(set(fact, "d:" + s.objectId())), FileStatus::objectId);
     }
 
@@ -837,14 +837,14 @@ class CrashConsistencyTest {
       String path = !existing.isEmpty() && rnd.nextInt(5) == 0
           ? existing.get(rnd.nextInt(existing.size())) : child(randomParent(), "f" + names++);
       String leaf = path.substring(path.lastIndexOf('/') + 1);
-      OpenKeySession s = write("createFile", List.of(), () -> om.createFile(vol, "fso", path, null),
+      OpenKeySession s = write("createFile", List.of(), () -> om.fso().createFile(vol, "fso", path, null),
           o -> List.of(set(openFileFact(o, leaf), o.openKey().getObjectId())),
           o -> o.openKey().getObjectId(), OpenKeySession::clientId);
       String fact = fsoFact(path);
       List<String> effects = List.of(set(fact, "f:" + s.openKey().getObjectId()),
           "DEL " + openFileFact(s, leaf));
       write("commitFile", effects,
-          () -> om.commitFile(vol, "fso", path, s.clientId(), rnd.nextInt(1 << 20)),
+          () -> om.fso().commitFile(vol, "fso", path, s.clientId(), rnd.nextInt(1 << 20)),
           k -> List.of(set(fact, "f:" + k.getObjectId()), "DEL " + openFileFact(s, leaf)),
           KeyInfo::getObjectId, KeyInfo::getUpdateId);
     }
@@ -862,7 +862,7 @@ class CrashConsistencyTest {
       }
       List<String> effects = List.of("DEL " + fsoFact(path));
       write("deleteFile", effects, () -> {
-        om.deleteFile(vol, "fso", path);
+        om.fso().deleteFile(vol, "fso", path);
         return 0L;
       }, x -> effects);
     }
@@ -879,7 +879,7 @@ class CrashConsistencyTest {
       parents.add("");
       String to = child(parents.get(rnd.nextInt(parents.size())), "r" + names++);
       List<String> effects = List.of("MOVETREE " + fsoFact(from) + " " + fsoFact(to));
-      write("rename", effects, () -> om.rename(vol, "fso", from, to), s -> effects,
+      write("rename", effects, () -> om.fso().rename(vol, "fso", from, to), s -> effects,
           FileStatus::objectId);
     }
 
@@ -891,7 +891,7 @@ class CrashConsistencyTest {
       }
       List<String> effects = List.of("DELTREE " + fsoFact(path));
       write("deleteDirectory(recursive)", effects, () -> {
-        om.deleteDirectory(vol, "fso", path, true);
+        om.fso().deleteDirectory(vol, "fso", path, true);
         return 0L;
       }, x -> effects);
     }
@@ -901,7 +901,7 @@ class CrashConsistencyTest {
     private void multipartUpload() {
       String key = randomKeyName();
       String upload = write("initiateMultipartUpload", List.of(),
-          () -> om.initiateMultipartUpload(vol, "obs", key, null),
+          () -> om.multipart().initiate(vol, "obs", key, null),
           u -> List.of(set(uploadFact(key, u), Long.parseUnsignedLong(u, 16))),
           u -> Long.parseUnsignedLong(u, 16));
       int count = 1 + rnd.nextInt(3);
@@ -921,7 +921,7 @@ class CrashConsistencyTest {
         List<CompletedPart> parts = etags.entrySet().stream()
             .map(e -> new CompletedPart(e.getKey(), e.getValue())).toList();
         write("completeMultipartUpload", effects,
-            () -> om.completeMultipartUpload(vol, "obs", key, upload, parts),
+            () -> om.multipart().complete(vol, "obs", key, upload, parts),
             k -> {
               List<String> done = new ArrayList<>(gone);
               done.add(set(keyFact(key), k.getObjectId()));
@@ -929,7 +929,7 @@ class CrashConsistencyTest {
             }, KeyInfo::getObjectId, KeyInfo::getUpdateId);
       } else if (outcome < 9) {
         write("abortMultipartUpload", gone, () -> {
-          om.abortMultipartUpload(vol, "obs", key, upload);
+          om.multipart().abort(vol, "obs", key, upload);
           return 0L;
         }, x -> gone);
       }
@@ -949,7 +949,7 @@ class CrashConsistencyTest {
       String etag = "etag-" + n + "-" + names++;
       long size = n < count ? 5 * MIB : rnd.nextInt(1 << 20);
       write("commitPart", List.of(set(fact, Facts.NEW)),
-          () -> om.commitPart(vol, "obs", key, upload, n, size, etag),
+          () -> om.multipart().commitPart(vol, "obs", key, upload, n, size, etag),
           p -> List.of(set(fact, p.getObjectId())), PartInfo::getObjectId);
       etags.put(n, etag);
     }

@@ -42,7 +42,7 @@ final class DeepTree {
     for (int i = 0; i < segments; i++) {
       String top = "s" + i;
       String bottom = top + "/" + String.join("/", Collections.nCopies(SEGMENT - 1, "a"));
-      om.createDirectory(volume, bucket, bottom);
+      om.fso().createDirectory(volume, bucket, bottom);
       addDirs(bottom);
       StringBuilder level = new StringBuilder(top);
       for (int j = 1; j <= SEGMENT; j++) {
@@ -100,7 +100,7 @@ final class DeepTree {
   }
 
   private void rename(String from, String to) {
-    om.rename(volume, bucket, from, to);
+    om.fso().rename(volume, bucket, from, to);
     Map<String, Boolean> moved = new TreeMap<>(FsoPath.LISTING_ORDER);
     model.entrySet().removeIf(e -> {
       String p = e.getKey();

@@ -56,7 +56,7 @@ class DeepTreeListingTest {
     int pages = 0;
     do {
       db.resetOpenIteratorPeak();
-      ListPage<FileStatus> page = om.listStatus(V, B, path, recursive, startKey, pageSize, token);
+      ListPage<FileStatus> page = om.fso().listStatus(V, B, path, recursive, startKey, pageSize, token);
       int peak = db.openIteratorPeak();
       assertTrue(peak <= MAX_OPEN_ITERATORS, "page " + pages + " held " + peak
           + " native iterators at once");

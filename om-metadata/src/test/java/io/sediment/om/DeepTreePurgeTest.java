@@ -58,7 +58,7 @@ class DeepTreePurgeTest {
         files.add(p);
       }
     });
-    om.deleteDirectory(V, B, root, true);
+    om.fso().deleteDirectory(V, B, root, true);
     // Every row below the root, and the root's queue row.
     int work = tree.model.size();
     assertTrue(work > 3 * BUDGET, "the tree needs several steps: " + work);
@@ -97,11 +97,11 @@ class DeepTreePurgeTest {
     om.createBucket(V, B, BucketLayout.FILE_SYSTEM_OPTIMIZED, null, 0);
     DeepTree tree = new DeepTree(om, V, B);
     String root = tree.build(3);
-    om.createDirectory(V, B, "keep");
-    om.deleteDirectory(V, B, root, true);
+    om.fso().createDirectory(V, B, "keep");
+    om.fso().deleteDirectory(V, B, root, true);
     assertEquals(tree.model.size(), step(10_000));
     assertEquals(0, step(10_000));
-    assertEquals(List.of("keep"), FsoTestSupport.paths(om.listStatus(V, B, "", true, null, 10,
+    assertEquals(List.of("keep"), FsoTestSupport.paths(om.fso().listStatus(V, B, "", true, null, 10,
         null)));
     assertCountersExact(om);
   }
@@ -109,7 +109,7 @@ class DeepTreePurgeTest {
   /** One purge step, asserting it held at most two native iterators at once. */
   private int step(int budget) {
     db().resetOpenIteratorPeak();
-    int n = om.purgeDeletedDirectories(budget);
+    int n = om.fso().purgeDeletedDirectories(budget);
     assertTrue(db().openIteratorPeak() <= 2, "a purge step held " + db().openIteratorPeak()
         + " native iterators at once");
     return n;

@@ -54,8 +54,8 @@ class FsoBadInputTest {
     putFile(om, V, B, "d/f", 3);
     putFile(om, V, B, "d/e/g", 4);
     putFile(om, V, B, "top", 5);
-    om.createDirectory(V, B, "empty");
-    clientId = om.createFile(V, B, "d/open", null).clientId();
+    om.fso().createDirectory(V, B, "empty");
+    clientId = om.fso().createFile(V, B, "d/open", null).clientId();
   }
 
   private void invalid(Executable call) {
@@ -65,29 +65,29 @@ class FsoBadInputTest {
   @Test
   void newPathsOver1024BytesAreInvalidWhereTheyWouldBeCreated() {
     for (String p : new String[] {"x".repeat(1025), "\u20ac".repeat(342)}) {
-      invalid(() -> om.createDirectory(V, B, p));
-      invalid(() -> om.createFile(V, B, p, null));
-      invalid(() -> om.rename(V, B, "top", p));
+      invalid(() -> om.fso().createDirectory(V, B, p));
+      invalid(() -> om.fso().createFile(V, B, p, null));
+      invalid(() -> om.fso().rename(V, B, "top", p));
       // Elsewhere such a path may exist (grown by renames of its ancestors): it is looked up.
-      assertRejected(om, Code.NOT_FOUND, () -> om.getFileStatus(V, B, p));
+      assertRejected(om, Code.NOT_FOUND, () -> om.fso().getFileStatus(V, B, p));
     }
   }
 
   @Test
   void malformedPathsAreInvalidEverywhere() {
     for (String p : BAD_PATHS) {
-      invalid(() -> om.createDirectory(V, B, p));
-      invalid(() -> om.createFile(V, B, p, null));
-      invalid(() -> om.commitFile(V, B, p, clientId, 1));
-      invalid(() -> om.lookupFile(V, B, p));
-      invalid(() -> om.getFileStatus(V, B, p));
-      invalid(() -> om.deleteFile(V, B, p));
-      invalid(() -> om.deleteDirectory(V, B, p, true));
-      invalid(() -> om.rename(V, B, p, "x"));
-      invalid(() -> om.rename(V, B, "top", p));
-      invalid(() -> om.listStatus(V, B, p, false, null, 5, null));
+      invalid(() -> om.fso().createDirectory(V, B, p));
+      invalid(() -> om.fso().createFile(V, B, p, null));
+      invalid(() -> om.fso().commitFile(V, B, p, clientId, 1));
+      invalid(() -> om.fso().lookupFile(V, B, p));
+      invalid(() -> om.fso().getFileStatus(V, B, p));
+      invalid(() -> om.fso().deleteFile(V, B, p));
+      invalid(() -> om.fso().deleteDirectory(V, B, p, true));
+      invalid(() -> om.fso().rename(V, B, p, "x"));
+      invalid(() -> om.fso().rename(V, B, "top", p));
+      invalid(() -> om.fso().listStatus(V, B, p, false, null, 5, null));
       if (p != null) {
-        invalid(() -> om.listStatus(V, B, "", true, p, 5, null));
+        invalid(() -> om.fso().listStatus(V, B, "", true, p, 5, null));
       }
     }
   }
@@ -95,13 +95,13 @@ class FsoBadInputTest {
   @Test
   void messagesNameTheRuleBroken() {
     OmException e = assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.createDirectory(V, B, "a//b"));
+        () -> om.fso().createDirectory(V, B, "a//b"));
     assertTrue(e.getMessage().contains("empty component"), e.getMessage());
-    e = assertRejected(om, Code.INVALID_ARGUMENT, () -> om.createDirectory(V, B, "a/../b"));
+    e = assertRejected(om, Code.INVALID_ARGUMENT, () -> om.fso().createDirectory(V, B, "a/../b"));
     assertTrue(e.getMessage().contains("'..'"), e.getMessage());
-    e = assertRejected(om, Code.INVALID_ARGUMENT, () -> om.createDirectory(V, B, "x".repeat(1025)));
+    e = assertRejected(om, Code.INVALID_ARGUMENT, () -> om.fso().createDirectory(V, B, "x".repeat(1025)));
     assertTrue(e.getMessage().contains("1025 UTF-8 bytes"), e.getMessage());
-    e = assertRejected(om, Code.INVALID_ARGUMENT, () -> om.createDirectory(V, B, "bad\uD800"));
+    e = assertRejected(om, Code.INVALID_ARGUMENT, () -> om.fso().createDirectory(V, B, "bad\uD800"));
     assertTrue(e.getMessage().contains("UTF-8"), e.getMessage());
   }
 
@@ -109,18 +109,18 @@ class FsoBadInputTest {
   void validEdgesAreAccepted() {
     String max = "\u00e9".repeat(511) + "/x";
     assertEquals(1024, max.getBytes(StandardCharsets.UTF_8).length);
-    om.createDirectory(V, B, max);
-    assertEquals(max, om.getFileStatus(V, B, max).path());
+    om.fso().createDirectory(V, B, max);
+    assertEquals(max, om.fso().getFileStatus(V, B, max).path());
     // The limit on a new path applies to the path as given, before a leading or trailing '/' is
     // dropped; a path that exists may be addressed in any of its forms.
-    invalid(() -> om.createDirectory(V, B, "/" + max));
-    assertEquals(max, om.getFileStatus(V, B, "/" + max).path());
-    assertEquals("d/e", om.getFileStatus(V, B, "/d/e/").path());
+    invalid(() -> om.fso().createDirectory(V, B, "/" + max));
+    assertEquals(max, om.fso().getFileStatus(V, B, "/" + max).path());
+    assertEquals("d/e", om.fso().getFileStatus(V, B, "/d/e/").path());
     // Dots inside names, spaces and other characters are names like any other.
     for (String p : new String[] {"...", ".a", "a.", "a b", "-", "\u0001", "\uD83D\uDE00"}) {
-      om.createDirectory(V, B, "ok/" + p);
+      om.fso().createDirectory(V, B, "ok/" + p);
     }
-    assertEquals(7, om.listStatus(V, B, "ok", false, null, 20, null).items().size());
+    assertEquals(7, om.fso().listStatus(V, B, "ok", false, null, 20, null).items().size());
   }
 
   @Test
@@ -136,81 +136,81 @@ class FsoBadInputTest {
   @Test
   void theRootCannotBeCreatedDeletedRenamedOrReadAsAFile() {
     for (String root : new String[] {"", "/"}) {
-      invalid(() -> om.createDirectory(V, B, root));
-      invalid(() -> om.createFile(V, B, root, null));
-      invalid(() -> om.commitFile(V, B, root, clientId, 1));
-      invalid(() -> om.deleteFile(V, B, root));
-      invalid(() -> om.deleteDirectory(V, B, root, true));
-      invalid(() -> om.rename(V, B, root, "x"));
-      invalid(() -> om.rename(V, B, "top", root));
-      assertRejected(om, Code.FAILED_PRECONDITION, () -> om.lookupFile(V, B, root));
+      invalid(() -> om.fso().createDirectory(V, B, root));
+      invalid(() -> om.fso().createFile(V, B, root, null));
+      invalid(() -> om.fso().commitFile(V, B, root, clientId, 1));
+      invalid(() -> om.fso().deleteFile(V, B, root));
+      invalid(() -> om.fso().deleteDirectory(V, B, root, true));
+      invalid(() -> om.fso().rename(V, B, root, "x"));
+      invalid(() -> om.fso().rename(V, B, "top", root));
+      assertRejected(om, Code.FAILED_PRECONDITION, () -> om.fso().lookupFile(V, B, root));
     }
-    assertTrue(om.getFileStatus(V, B, "").isDirectory());
+    assertTrue(om.fso().getFileStatus(V, B, "").isDirectory());
   }
 
   @Test
   void namesAndLayoutsAreChecked() {
-    invalid(() -> om.createDirectory("BAD", B, "a"));
-    invalid(() -> om.createDirectory(V, "b_", "a"));
-    invalid(() -> om.listStatus(V, null, "", false, null, 5, null));
-    invalid(() -> om.createFile(V, B, "a", "owner\uD800"));
-    assertRejected(om, Code.NOT_FOUND, () -> om.createDirectory("novol", B, "a"));
-    assertRejected(om, Code.NOT_FOUND, () -> om.createDirectory(V, "nobuck", "a"));
-    assertRejected(om, Code.NOT_FOUND, () -> om.listStatus(V, "nobuck", "", false, null, 5, null));
-    assertRejected(om, Code.UNIMPLEMENTED, () -> om.createDirectory(V, "obs1", "a"));
-    assertRejected(om, Code.UNIMPLEMENTED, () -> om.createFile(V, "obs1", "a", null));
-    assertRejected(om, Code.UNIMPLEMENTED, () -> om.getFileStatus(V, "obs1", ""));
-    assertRejected(om, Code.UNIMPLEMENTED, () -> om.rename(V, "obs1", "a", "b"));
-    assertRejected(om, Code.UNIMPLEMENTED, () -> om.deleteDirectory(V, "obs1", "a", true));
+    invalid(() -> om.fso().createDirectory("BAD", B, "a"));
+    invalid(() -> om.fso().createDirectory(V, "b_", "a"));
+    invalid(() -> om.fso().listStatus(V, null, "", false, null, 5, null));
+    invalid(() -> om.fso().createFile(V, B, "a", "owner\uD800"));
+    assertRejected(om, Code.NOT_FOUND, () -> om.fso().createDirectory("novol", B, "a"));
+    assertRejected(om, Code.NOT_FOUND, () -> om.fso().createDirectory(V, "nobuck", "a"));
+    assertRejected(om, Code.NOT_FOUND, () -> om.fso().listStatus(V, "nobuck", "", false, null, 5, null));
+    assertRejected(om, Code.UNIMPLEMENTED, () -> om.fso().createDirectory(V, "obs1", "a"));
+    assertRejected(om, Code.UNIMPLEMENTED, () -> om.fso().createFile(V, "obs1", "a", null));
+    assertRejected(om, Code.UNIMPLEMENTED, () -> om.fso().getFileStatus(V, "obs1", ""));
+    assertRejected(om, Code.UNIMPLEMENTED, () -> om.fso().rename(V, "obs1", "a", "b"));
+    assertRejected(om, Code.UNIMPLEMENTED, () -> om.fso().deleteDirectory(V, "obs1", "a", true));
   }
 
   @Test
   void conflictsWithWhatExistsAreTyped() {
-    assertRejected(om, Code.ALREADY_EXISTS, () -> om.createDirectory(V, B, "top"));
-    assertRejected(om, Code.FAILED_PRECONDITION, () -> om.createDirectory(V, B, "top/x/y"));
-    assertRejected(om, Code.ALREADY_EXISTS, () -> om.createFile(V, B, "d", null));
-    assertRejected(om, Code.ALREADY_EXISTS, () -> om.createFile(V, B, "d/e", null));
-    assertRejected(om, Code.FAILED_PRECONDITION, () -> om.createFile(V, B, "top/x", null));
-    assertRejected(om, Code.FAILED_PRECONDITION, () -> om.createFile(V, B, "d/f/x/y", null));
-    assertRejected(om, Code.FAILED_PRECONDITION, () -> om.deleteFile(V, B, "d"));
-    assertRejected(om, Code.FAILED_PRECONDITION, () -> om.deleteDirectory(V, B, "top", true));
-    assertRejected(om, Code.FAILED_PRECONDITION, () -> om.deleteDirectory(V, B, "d", false));
-    assertRejected(om, Code.FAILED_PRECONDITION, () -> om.lookupFile(V, B, "d/e"));
-    assertRejected(om, Code.NOT_FOUND, () -> om.lookupFile(V, B, "top/x"));
-    assertRejected(om, Code.NOT_FOUND, () -> om.lookupFile(V, B, "nope"));
-    assertRejected(om, Code.NOT_FOUND, () -> om.getFileStatus(V, B, "d/nope/x"));
-    assertRejected(om, Code.NOT_FOUND, () -> om.deleteFile(V, B, "d/nope"));
-    assertRejected(om, Code.NOT_FOUND, () -> om.deleteFile(V, B, "nope/f"));
-    assertRejected(om, Code.NOT_FOUND, () -> om.deleteDirectory(V, B, "nope", true));
-    assertRejected(om, Code.NOT_FOUND, () -> om.deleteDirectory(V, B, "top/x", true));
+    assertRejected(om, Code.ALREADY_EXISTS, () -> om.fso().createDirectory(V, B, "top"));
+    assertRejected(om, Code.FAILED_PRECONDITION, () -> om.fso().createDirectory(V, B, "top/x/y"));
+    assertRejected(om, Code.ALREADY_EXISTS, () -> om.fso().createFile(V, B, "d", null));
+    assertRejected(om, Code.ALREADY_EXISTS, () -> om.fso().createFile(V, B, "d/e", null));
+    assertRejected(om, Code.FAILED_PRECONDITION, () -> om.fso().createFile(V, B, "top/x", null));
+    assertRejected(om, Code.FAILED_PRECONDITION, () -> om.fso().createFile(V, B, "d/f/x/y", null));
+    assertRejected(om, Code.FAILED_PRECONDITION, () -> om.fso().deleteFile(V, B, "d"));
+    assertRejected(om, Code.FAILED_PRECONDITION, () -> om.fso().deleteDirectory(V, B, "top", true));
+    assertRejected(om, Code.FAILED_PRECONDITION, () -> om.fso().deleteDirectory(V, B, "d", false));
+    assertRejected(om, Code.FAILED_PRECONDITION, () -> om.fso().lookupFile(V, B, "d/e"));
+    assertRejected(om, Code.NOT_FOUND, () -> om.fso().lookupFile(V, B, "top/x"));
+    assertRejected(om, Code.NOT_FOUND, () -> om.fso().lookupFile(V, B, "nope"));
+    assertRejected(om, Code.NOT_FOUND, () -> om.fso().getFileStatus(V, B, "d/nope/x"));
+    assertRejected(om, Code.NOT_FOUND, () -> om.fso().deleteFile(V, B, "d/nope"));
+    assertRejected(om, Code.NOT_FOUND, () -> om.fso().deleteFile(V, B, "nope/f"));
+    assertRejected(om, Code.NOT_FOUND, () -> om.fso().deleteDirectory(V, B, "nope", true));
+    assertRejected(om, Code.NOT_FOUND, () -> om.fso().deleteDirectory(V, B, "top/x", true));
   }
 
   @Test
   void renameRulesAreTyped() {
-    invalid(() -> om.rename(V, B, "d", "d/e/x"));
-    invalid(() -> om.rename(V, B, "d", "d/x"));
-    assertRejected(om, Code.ALREADY_EXISTS, () -> om.rename(V, B, "d", "d"));
-    assertRejected(om, Code.ALREADY_EXISTS, () -> om.rename(V, B, "top", "d/f"));
-    assertRejected(om, Code.ALREADY_EXISTS, () -> om.rename(V, B, "top", "empty"));
-    assertRejected(om, Code.NOT_FOUND, () -> om.rename(V, B, "nope", "x"));
-    assertRejected(om, Code.NOT_FOUND, () -> om.rename(V, B, "top", "no/such/x"));
-    assertRejected(om, Code.FAILED_PRECONDITION, () -> om.rename(V, B, "empty", "top/x"));
-    assertRejected(om, Code.NOT_FOUND, () -> om.rename(V, B, "top/x", "y"));
+    invalid(() -> om.fso().rename(V, B, "d", "d/e/x"));
+    invalid(() -> om.fso().rename(V, B, "d", "d/x"));
+    assertRejected(om, Code.ALREADY_EXISTS, () -> om.fso().rename(V, B, "d", "d"));
+    assertRejected(om, Code.ALREADY_EXISTS, () -> om.fso().rename(V, B, "top", "d/f"));
+    assertRejected(om, Code.ALREADY_EXISTS, () -> om.fso().rename(V, B, "top", "empty"));
+    assertRejected(om, Code.NOT_FOUND, () -> om.fso().rename(V, B, "nope", "x"));
+    assertRejected(om, Code.NOT_FOUND, () -> om.fso().rename(V, B, "top", "no/such/x"));
+    assertRejected(om, Code.FAILED_PRECONDITION, () -> om.fso().rename(V, B, "empty", "top/x"));
+    assertRejected(om, Code.NOT_FOUND, () -> om.fso().rename(V, B, "top/x", "y"));
   }
 
   @Test
   void commitNeedsTheRightOpenSession() {
     assertRejected(om, Code.FAILED_PRECONDITION,
-        () -> om.commitFile(V, B, "d/open", clientId + 1, 1));
-    assertRejected(om, Code.NOT_FOUND, () -> om.commitFile(V, B, "d/other", clientId, 1));
-    assertRejected(om, Code.NOT_FOUND, () -> om.commitFile(V, B, "open", clientId, 1));
-    assertRejected(om, Code.NOT_FOUND, () -> om.commitFile(V, B, "nope/open", clientId, 1));
+        () -> om.fso().commitFile(V, B, "d/open", clientId + 1, 1));
+    assertRejected(om, Code.NOT_FOUND, () -> om.fso().commitFile(V, B, "d/other", clientId, 1));
+    assertRejected(om, Code.NOT_FOUND, () -> om.fso().commitFile(V, B, "open", clientId, 1));
+    assertRejected(om, Code.NOT_FOUND, () -> om.fso().commitFile(V, B, "nope/open", clientId, 1));
     assertRejected(om, Code.FAILED_PRECONDITION,
-        () -> om.commitFile(V, B, "top/open", clientId, 1));
-    invalid(() -> om.commitFile(V, B, "d/open", clientId, -1));
-    om.commitFile(V, B, "d/open", clientId, 1);
+        () -> om.fso().commitFile(V, B, "top/open", clientId, 1));
+    invalid(() -> om.fso().commitFile(V, B, "d/open", clientId, -1));
+    om.fso().commitFile(V, B, "d/open", clientId, 1);
     OmException e = assertRejected(om, Code.NOT_FOUND,
-        () -> om.commitFile(V, B, "d/open", clientId, 1));
+        () -> om.fso().commitFile(V, B, "d/open", clientId, 1));
     assertTrue(e.getMessage().contains("already committed"), e.getMessage());
   }
 
@@ -218,15 +218,15 @@ class FsoBadInputTest {
   void listingArgumentsAreChecked() {
     // 0 is the empty page (ZeroPageSizeTest).
     for (int bad : new int[] {-1, Integer.MIN_VALUE, 21}) {
-      invalid(() -> om.listStatus(V, B, "", false, null, bad, null));
-      invalid(() -> om.listStatus(V, B, "", true, null, bad, null));
+      invalid(() -> om.fso().listStatus(V, B, "", false, null, bad, null));
+      invalid(() -> om.fso().listStatus(V, B, "", true, null, bad, null));
     }
-    invalid(() -> om.listStatus(V, B, "d", false, "top", 5, null));
-    invalid(() -> om.listStatus(V, B, "d", true, "d2/x", 5, null));
-    invalid(() -> om.listStatus(V, B, "d/e", false, "d", 5, null));
+    invalid(() -> om.fso().listStatus(V, B, "d", false, "top", 5, null));
+    invalid(() -> om.fso().listStatus(V, B, "d", true, "d2/x", 5, null));
+    invalid(() -> om.fso().listStatus(V, B, "d/e", false, "d", 5, null));
     // The cap itself is accepted; open files are not listed.
     assertEquals(List.of("d", "d/e", "d/e/g", "d/f", "empty", "top"),
-        FsoTestSupport.paths(om.listStatus(V, B, "", true, null, 20, null)));
+        FsoTestSupport.paths(om.fso().listStatus(V, B, "", true, null, 20, null)));
   }
 
   @Test
@@ -234,42 +234,42 @@ class FsoBadInputTest {
     for (int i = 0; i < 6; i++) {
       putFile(om, V, B, "d/k" + i, 1);
     }
-    String token = om.listStatus(V, B, "d", false, null, 2, null).nextToken();
+    String token = om.fso().listStatus(V, B, "d", false, null, 2, null).nextToken();
     byte[] raw = Base64.getUrlDecoder().decode(token);
     Base64.Encoder enc = Base64.getUrlEncoder().withoutPadding();
     for (int i = 0; i < raw.length; i += 3) {
       byte[] flipped = raw.clone();
       flipped[i] ^= 0x01;
       String forged = enc.encodeToString(flipped);
-      invalid(() -> om.listStatus(V, B, "d", false, null, 2, forged));
+      invalid(() -> om.fso().listStatus(V, B, "d", false, null, 2, forged));
     }
     for (String junk : new String[] {"!!!", "a", "x".repeat(5000),
         enc.encodeToString(Arrays.copyOf(raw, raw.length - 1))}) {
-      invalid(() -> om.listStatus(V, B, "d", false, null, 2, junk));
+      invalid(() -> om.fso().listStatus(V, B, "d", false, null, 2, junk));
     }
-    invalid(() -> om.listStatus(V, B, "d/e", false, null, 2, token));
-    invalid(() -> om.listStatus(V, B, "d", true, null, 2, token));
+    invalid(() -> om.fso().listStatus(V, B, "d/e", false, null, 2, token));
+    invalid(() -> om.fso().listStatus(V, B, "d", true, null, 2, token));
     OmTestSupport.put(om, V, "obs1", "k1", 1);
     OmTestSupport.put(om, V, "obs1", "k2", 1);
     String keysToken = om.listKeys(V, "obs1", null, null, 1, null).nextToken();
-    invalid(() -> om.listStatus(V, B, "d", false, null, 2, keysToken));
+    invalid(() -> om.fso().listStatus(V, B, "d", false, null, 2, keysToken));
     // A re-created bucket of the same name does not accept the old bucket's tokens.
-    String rootToken = om.listStatus(V, B, "", false, null, 1, null).nextToken();
-    assertEquals(2, om.listStatus(V, B, "d", false, null, 2, token).items().size());
-    om.deleteDirectory(V, B, "d", true);
-    om.deleteFile(V, B, "top");
-    om.deleteDirectory(V, B, "empty", false);
+    String rootToken = om.fso().listStatus(V, B, "", false, null, 1, null).nextToken();
+    assertEquals(2, om.fso().listStatus(V, B, "d", false, null, 2, token).items().size());
+    om.fso().deleteDirectory(V, B, "d", true);
+    om.fso().deleteFile(V, B, "top");
+    om.fso().deleteDirectory(V, B, "empty", false);
     FsoTestSupport.purgeAll(om, 1000);
     om.deleteBucket(V, B);
     om.createBucket(V, B, BucketLayout.FILE_SYSTEM_OPTIMIZED, null, 0);
     putFile(om, V, B, "a", 1);
     putFile(om, V, B, "b", 1);
-    invalid(() -> om.listStatus(V, B, "", false, null, 1, rootToken));
+    invalid(() -> om.fso().listStatus(V, B, "", false, null, 1, rootToken));
   }
 
   @Test
   void purgeNeedsAPositiveBudget() {
-    invalid(() -> om.purgeDeletedDirectories(0));
-    invalid(() -> om.purgeDeletedDirectories(-5));
+    invalid(() -> om.fso().purgeDeletedDirectories(0));
+    invalid(() -> om.fso().purgeDeletedDirectories(-5));
   }
 }

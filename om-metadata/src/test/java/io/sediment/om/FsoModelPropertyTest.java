@@ -145,14 +145,14 @@ class FsoModelPropertyTest {
     switch (op.kind()) {
       case 0 -> {
         expected = m.mkdirOutcome(p);
-        call = () -> om.createDirectory(V, b, p);
+        call = () -> om.fso().createDirectory(V, b, p);
         onSuccess = () -> m.mkdirs(p, true);
       }
       case 1 -> {
         expected = m.createFileOutcome(p);
         call = () -> {
-          OpenKeySession s = om.createFile(V, b, p, null);
-          om.commitFile(V, b, p, s.clientId(), op.n());
+          OpenKeySession s = om.fso().createFile(V, b, p, null);
+          om.fso().commitFile(V, b, p, s.clientId(), op.n());
         };
         onSuccess = () -> {
           m.mkdirs(p, false);
@@ -161,26 +161,26 @@ class FsoModelPropertyTest {
       }
       case 6 -> {
         expected = m.createFileOutcome(p);
-        call = () -> om.createFile(V, b, p, null);
+        call = () -> om.fso().createFile(V, b, p, null);
         onSuccess = () -> m.mkdirs(p, false);
       }
       case 2 -> {
         expected = m.deleteFileOutcome(p);
-        call = () -> om.deleteFile(V, b, p);
+        call = () -> om.fso().deleteFile(V, b, p);
         onSuccess = () -> m.tree.remove(p);
       }
       case 3 -> {
         expected = m.deleteDirOutcome(p, op.flag());
-        call = () -> om.deleteDirectory(V, b, p, op.flag());
+        call = () -> om.fso().deleteDirectory(V, b, p, op.flag());
         onSuccess = () -> m.removeSubtree(p);
       }
       case 4 -> {
         expected = m.renameOutcome(p, op.other());
-        call = () -> om.rename(V, b, p, op.other());
+        call = () -> om.fso().rename(V, b, p, op.other());
         onSuccess = () -> m.move(p, op.other());
       }
       case 5 -> {
-        om.purgeDeletedDirectories(op.n());
+        om.fso().purgeDeletedDirectories(op.n());
         return;
       }
       case 7 -> {

@@ -63,7 +63,7 @@ class FsoNamespaceTest {
   }
 
   private long id(String path) {
-    return om.getFileStatus(V, B, path).objectId();
+    return om.fso().getFileStatus(V, B, path).objectId();
   }
 
   private long counter(OmCounter c) {
@@ -74,22 +74,22 @@ class FsoNamespaceTest {
 
   @Test
   void createDirectoryCreatesEveryMissingAncestorAndIsIdempotent() {
-    FileStatus c = om.createDirectory(V, B, "a/b/c");
+    FileStatus c = om.fso().createDirectory(V, B, "a/b/c");
     assertTrue(c.isDirectory());
     assertEquals("a/b/c", c.path());
     assertEquals("c", c.name());
     assertEquals(3, counter(OmCounter.DIRECTORIES));
-    assertEquals(bucket.getObjectId(), om.getFileStatus(V, B, "a").parentId());
-    assertEquals(id("a"), om.getFileStatus(V, B, "a/b").parentId());
+    assertEquals(bucket.getObjectId(), om.fso().getFileStatus(V, B, "a").parentId());
+    assertEquals(id("a"), om.fso().getFileStatus(V, B, "a/b").parentId());
     assertEquals(id("a/b"), c.parentId());
     assertEquals(3, om.bucketCounters(V, B).get(OmCounter.DIRECTORIES));
 
     Map<String, List<String>> before = fullScan(om);
-    FileStatus again = om.createDirectory(V, B, "/a/b/c/");
+    FileStatus again = om.fso().createDirectory(V, B, "/a/b/c/");
     assertEquals(c, again, "an existing directory is returned as it is");
     assertEquals(before, fullScan(om), "nothing is written for an existing directory");
 
-    om.createDirectory(V, B, "a/b/d");
+    om.fso().createDirectory(V, B, "a/b/d");
     assertEquals(4, counter(OmCounter.DIRECTORIES));
     assertEquals(List.of("a", "a/b", "a/b/c", "a/b/d"),
         paths(listAll(om, V, B, "", true, null, 10)));
@@ -98,20 +98,20 @@ class FsoNamespaceTest {
 
   @Test
   void createFileMakesParentsAtOpenAndCommitPublishesTheFile() {
-    OpenKeySession s = om.createFile(V, B, "x/y/z.txt", "bob");
-    assertTrue(om.getFileStatus(V, B, "x/y").isDirectory(), "parents exist right after the open");
+    OpenKeySession s = om.fso().createFile(V, B, "x/y/z.txt", "bob");
+    assertTrue(om.fso().getFileStatus(V, B, "x/y").isDirectory(), "parents exist right after the open");
     assertEquals(2, counter(OmCounter.DIRECTORIES));
     assertEquals(1, counter(OmCounter.OPEN_FILES));
-    assertRejected(om, Code.NOT_FOUND, () -> om.lookupFile(V, B, "x/y/z.txt"));
-    assertEquals(List.of(), om.listStatus(V, B, "x/y", false, null, 10, null).items(),
+    assertRejected(om, Code.NOT_FOUND, () -> om.fso().lookupFile(V, B, "x/y/z.txt"));
+    assertEquals(List.of(), om.fso().listStatus(V, B, "x/y", false, null, 10, null).items(),
         "open files are not listed");
     assertEquals("x/y/z.txt", s.openKey().getKeyName());
     assertEquals(id("x/y"), s.openKey().getParentId());
 
-    KeyInfo committed = om.commitFile(V, B, "x/y/z.txt", s.clientId(), 42);
+    KeyInfo committed = om.fso().commitFile(V, B, "x/y/z.txt", s.clientId(), 42);
     assertEquals("x/y/z.txt", committed.getKeyName());
     assertEquals("bob", committed.getOwner());
-    KeyInfo looked = om.lookupFile(V, B, "/x/y/z.txt");
+    KeyInfo looked = om.fso().lookupFile(V, B, "/x/y/z.txt");
     assertEquals(committed, looked);
     assertEquals(42, looked.getDataSize());
     assertEquals(0, looked.getClientId());
@@ -122,7 +122,7 @@ class FsoNamespaceTest {
     assertEquals(0, counter(OmCounter.OPEN_FILES));
     assertEquals(1, counter(OmCounter.FILES));
     assertEquals(42, counter(OmCounter.FILE_BYTES));
-    FileStatus st = om.getFileStatus(V, B, "x/y/z.txt");
+    FileStatus st = om.fso().getFileStatus(V, B, "x/y/z.txt");
     assertFalse(st.isDirectory());
     assertEquals(42, st.size());
     assertCountersExact(om);
@@ -133,7 +133,7 @@ class FsoNamespaceTest {
     KeyInfo first = putFile(om, V, B, "d/f", 10);
     KeyInfo second = putFile(om, V, B, "d/f", 25);
     assertNotEquals(first.getObjectId(), second.getObjectId());
-    assertEquals(25, om.lookupFile(V, B, "d/f").getDataSize());
+    assertEquals(25, om.fso().lookupFile(V, B, "d/f").getDataSize());
     assertEquals(List.of(OmKeys.deletedKey(V, B, "d/f", first.getObjectId())),
         keys(om, OmDBDefinition.DELETED_TABLE));
     KeyInfo deleted = om.dbStore().getTable(OmDBDefinition.DELETED_TABLE)
@@ -150,64 +150,64 @@ class FsoNamespaceTest {
 
   @Test
   void twoSessionsOnOnePathEachReplaceThePreviousVersion() {
-    OpenKeySession a = om.createFile(V, B, "f", null);
-    OpenKeySession b = om.createFile(V, B, "f", null);
-    om.commitFile(V, B, "f", b.clientId(), 2);
-    om.commitFile(V, B, "f", a.clientId(), 1);
-    assertEquals(1, om.lookupFile(V, B, "f").getDataSize());
+    OpenKeySession a = om.fso().createFile(V, B, "f", null);
+    OpenKeySession b = om.fso().createFile(V, B, "f", null);
+    om.fso().commitFile(V, B, "f", b.clientId(), 2);
+    om.fso().commitFile(V, B, "f", a.clientId(), 1);
+    assertEquals(1, om.fso().lookupFile(V, B, "f").getDataSize());
     assertEquals(1, counter(OmCounter.DELETED_KEYS));
-    assertRejected(om, Code.NOT_FOUND, () -> om.commitFile(V, B, "f", a.clientId(), 1));
+    assertRejected(om, Code.NOT_FOUND, () -> om.fso().commitFile(V, B, "f", a.clientId(), 1));
     assertCountersExact(om);
   }
 
   @Test
   void commitResolvesThePathAgainSoARenamedParentMovesTheSession() {
-    OpenKeySession s = om.createFile(V, B, "a/f", null);
-    om.rename(V, B, "a", "b");
-    assertRejected(om, Code.NOT_FOUND, () -> om.commitFile(V, B, "a/f", s.clientId(), 1));
-    om.commitFile(V, B, "b/f", s.clientId(), 1);
-    assertEquals(1, om.lookupFile(V, B, "b/f").getDataSize());
+    OpenKeySession s = om.fso().createFile(V, B, "a/f", null);
+    om.fso().rename(V, B, "a", "b");
+    assertRejected(om, Code.NOT_FOUND, () -> om.fso().commitFile(V, B, "a/f", s.clientId(), 1));
+    om.fso().commitFile(V, B, "b/f", s.clientId(), 1);
+    assertEquals(1, om.fso().lookupFile(V, B, "b/f").getDataSize());
 
-    OpenKeySession gone = om.createFile(V, B, "c/f", null);
-    om.deleteDirectory(V, B, "c", false);
+    OpenKeySession gone = om.fso().createFile(V, B, "c/f", null);
+    om.fso().deleteDirectory(V, B, "c", false);
     assertEquals(0, counter(OmCounter.OPEN_FILES), "the open file of an empty deleted dir goes");
-    om.createDirectory(V, B, "c");
-    assertRejected(om, Code.NOT_FOUND, () -> om.commitFile(V, B, "c/f", gone.clientId(), 1));
+    om.fso().createDirectory(V, B, "c");
+    assertRejected(om, Code.NOT_FOUND, () -> om.fso().commitFile(V, B, "c/f", gone.clientId(), 1));
     assertCountersExact(om);
   }
 
   @Test
   void aDirectoryCreatedAfterTheOpenBlocksTheCommit() {
-    OpenKeySession s = om.createFile(V, B, "p/q", null);
-    om.createDirectory(V, B, "p/q");
+    OpenKeySession s = om.fso().createFile(V, B, "p/q", null);
+    om.fso().createDirectory(V, B, "p/q");
     OmException e = assertRejected(om, Code.FAILED_PRECONDITION,
-        () -> om.commitFile(V, B, "p/q", s.clientId(), 1));
+        () -> om.fso().commitFile(V, B, "p/q", s.clientId(), 1));
     assertTrue(e.getMessage().contains("directory"), e.getMessage());
   }
 
   @Test
   void deleteFileMovesItToDeletedTableAndRefusesDirectories() {
     putFile(om, V, B, "d/f", 7);
-    assertRejected(om, Code.FAILED_PRECONDITION, () -> om.deleteFile(V, B, "d"));
-    assertRejected(om, Code.FAILED_PRECONDITION, () -> om.deleteDirectory(V, B, "d/f", true));
-    om.deleteFile(V, B, "d/f");
-    assertRejected(om, Code.NOT_FOUND, () -> om.lookupFile(V, B, "d/f"));
+    assertRejected(om, Code.FAILED_PRECONDITION, () -> om.fso().deleteFile(V, B, "d"));
+    assertRejected(om, Code.FAILED_PRECONDITION, () -> om.fso().deleteDirectory(V, B, "d/f", true));
+    om.fso().deleteFile(V, B, "d/f");
+    assertRejected(om, Code.NOT_FOUND, () -> om.fso().lookupFile(V, B, "d/f"));
     assertEquals(1, keys(om, OmDBDefinition.DELETED_TABLE).size());
     assertEquals(0, counter(OmCounter.FILES));
     assertEquals(7, counter(OmCounter.DELETED_KEY_BYTES));
-    assertRejected(om, Code.NOT_FOUND, () -> om.deleteFile(V, B, "d/f"));
+    assertRejected(om, Code.NOT_FOUND, () -> om.fso().deleteFile(V, B, "d/f"));
     assertCountersExact(om);
   }
 
   @Test
   void emptyDirectoryIsDeletedAtOnceWithoutPurgeWork() {
-    om.createDirectory(V, B, "e/f");
-    assertRejected(om, Code.FAILED_PRECONDITION, () -> om.deleteDirectory(V, B, "e", false));
-    om.deleteDirectory(V, B, "e/f", false);
-    om.deleteDirectory(V, B, "e", true);
+    om.fso().createDirectory(V, B, "e/f");
+    assertRejected(om, Code.FAILED_PRECONDITION, () -> om.fso().deleteDirectory(V, B, "e", false));
+    om.fso().deleteDirectory(V, B, "e/f", false);
+    om.fso().deleteDirectory(V, B, "e", true);
     assertEquals(List.of(), keys(om, OmDBDefinition.DIRECTORY_TABLE));
     assertEquals(List.of(), keys(om, OmDBDefinition.DELETED_DIRECTORY_TABLE));
-    assertEquals(0, om.purgeDeletedDirectories(100));
+    assertEquals(0, om.fso().purgeDeletedDirectories(100));
     assertCountersExact(om);
   }
 
@@ -215,7 +215,7 @@ class FsoNamespaceTest {
 
   /** Builds {@code root}: {@code files} files, {@code dirs} subdirs of 3 files and a nested dir. */
   private int buildTree(String root, int files, int dirs) {
-    om.createDirectory(V, B, root);
+    om.fso().createDirectory(V, B, root);
     int rows = 0;
     for (int i = 0; i < files; i++) {
       putFile(om, V, B, root + "/f" + i, i + 1);
@@ -237,24 +237,24 @@ class FsoNamespaceTest {
     buildTree("a", 3, 2);
     putFile(om, V, B, "keep", 1);
     long filesBefore = counter(OmCounter.FILES);
-    om.deleteDirectory(V, B, "a", true);
+    om.fso().deleteDirectory(V, B, "a", true);
 
     assertEquals(1, keys(om, OmDBDefinition.DELETED_DIRECTORY_TABLE).size(), "one queue row");
     for (String p : new String[] {"a", "a/f0", "a/d0", "a/d1/g2", "a/d0/deep/h"}) {
-      assertRejected(om, Code.NOT_FOUND, () -> om.getFileStatus(V, B, p));
+      assertRejected(om, Code.NOT_FOUND, () -> om.fso().getFileStatus(V, B, p));
     }
     assertEquals(List.of("keep"), paths(listAll(om, V, B, "", true, null, 3)));
     assertEquals(List.of("keep"), paths(listAll(om, V, B, "", false, null, 3)));
     assertEquals(filesBefore, counter(OmCounter.FILES), "rows below stay counted until purged");
     assertEquals(1, counter(OmCounter.DELETED_DIRECTORIES));
     // The name is free at once, with a new, empty child range.
-    FileStatus fresh = om.createDirectory(V, B, "a");
-    assertEquals(List.of(), om.listStatus(V, B, "a", true, null, 10, null).items());
+    FileStatus fresh = om.fso().createDirectory(V, B, "a");
+    assertEquals(List.of(), om.fso().listStatus(V, B, "a", true, null, 10, null).items());
     assertNotEquals(fresh.objectId(), OmKeys.suffixId(
         keys(om, OmDBDefinition.DELETED_DIRECTORY_TABLE).get(0)));
     // The bucket is not empty until the purge is done.
-    om.deleteFile(V, B, "keep");
-    om.deleteDirectory(V, B, "a", false);
+    om.fso().deleteFile(V, B, "keep");
+    om.fso().deleteDirectory(V, B, "a", false);
     assertRejected(om, Code.FAILED_PRECONDITION, () -> om.deleteBucket(V, B));
     purgeAll(om, 1000);
     om.deleteBucket(V, B);
@@ -267,15 +267,15 @@ class FsoNamespaceTest {
     List<String> otherDirs = keys(om, OmDBDefinition.DIRECTORY_TABLE);
     List<String> otherFiles = keys(om, OmDBDefinition.FILE_TABLE);
     int rows = buildTree("a", 30, 5);
-    om.createFile(V, B, "a/d2/open-file", null);
-    om.deleteDirectory(V, B, "a", true);
+    om.fso().createFile(V, B, "a/d2/open-file", null);
+    om.fso().deleteDirectory(V, B, "a", true);
     long pointDeletesFiles = memtableDeletes(OmDBDefinition.FILE_TABLE);
     long pointDeletesDirs = memtableDeletes(OmDBDefinition.DIRECTORY_TABLE);
     long pointDeletesOpen = memtableDeletes(OmDBDefinition.OPEN_FILE_TABLE);
 
     int removed = 0;
     int steps = 0;
-    for (int n; (n = om.purgeDeletedDirectories(1000)) > 0; steps++) {
+    for (int n; (n = om.fso().purgeDeletedDirectories(1000)) > 0; steps++) {
       removed += n;
       assertCountersExact(om);
     }
@@ -302,7 +302,7 @@ class FsoNamespaceTest {
     assertEquals(otherFiles.size(), om.bucketCounters(V, B).get(OmCounter.FILES));
     assertCountersExact(om);
     // Control: the measure does see point deletes.
-    om.deleteFile(V, B, "other/f0");
+    om.fso().deleteFile(V, B, "other/f0");
     assertEquals(pointDeletesFiles + 1, memtableDeletes(OmDBDefinition.FILE_TABLE));
   }
 
@@ -317,23 +317,23 @@ class FsoNamespaceTest {
 
   @Test
   void purgeStepsAreBoundedAndFinishABigDirectoryInParts() {
-    om.createDirectory(V, B, "big");
+    om.fso().createDirectory(V, B, "big");
     for (int i = 0; i < 25; i++) {
       putFile(om, V, B, "big/f" + (char) ('a' + i), 1);
     }
     long bigId = id("big");
-    om.deleteDirectory(V, B, "big", true);
-    assertEquals(10, om.purgeDeletedDirectories(10));
+    om.fso().deleteDirectory(V, B, "big", true);
+    assertEquals(10, om.fso().purgeDeletedDirectories(10));
     assertEquals(15, keys(om, OmDBDefinition.FILE_TABLE, childPrefix(bigId)).size());
     assertEquals(1, keys(om, OmDBDefinition.DELETED_DIRECTORY_TABLE).size(), "still queued");
     assertCountersExact(om);
-    assertEquals(10, om.purgeDeletedDirectories(10));
+    assertEquals(10, om.fso().purgeDeletedDirectories(10));
     assertEquals(5, keys(om, OmDBDefinition.FILE_TABLE, childPrefix(bigId)).size());
     assertCountersExact(om);
-    assertEquals(6, om.purgeDeletedDirectories(10), "5 files and the queue row");
+    assertEquals(6, om.fso().purgeDeletedDirectories(10), "5 files and the queue row");
     assertEquals(List.of(), keys(om, OmDBDefinition.FILE_TABLE));
     assertEquals(List.of(), keys(om, OmDBDefinition.DELETED_DIRECTORY_TABLE));
-    assertEquals(0, om.purgeDeletedDirectories(10));
+    assertEquals(0, om.fso().purgeDeletedDirectories(10));
     assertEquals(25, counter(OmCounter.DELETED_KEYS));
     assertCountersExact(om);
   }
@@ -341,7 +341,7 @@ class FsoNamespaceTest {
   @Test
   void aBudgetOfOneStillMakesProgressEveryStep() {
     buildTree("t", 2, 2);
-    om.deleteDirectory(V, B, "t", true);
+    om.fso().deleteDirectory(V, B, "t", true);
     int steps = purgeAll(om, 1);
     // Rows below t: t's 4, each d's 4 (3 files + deep), each deep's 1 = 14; and t's queue row.
     assertEquals(14 + 1, steps, "one row per step: every row below t, then its queue row");
@@ -355,27 +355,27 @@ class FsoNamespaceTest {
     for (String d : new String[] {"m", "n"}) {
       putFile(om, V, B, d + "/f1", 1);
       putFile(om, V, B, d + "/f2", 1);
-      om.deleteDirectory(V, B, d, true);
+      om.fso().deleteDirectory(V, B, d, true);
     }
     List<String> queue = keys(om, OmDBDefinition.DELETED_DIRECTORY_TABLE);
     assertEquals(2, queue.size());
     assertTrue(queue.get(0).contains("/m/"));
-    assertEquals(3, om.purgeDeletedDirectories(3), "m: two files and its queue row");
+    assertEquals(3, om.fso().purgeDeletedDirectories(3), "m: two files and its queue row");
     assertEquals(queue.get(0), cursor());
 
     om = omStore.reopen(options());
     assertEquals(queue.get(0), cursor(), "the cursor survives a reopen");
     // A directory queued before the cursor ('c' < 'n') is reached only after the wrap.
     putFile(om, V, B, "c/f1", 1);
-    om.deleteDirectory(V, B, "c", true);
-    assertEquals(3, om.purgeDeletedDirectories(3));
+    om.fso().deleteDirectory(V, B, "c", true);
+    assertEquals(3, om.fso().purgeDeletedDirectories(3));
     List<String> left = keys(om, OmDBDefinition.DELETED_DIRECTORY_TABLE);
     assertEquals(1, left.size());
     assertTrue(left.get(0).contains("/c/"), "the step resumed after the cursor (n), not at c");
     assertEquals(queue.get(1), cursor());
-    assertEquals(2, om.purgeDeletedDirectories(3), "the next step wraps to c");
+    assertEquals(2, om.fso().purgeDeletedDirectories(3), "the next step wraps to c");
     assertEquals(left.get(0), cursor());
-    assertEquals(0, om.purgeDeletedDirectories(3));
+    assertEquals(0, om.fso().purgeDeletedDirectories(3));
     assertEquals(List.of(), keys(om, OmDBDefinition.FILE_TABLE));
     assertCountersExact(om);
   }
@@ -388,33 +388,33 @@ class FsoNamespaceTest {
   @Test
   void wrappedStepThatStopsInsideItsFirstRowResumesAtTheTableStart() {
     putFile(om, V, B, "x/f1", 1);
-    om.deleteDirectory(V, B, "x", true);
-    assertEquals(2, om.purgeDeletedDirectories(5));
+    om.fso().deleteDirectory(V, B, "x", true);
+    assertEquals(2, om.fso().purgeDeletedDirectories(5));
     String afterX = cursor();
     putFile(om, V, B, "b/f1", 1);
     putFile(om, V, B, "b/f2", 1);
-    om.deleteDirectory(V, B, "b", true);
-    assertEquals(1, om.purgeDeletedDirectories(1), "wraps to b and reads one of its files");
+    om.fso().deleteDirectory(V, B, "b", true);
+    assertEquals(1, om.fso().purgeDeletedDirectories(1), "wraps to b and reads one of its files");
     assertNull(cursor(), "nothing finished before b: the next step starts at the table start");
     assertNotEquals(null, afterX);
-    assertEquals(2, om.purgeDeletedDirectories(5));
+    assertEquals(2, om.fso().purgeDeletedDirectories(5));
     assertEquals(List.of(), keys(om, OmDBDefinition.DELETED_DIRECTORY_TABLE));
     assertCountersExact(om);
   }
 
   @Test
   void queuedDirectoryOutlivingItsBucketIsCountedStoreWideOnly() {
-    om.createDirectory(V, B, "a/empty");
+    om.fso().createDirectory(V, B, "a/empty");
     putFile(om, V, B, "a/f", 3);
-    om.deleteDirectory(V, B, "a", true);
+    om.fso().deleteDirectory(V, B, "a", true);
     // The first step removes a's children (the file, then a/empty) but has no budget left for
     // a's queue row.
-    assertEquals(2, om.purgeDeletedDirectories(2));
+    assertEquals(2, om.fso().purgeDeletedDirectories(2));
     assertEquals(1, keys(om, OmDBDefinition.DELETED_DIRECTORY_TABLE).size());
     assertEquals(List.of(), keys(om, OmDBDefinition.DIRECTORY_TABLE));
     om.deleteBucket(V, B);
     assertEquals(1, counter(OmCounter.DELETED_DIRECTORIES));
-    assertEquals(1, om.purgeDeletedDirectories(10));
+    assertEquals(1, om.fso().purgeDeletedDirectories(10));
     assertEquals(List.of(), keys(om, OmDBDefinition.DELETED_DIRECTORY_TABLE));
     assertEquals(List.of(), keys(om, OmDBDefinition.META_TABLE,
         OmCounter.bucketMetaPrefix(bucket.getObjectId())), "no counters of the dropped bucket");
@@ -426,25 +426,25 @@ class FsoNamespaceTest {
   @Test
   void renamingADirectoryMovesOneRowAndItsSubtreeFollows() {
     putFile(om, V, B, "a/b/c.txt", 9);
-    om.createDirectory(V, B, "a/b/d");
+    om.fso().createDirectory(V, B, "a/b/d");
     long b = id("a/b");
     long c = id("a/b/c.txt");
     int dirRows = keys(om, OmDBDefinition.DIRECTORY_TABLE).size();
     List<String> fileKeys = keys(om, OmDBDefinition.FILE_TABLE);
 
-    FileStatus moved = om.rename(V, B, "a/b", "z");
+    FileStatus moved = om.fso().rename(V, B, "a/b", "z");
     assertEquals("z", moved.path());
     assertEquals(b, moved.objectId());
     assertEquals(bucket.getObjectId(), moved.parentId());
     assertEquals(c, id("z/c.txt"));
-    assertEquals(9, om.lookupFile(V, B, "z/c.txt").getDataSize());
-    assertEquals("z/c.txt", om.lookupFile(V, B, "z/c.txt").getKeyName());
+    assertEquals(9, om.fso().lookupFile(V, B, "z/c.txt").getDataSize());
+    assertEquals("z/c.txt", om.fso().lookupFile(V, B, "z/c.txt").getKeyName());
     assertEquals(fileKeys, keys(om, OmDBDefinition.FILE_TABLE), "children rows did not move");
     assertEquals(dirRows, keys(om, OmDBDefinition.DIRECTORY_TABLE).size());
-    assertRejected(om, Code.NOT_FOUND, () -> om.getFileStatus(V, B, "a/b"));
+    assertRejected(om, Code.NOT_FOUND, () -> om.fso().getFileStatus(V, B, "a/b"));
     assertEquals(List.of("a", "z", "z/c.txt", "z/d"), paths(listAll(om, V, B, "", true, null, 2)));
 
-    FileStatus file = om.rename(V, B, "z/c.txt", "a/c2");
+    FileStatus file = om.fso().rename(V, B, "z/c.txt", "a/c2");
     assertEquals(c, file.objectId());
     assertEquals(9, file.size());
     assertEquals(List.of("a", "a/c2", "z", "z/d"), paths(listAll(om, V, B, "", true, null, 3)));
@@ -455,27 +455,27 @@ class FsoNamespaceTest {
   void renameRefusesItsOwnSubtreeAnExistingDestinationAndAMissingParent() {
     putFile(om, V, B, "a/b/f", 1);
     putFile(om, V, B, "g", 1);
-    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.rename(V, B, "a", "a/b/x"));
-    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.rename(V, B, "a", "a/x"));
-    assertRejected(om, Code.ALREADY_EXISTS, () -> om.rename(V, B, "a", "a"));
-    assertRejected(om, Code.ALREADY_EXISTS, () -> om.rename(V, B, "a/b/f", "g"));
-    assertRejected(om, Code.ALREADY_EXISTS, () -> om.rename(V, B, "a/b", "a"));
-    assertRejected(om, Code.NOT_FOUND, () -> om.rename(V, B, "a/b/f", "no/f"));
-    assertRejected(om, Code.FAILED_PRECONDITION, () -> om.rename(V, B, "a/b/f", "g/f"));
-    assertRejected(om, Code.NOT_FOUND, () -> om.rename(V, B, "nope", "x"));
-    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.rename(V, B, "", "x"));
-    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.rename(V, B, "g", "/"));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.fso().rename(V, B, "a", "a/b/x"));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.fso().rename(V, B, "a", "a/x"));
+    assertRejected(om, Code.ALREADY_EXISTS, () -> om.fso().rename(V, B, "a", "a"));
+    assertRejected(om, Code.ALREADY_EXISTS, () -> om.fso().rename(V, B, "a/b/f", "g"));
+    assertRejected(om, Code.ALREADY_EXISTS, () -> om.fso().rename(V, B, "a/b", "a"));
+    assertRejected(om, Code.NOT_FOUND, () -> om.fso().rename(V, B, "a/b/f", "no/f"));
+    assertRejected(om, Code.FAILED_PRECONDITION, () -> om.fso().rename(V, B, "a/b/f", "g/f"));
+    assertRejected(om, Code.NOT_FOUND, () -> om.fso().rename(V, B, "nope", "x"));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.fso().rename(V, B, "", "x"));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.fso().rename(V, B, "g", "/"));
     // Moving up, or next to itself, is fine.
-    om.rename(V, B, "a/b", "b");
-    om.rename(V, B, "b/f", "b/f2");
+    om.fso().rename(V, B, "a/b", "b");
+    om.fso().rename(V, B, "b/f", "b/f2");
     assertEquals(List.of("a", "b", "b/f2", "g"), paths(listAll(om, V, B, "", true, null, 10)));
   }
 
   @Test
   void renamedSubtreeIsStillPurgedWithItsNewPath() {
     putFile(om, V, B, "a/b/c", 1);
-    om.rename(V, B, "a", "r");
-    om.deleteDirectory(V, B, "r", true);
+    om.fso().rename(V, B, "a", "r");
+    om.fso().deleteDirectory(V, B, "r", true);
     purgeAll(om, 100);
     List<String> deleted = keys(om, OmDBDefinition.DELETED_TABLE);
     assertEquals(1, deleted.size());
@@ -486,9 +486,9 @@ class FsoNamespaceTest {
   @Test
   void fileSystemOperationsNeedAnFsoBucketAndKeyOperationsRefuseIt() {
     om.createBucket(V, "obs1", BucketLayout.OBJECT_STORE, null, 0);
-    assertRejected(om, Code.UNIMPLEMENTED, () -> om.createDirectory(V, "obs1", "a"));
+    assertRejected(om, Code.UNIMPLEMENTED, () -> om.fso().createDirectory(V, "obs1", "a"));
     assertRejected(om, Code.UNIMPLEMENTED,
-        () -> om.listStatus(V, "obs1", "", false, null, 5, null));
+        () -> om.fso().listStatus(V, "obs1", "", false, null, 5, null));
     assertRejected(om, Code.UNIMPLEMENTED, () -> om.openKey(V, B, "k", null));
   }
 }

@@ -27,8 +27,8 @@ final class FsoTestSupport {
 
   /** Opens, then commits a file of {@code size} bytes. */
   static KeyInfo putFile(OmMetadataStore om, String v, String b, String path, long size) {
-    OpenKeySession s = om.createFile(v, b, path, null);
-    return om.commitFile(v, b, path, s.clientId(), size);
+    OpenKeySession s = om.fso().createFile(v, b, path, null);
+    return om.fso().commitFile(v, b, path, s.clientId(), size);
   }
 
   static List<String> paths(List<FileStatus> statuses) {
@@ -53,7 +53,7 @@ final class FsoTestSupport {
     List<FileStatus> out = new ArrayList<>();
     String token = null;
     for (int pages = 0; ; pages++) {
-      ListPage<FileStatus> page = om.listStatus(v, b, path, recursive, startKey, pageSize, token);
+      ListPage<FileStatus> page = om.fso().listStatus(v, b, path, recursive, startKey, pageSize, token);
       for (FileStatus s : page.items()) {
         if (!out.isEmpty()) {
           String last = out.get(out.size() - 1).path();
@@ -100,11 +100,11 @@ final class FsoTestSupport {
   /** Runs purge steps of {@code maxEntries} until the queue is empty; returns the steps run. */
   static int purgeAll(OmMetadataStore om, int maxEntries) {
     int steps = 0;
-    while (om.purgeDeletedDirectories(maxEntries) > 0) {
+    while (om.fso().purgeDeletedDirectories(maxEntries) > 0) {
       steps++;
       assertTrue(steps < 100_000, "the purge does not converge");
     }
-    assertFalse(om.purgeDeletedDirectories(maxEntries) > 0);
+    assertFalse(om.fso().purgeDeletedDirectories(maxEntries) > 0);
     return steps;
   }
 }

@@ -137,13 +137,13 @@ class InterruptedDurableWaitTest {
     hammer.start();
     for (int i = 0; i < 40; i++) {
       String name = "snap" + i;
-      SnapshotInfo s = om.createSnapshot("vol", "bkt", name);
-      om.lookupKeyInSnapshot("vol", "bkt", name, "k"); // caches the snapshot's store
-      Path checkpoint = om.snapshots().root().resolve(s.getCheckpointDir());
-      interrupted(() -> om.deleteSnapshot("vol", "bkt", name));
+      SnapshotInfo s = om.snapshots().create("vol", "bkt", name);
+      om.snapshots().lookupKey("vol", "bkt", name, "k"); // caches the snapshot's store
+      Path checkpoint = om.snapshotStores().root().resolve(s.getCheckpointDir());
+      interrupted(() -> om.snapshots().delete("vol", "bkt", name));
       assertEquals(SnapshotStatus.SNAPSHOT_DELETED,
-          om.getSnapshotInfo("vol", "bkt", name).getStatus(), "the delete was applied");
-      assertEquals(0, om.snapshots().openStores(),
+          om.snapshots().info("vol", "bkt", name).getStatus(), "the delete was applied");
+      assertEquals(0, om.snapshotStores().openCount(),
           "the DELETED snapshot's store is still open (and stays open until the store closes)");
       assertTrue(Files.notExists(checkpoint),
           "the DELETED snapshot's checkpoint is still on disk (until the next open)");

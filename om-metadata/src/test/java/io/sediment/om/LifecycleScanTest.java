@@ -9,7 +9,7 @@ import io.sediment.om.core.OmDBDefinition;
 import io.sediment.om.core.OmException.Code;
 import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.SyncPolicy;
-import io.sediment.om.purge.LifecycleScans;
+import io.sediment.om.purge.LifecycleCursors;
 import io.sediment.om.purge.LifecycleStep;
 import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketLayout;
@@ -52,7 +52,7 @@ class LifecycleScanTest {
   @Test
   void stepsCoverThePrefixOncePerPassAndResumeAfterARestart() {
     List<String> matched = new ArrayList<>();
-    LifecycleStep s1 = om.lifecycleScanStep("expire", V, B, "logs/", k -> k.getDataSize() > 50, 10);
+    LifecycleStep s1 = om.lifecycle().step("expire", V, B, "logs/", k -> k.getDataSize() > 50, 10);
     assertEquals(10, s1.examined());
     assertFalse(s1.passComplete());
     matched.addAll(names(s1.matched()));
@@ -60,8 +60,8 @@ class LifecycleScanTest {
     // A key already examined is deleted, and one ahead of the cursor too: neither disturbs the scan.
     om.deleteKey(V, B, "logs/02");
     om.deleteKey(V, B, "logs/12");
-    LifecycleStep s2 = om.lifecycleScanStep("expire", V, B, "logs/", k -> k.getDataSize() > 50, 10);
-    LifecycleStep s3 = om.lifecycleScanStep("expire", V, B, "logs/", k -> k.getDataSize() > 50, 10);
+    LifecycleStep s2 = om.lifecycle().step("expire", V, B, "logs/", k -> k.getDataSize() > 50, 10);
+    LifecycleStep s3 = om.lifecycle().step("expire", V, B, "logs/", k -> k.getDataSize() > 50, 10);
     matched.addAll(names(s2.matched()));
     matched.addAll(names(s3.matched()));
     assertFalse(s2.passComplete());
@@ -75,16 +75,16 @@ class LifecycleScanTest {
     }
     assertEquals(expected, matched, "each matching key once, 'other' outside the prefix never");
     // The next step starts a new pass.
-    LifecycleStep again = om.lifecycleScanStep("expire", V, B, "logs/", k -> true, 3);
+    LifecycleStep again = om.lifecycle().step("expire", V, B, "logs/", k -> true, 3);
     assertEquals(List.of("logs/00", "logs/01", "logs/03"), names(again.matched()));
   }
 
   @Test
   void namedScansKeepSeparateCursors() {
-    om.lifecycleScanStep("a", V, B, null, k -> true, 20);
-    LifecycleStep b = om.lifecycleScanStep("b", V, B, null, k -> true, 20);
+    om.lifecycle().step("a", V, B, null, k -> true, 20);
+    LifecycleStep b = om.lifecycle().step("b", V, B, null, k -> true, 20);
     assertEquals("logs/00", b.matched().get(0).getKeyName());
-    LifecycleStep a = om.lifecycleScanStep("a", V, B, null, k -> true, 20);
+    LifecycleStep a = om.lifecycle().step("a", V, B, null, k -> true, 20);
     assertEquals(6, a.examined());
     assertTrue(a.passComplete());
   }
@@ -94,27 +94,27 @@ class LifecycleScanTest {
     OmTestSupport.put(om, V, B, "a/1", 1);
     OmTestSupport.put(om, V, B, "a/2", 1);
     OmTestSupport.put(om, V, B, "a/3", 1);
-    assertFalse(om.lifecycleScanStep("expire", V, B, "logs/", k -> true, 1).passComplete());
+    assertFalse(om.lifecycle().step("expire", V, B, "logs/", k -> true, 1).passComplete());
     // The rule's prefix changed: the cursor "logs/00" lies past "a/", which must not end the pass.
-    LifecycleStep other = om.lifecycleScanStep("expire", V, B, "a/", k -> true, 2);
+    LifecycleStep other = om.lifecycle().step("expire", V, B, "a/", k -> true, 2);
     assertEquals(List.of("a/1", "a/2"), names(other.matched()));
     assertFalse(other.passComplete());
     assertEquals(List.of("a/3"),
-        names(om.lifecycleScanStep("expire", V, B, "a/", k -> true, 2).matched()));
+        names(om.lifecycle().step("expire", V, B, "a/", k -> true, 2).matched()));
     // Back to the first prefix: a new pass from its head, not from a cursor of the other prefix.
     assertEquals(List.of("logs/00"),
-        names(om.lifecycleScanStep("expire", V, B, "logs/", k -> true, 1).matched()));
+        names(om.lifecycle().step("expire", V, B, "logs/", k -> true, 1).matched()));
   }
 
   @Test
   void aSavedCursorIsReadOnlyForThePrefixItWasSavedWith() {
-    byte[] saved = LifecycleScans.cursorValue("a\u0000b/", "a\u0000b/x");
-    assertEquals("a\u0000b/x", LifecycleScans.savedCursor(saved, "a\u0000b/"));
-    assertEquals(null, LifecycleScans.savedCursor(saved, "a\u0000b"));
-    assertEquals(null, LifecycleScans.savedCursor(saved, ""));
-    assertEquals("k", LifecycleScans.savedCursor(LifecycleScans.cursorValue("", "k"), ""));
+    byte[] saved = LifecycleCursors.value("a\u0000b/", "a\u0000b/x");
+    assertEquals("a\u0000b/x", LifecycleCursors.lastKey(saved, "a\u0000b/"));
+    assertEquals(null, LifecycleCursors.lastKey(saved, "a\u0000b"));
+    assertEquals(null, LifecycleCursors.lastKey(saved, ""));
+    assertEquals("k", LifecycleCursors.lastKey(LifecycleCursors.value("", "k"), ""));
     for (byte[] junk : new byte[][] {{}, {1}, {0, 0, 0, 9, 'a'}, {(byte) 0xff, 0, 0, 0}}) {
-      assertEquals(null, LifecycleScans.savedCursor(junk, "a"));
+      assertEquals(null, LifecycleCursors.lastKey(junk, "a"));
     }
   }
 
@@ -124,9 +124,9 @@ class LifecycleScanTest {
     OmTestSupport.put(om, V, "other", "a", 1);
     OmTestSupport.put(om, V, "other", "b", 1);
     long id = om.getBucketInfo(V, "other").getObjectId();
-    assertFalse(om.lifecycleScanStep("expire", V, "other", null, k -> true, 1).passComplete());
-    assertFalse(om.lifecycleScanStep("archive", V, "other", null, k -> true, 1).passComplete());
-    String prefix = LifecycleScans.cursorPrefix(id);
+    assertFalse(om.lifecycle().step("expire", V, "other", null, k -> true, 1).passComplete());
+    assertFalse(om.lifecycle().step("archive", V, "other", null, k -> true, 1).passComplete());
+    String prefix = LifecycleCursors.prefix(id);
     assertEquals(2, FsoTestSupport.keys(om, OmDBDefinition.META_TABLE, prefix).size());
     om.deleteKey(V, "other", "a");
     om.deleteKey(V, "other", "b");
@@ -137,11 +137,11 @@ class LifecycleScanTest {
   @Test
   void aPassDoneInOneStepFromTheStartWritesNothing() {
     long writes = om.context().committer().writeCount();
-    LifecycleStep whole = om.lifecycleScanStep("once", V, B, null, k -> true, 100);
+    LifecycleStep whole = om.lifecycle().step("once", V, B, null, k -> true, 100);
     assertTrue(whole.passComplete());
     assertEquals(26, whole.examined());
     assertEquals(writes, om.context().committer().writeCount());
-    LifecycleStep part = om.lifecycleScanStep("twice", V, B, null, k -> true, 20);
+    LifecycleStep part = om.lifecycle().step("twice", V, B, null, k -> true, 20);
     assertFalse(part.passComplete());
     assertEquals(writes + 1, om.context().committer().writeCount(), "the cursor is saved");
   }
@@ -149,10 +149,10 @@ class LifecycleScanTest {
   @Test
   void badArgumentsAreRejected() {
     assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.lifecycleScanStep("bad name", V, B, null, k -> true, 10));
+        () -> om.lifecycle().step("bad name", V, B, null, k -> true, 10));
     assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.lifecycleScanStep("ok", V, B, null, k -> true, 0));
+        () -> om.lifecycle().step("ok", V, B, null, k -> true, 0));
     assertRejected(om, Code.NOT_FOUND,
-        () -> om.lifecycleScanStep("ok", V, "missing", null, k -> true, 10));
+        () -> om.lifecycle().step("ok", V, "missing", null, k -> true, 10));
   }
 }

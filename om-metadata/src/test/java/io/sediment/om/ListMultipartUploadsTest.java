@@ -67,11 +67,11 @@ class ListMultipartUploadsTest {
         }
       }
     }
-    om.initiateMultipartUpload(V, "other", "a", null);
+    om.multipart().initiate(V, "other", "a", null);
   }
 
   private String initiate(String key) {
-    String id = om.initiateMultipartUpload(V, B, key, null);
+    String id = om.multipart().initiate(V, B, key, null);
     model.add(new Upload(key, id));
     return id;
   }
@@ -108,7 +108,7 @@ class ListMultipartUploadsTest {
   /** Asserts one page against the model: items, exact truncation and next markers. */
   private void assertPage(String prefix, String keyMarker, String uploadIdMarker, int max) {
     List<Upload> all = expected(prefix, keyMarker, uploadIdMarker);
-    MultipartUploadListing page = om.listMultipartUploads(V, B, prefix, keyMarker,
+    MultipartUploadListing page = om.multipart().list(V, B, prefix, keyMarker,
         uploadIdMarker, max);
     List<Upload> want = all.subList(0, Math.min(max, all.size()));
     String what = "prefix=" + prefix + " keyMarker=" + keyMarker + " uploadIdMarker="
@@ -130,7 +130,7 @@ class ListMultipartUploadsTest {
     String keyMarker = null;
     String uploadIdMarker = null;
     while (true) {
-      MultipartUploadListing page = om.listMultipartUploads(V, B, prefix, keyMarker,
+      MultipartUploadListing page = om.multipart().list(V, B, prefix, keyMarker,
           uploadIdMarker, max);
       out.addAll(uploads(page));
       if (!page.truncated()) {
@@ -145,7 +145,7 @@ class ListMultipartUploadsTest {
   @Test
   void aFullListingIsOrderedByKeyThenInitiation() {
     assertPage(null, null, null, 1000);
-    List<Upload> listed = uploads(om.listMultipartUploads(V, B, "", null, null, 1000));
+    List<Upload> listed = uploads(om.multipart().list(V, B, "", null, null, 1000));
     assertEquals(new ArrayList<>(model), listed);
     int a = listed.indexOf(new Upload("a", model.stream().filter(u -> u.key().equals("a"))
         .findFirst().orElseThrow().uploadId()));
@@ -155,7 +155,7 @@ class ListMultipartUploadsTest {
 
   @Test
   void keyMarkerAloneListsOnlyKeysStrictlyAfterIt() {
-    MultipartUploadListing page = om.listMultipartUploads(V, B, null, "key1", null, 1000);
+    MultipartUploadListing page = om.multipart().list(V, B, null, "key1", null, 1000);
     List<String> keys = uploads(page).stream().map(Upload::key).distinct().toList();
     assertEquals(List.of("key1/part", "key10", "key2", "photos/x.jpg", "photos/y.jpg", "z",
         "\uD83D\uDE00"), keys, "key10 and key1/part follow key1; key1 itself is done");
@@ -170,7 +170,7 @@ class ListMultipartUploadsTest {
     List<Upload> key1 = expected("key1", null, null).stream()
         .filter(u -> u.key().equals("key1")).toList();
     assertTrue(key1.size() >= 2);
-    MultipartUploadListing page = om.listMultipartUploads(V, B, null, "key1",
+    MultipartUploadListing page = om.multipart().list(V, B, null, "key1",
         key1.get(0).uploadId(), 1000);
     List<Upload> got = uploads(page);
     assertEquals(key1.subList(1, key1.size()), got.subList(0, key1.size() - 1),
@@ -193,8 +193,8 @@ class ListMultipartUploadsTest {
       assertPage(prefix, "a", null, 1000);
       assertPage(prefix, "key1", model.first().uploadId(), 3);
     }
-    assertTrue(om.listMultipartUploads(V, B, "nothing", null, null, 10).uploads().isEmpty());
-    assertEquals(1, om.listMultipartUploads(V, "other", null, null, null, 10).uploads().size(),
+    assertTrue(om.multipart().list(V, B, "nothing", null, null, 10).uploads().isEmpty());
+    assertEquals(1, om.multipart().list(V, "other", null, null, null, 10).uploads().size(),
         "the other bucket's upload is not listed here, and vice versa");
   }
 
@@ -205,9 +205,9 @@ class ListMultipartUploadsTest {
       assertEquals(expected("a", null, null), pageToTheEnd("a", max), "prefix a, size " + max);
     }
     assertPage(null, null, null, model.size());
-    assertFalse(om.listMultipartUploads(V, B, null, null, null, model.size()).truncated(),
+    assertFalse(om.multipart().list(V, B, null, null, null, model.size()).truncated(),
         "a page that ends exactly at the last upload is not truncated");
-    assertTrue(om.listMultipartUploads(V, B, null, null, null, model.size() - 1).truncated());
+    assertTrue(om.multipart().list(V, B, null, null, null, model.size() - 1).truncated());
   }
 
   @Test
@@ -229,17 +229,17 @@ class ListMultipartUploadsTest {
 
   @Test
   void uploadIdMarkerWithoutKeyMarkerIsIgnoredAsInS3() {
-    assertEquals(uploads(om.listMultipartUploads(V, B, null, null, null, 5)),
-        uploads(om.listMultipartUploads(V, B, null, null, model.last().uploadId(), 5)));
-    assertEquals(uploads(om.listMultipartUploads(V, B, null, null, null, 5)),
-        uploads(om.listMultipartUploads(V, B, null, "", "not-an-id", 5)));
+    assertEquals(uploads(om.multipart().list(V, B, null, null, null, 5)),
+        uploads(om.multipart().list(V, B, null, null, model.last().uploadId(), 5)));
+    assertEquals(uploads(om.multipart().list(V, B, null, null, null, 5)),
+        uploads(om.multipart().list(V, B, null, "", "not-an-id", 5)));
   }
 
   @Test
   void aPageIsOneIteratorPositionedOnce() {
     long seeksBefore = om.dbStore().getTickerCount("NUMBER_DB_SEEK");
     long nextsBefore = om.dbStore().getTickerCount("NUMBER_DB_NEXT");
-    MultipartUploadListing page = om.listMultipartUploads(V, B, null, "key1",
+    MultipartUploadListing page = om.multipart().list(V, B, null, "key1",
         model.first().uploadId(), 3);
     long seeks = om.dbStore().getTickerCount("NUMBER_DB_SEEK") - seeksBefore;
     long nexts = om.dbStore().getTickerCount("NUMBER_DB_NEXT") - nextsBefore;
@@ -251,15 +251,15 @@ class ListMultipartUploadsTest {
   @Test
   void badArgumentsAreRejected() {
     assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.listMultipartUploads(V, B, null, null, null, -1));
+        () -> om.multipart().list(V, B, null, null, null, -1));
     assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.listMultipartUploads(V, B, null, "k", "not-an-id", 5));
+        () -> om.multipart().list(V, B, null, "k", "not-an-id", 5));
     assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.listMultipartUploads(V, B, "\uD800", null, null, 5));
+        () -> om.multipart().list(V, B, "\uD800", null, null, 5));
     assertRejected(om, Code.NOT_FOUND,
-        () -> om.listMultipartUploads(V, "missing", null, null, null, 5));
+        () -> om.multipart().list(V, "missing", null, null, null, 5));
     assertEquals(model.size(),
-        om.listMultipartUploads(V, B, null, null, null, Integer.MAX_VALUE).uploads().size(),
+        om.multipart().list(V, B, null, null, null, Integer.MAX_VALUE).uploads().size(),
         "max-uploads above the cap is clamped, not rejected");
   }
 }

@@ -67,10 +67,10 @@ class ListOpenFilesTest {
       OpenKeySession s = om.openKey(V, bucket, path, null);
       return OmKeys.openKey(V, bucket, path, s.clientId());
     }
-    OpenKeySession s = om.createFile(V, bucket, path, null);
+    OpenKeySession s = om.fso().createFile(V, bucket, path, null);
     int slash = path.lastIndexOf('/');
     long parent = slash < 0 ? b.getObjectId()
-        : om.getFileStatus(V, bucket, path.substring(0, slash)).objectId();
+        : om.fso().getFileStatus(V, bucket, path.substring(0, slash)).objectId();
     return OmKeys.openFileKey(b.getVolumeId(), b.getObjectId(), parent,
         path.substring(slash + 1), s.clientId());
   }
@@ -133,7 +133,7 @@ class ListOpenFilesTest {
     List<Open> out = new ArrayList<>();
     String token = null;
     while (true) {
-      OpenFilesPage page = om.listOpenFiles(V, bucket, max, token);
+      OpenFilesPage page = om.openFiles().list(V, bucket, max, token);
       assertEquals(expectedTotal, page.totalOpenKeyCount(), "the total is the same on every page");
       out.addAll(opens(page));
       if (!page.truncated()) {
@@ -160,7 +160,7 @@ class ListOpenFilesTest {
     openFile("buck1-x", "a");
     BucketInfo b = om.getBucketInfo(V, "buck1");
 
-    OpenFilesPage all = om.listOpenFiles(V, "buck1", 100, null);
+    OpenFilesPage all = om.openFiles().list(V, "buck1", 100, null);
     assertEquals(new ArrayList<>(model.values()), opens(all));
     assertFalse(all.truncated());
     assertNull(all.nextToken());
@@ -178,12 +178,12 @@ class ListOpenFilesTest {
       assertEquals(new ArrayList<>(model.values()), pageToTheEnd("buck1", max, 6),
           "page size " + max);
     }
-    OpenFilesPage first = om.listOpenFiles(V, "buck1", 5, null);
+    OpenFilesPage first = om.openFiles().list(V, "buck1", 5, null);
     assertTrue(first.truncated(), "5 of 6");
-    OpenFilesPage last = om.listOpenFiles(V, "buck1", 5, first.nextToken());
+    OpenFilesPage last = om.openFiles().list(V, "buck1", 5, first.nextToken());
     assertEquals(1, last.entries().size());
     assertFalse(last.truncated());
-    assertFalse(om.listOpenFiles(V, "buck1", 6, null).truncated(), "an exactly full page");
+    assertFalse(om.openFiles().list(V, "buck1", 6, null).truncated(), "an exactly full page");
   }
 
   @Test
@@ -191,9 +191,9 @@ class ListOpenFilesTest {
     om.createBucket(V, "obs", BucketLayout.OBJECT_STORE, null, 0);
     OpenKeySession a = om.openKey(V, "obs", "a", null);
     om.openKey(V, "obs", "b", null);
-    OpenFilesPage first = om.listOpenFiles(V, "obs", 1, null);
+    OpenFilesPage first = om.openFiles().list(V, "obs", 1, null);
     om.commitKey(V, "obs", "a", a.clientId(), 10);
-    OpenFilesPage next = om.listOpenFiles(V, "obs", 1, first.nextToken());
+    OpenFilesPage next = om.openFiles().list(V, "obs", 1, first.nextToken());
     assertEquals(List.of("b"), next.entries().stream().map(OpenFileEntry::path).toList(),
         "the token resumes after a key committed meanwhile");
     assertEquals(1, next.totalOpenKeyCount());
@@ -208,20 +208,20 @@ class ListOpenFilesTest {
   @Test
   void fsoOpenFilesAreListedAtTheirCurrentPathAfterAnAncestorIsRenamed() {
     om.createBucket(V, "fso", BucketLayout.FILE_SYSTEM_OPTIMIZED, null, 0);
-    OpenKeySession deep = om.createFile(V, "fso", "a/b/f", null);
-    OpenKeySession top = om.createFile(V, "fso", "g", null);
-    om.createFile(V, "fso", "gone/h", null);
+    OpenKeySession deep = om.fso().createFile(V, "fso", "a/b/f", null);
+    OpenKeySession top = om.fso().createFile(V, "fso", "g", null);
+    om.fso().createFile(V, "fso", "gone/h", null);
     FsoTestSupport.putFile(om, V, "fso", "gone/kept", 1);
-    om.rename(V, "fso", "a/b", "a/c");
-    om.rename(V, "fso", "a", "x");
-    om.deleteDirectory(V, "fso", "gone", true);
-    assertEquals(List.of("g", "gone/h", "x/c/f"), om.listOpenFiles(V, "fso", 10, null).entries()
+    om.fso().rename(V, "fso", "a/b", "a/c");
+    om.fso().rename(V, "fso", "a", "x");
+    om.fso().deleteDirectory(V, "fso", "gone", true);
+    assertEquals(List.of("g", "gone/h", "x/c/f"), om.openFiles().list(V, "fso", 10, null).entries()
         .stream().map(OpenFileEntry::path).sorted().toList());
     for (int page = 1; page <= 3; page++) {
       List<String> paged = new java.util.ArrayList<>();
       String token = null;
       do {
-        OpenFilesPage p = om.listOpenFiles(V, "fso", page, token);
+        OpenFilesPage p = om.openFiles().list(V, "fso", page, token);
         p.entries().forEach(e -> paged.add(e.path()));
         token = p.nextToken();
       } while (token != null);
@@ -235,8 +235,8 @@ class ListOpenFilesTest {
         OmInsight.over(om.dbStore(), 10, 1).openKeys("/vol1/fso", null, null, 10, true, false)
             .rows().stream().map(OmInsight.Row::path).sorted().toList());
     // The listed path is the one a commit takes.
-    assertEquals("x/c/f", om.commitFile(V, "fso", "x/c/f", deep.clientId(), 1).getKeyName());
-    assertEquals("g", om.commitFile(V, "fso", "g", top.clientId(), 1).getKeyName());
+    assertEquals("x/c/f", om.fso().commitFile(V, "fso", "x/c/f", deep.clientId(), 1).getKeyName());
+    assertEquals("g", om.fso().commitFile(V, "fso", "g", top.clientId(), 1).getKeyName());
   }
 
   @Test
@@ -247,23 +247,23 @@ class ListOpenFilesTest {
       om.openKey(V, "one", k, null);
       om.openKey(V, "two", k, null);
     }
-    String token = om.listOpenFiles(V, "one", 1, null).nextToken();
-    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.listOpenFiles(V, "two", 1, token));
+    String token = om.openFiles().list(V, "one", 1, null).nextToken();
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.openFiles().list(V, "two", 1, token));
     assertRejected(om, Code.INVALID_ARGUMENT, () -> om.listKeys(V, "one", null, null, 1, token));
-    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.listOpenFiles(V, "one", 1, "garbage"));
-    assertEquals(1, om.listOpenFiles(V, "one", 1, token).entries().size());
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.openFiles().list(V, "one", 1, "garbage"));
+    assertEquals(1, om.openFiles().list(V, "one", 1, token).entries().size());
   }
 
   @Test
   void badArgumentsAreRejected() {
     om.createBucket(V, "obs", BucketLayout.OBJECT_STORE, null, 0);
-    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.listOpenFiles(V, "obs", -1, null));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.openFiles().list(V, "obs", -1, null));
     assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.listOpenFiles(V, "obs", OmStoreOptions.DEFAULT_MAX_LIST_SIZE + 1, null));
-    assertRejected(om, Code.NOT_FOUND, () -> om.listOpenFiles(V, "missing", 10, null));
-    assertRejected(om, Code.NOT_FOUND, () -> om.listOpenFiles("novol", "obs", 10, null));
-    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.listOpenFiles(V, "B", 10, null));
-    OpenFilesPage empty = om.listOpenFiles(V, "obs", 10, null);
+        () -> om.openFiles().list(V, "obs", OmStoreOptions.DEFAULT_MAX_LIST_SIZE + 1, null));
+    assertRejected(om, Code.NOT_FOUND, () -> om.openFiles().list(V, "missing", 10, null));
+    assertRejected(om, Code.NOT_FOUND, () -> om.openFiles().list("novol", "obs", 10, null));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.openFiles().list(V, "B", 10, null));
+    OpenFilesPage empty = om.openFiles().list(V, "obs", 10, null);
     assertTrue(empty.entries().isEmpty());
     assertEquals(0, empty.totalOpenKeyCount());
   }

@@ -77,7 +77,7 @@ class ListStatusScenarioTest {
   }
 
   private List<String> list(String path, boolean recursive, String startKey, int n) {
-    ListPage<FileStatus> page = om.listStatus(V, B, path, recursive, startKey, n, null);
+    ListPage<FileStatus> page = om.fso().listStatus(V, B, path, recursive, startKey, n, null);
     return paths(page);
   }
 
@@ -101,7 +101,7 @@ class ListStatusScenarioTest {
 
   @Test
   void rootListsItsChildrenDirectoriesAndFilesMergedInNameOrder() {
-    ListPage<FileStatus> page = om.listStatus(V, B, "", false, null, 100, null);
+    ListPage<FileStatus> page = om.fso().listStatus(V, B, "", false, null, 100, null);
     assertEquals(ROOT_CHILDREN, paths(page));
     assertFalse(page.truncated());
     assertNull(page.nextToken());
@@ -112,10 +112,10 @@ class ListStatusScenarioTest {
 
   @Test
   void aFullPageIsTruncatedExactly() {
-    ListPage<FileStatus> two = om.listStatus(V, B, "", false, null, 2, null);
+    ListPage<FileStatus> two = om.fso().listStatus(V, B, "", false, null, 2, null);
     assertEquals(List.of("a1", "a10"), paths(two));
     assertTrue(two.truncated());
-    ListPage<FileStatus> exact = om.listStatus(V, B, "a1", false, null, 3, null);
+    ListPage<FileStatus> exact = om.fso().listStatus(V, B, "a1", false, null, 3, null);
     assertEquals(3, exact.items().size());
     assertFalse(exact.truncated(), "exactly numEntries left: not truncated");
     assertNull(exact.nextToken());
@@ -145,7 +145,7 @@ class ListStatusScenarioTest {
 
   @Test
   void startKeyAtTheLastEntryGivesAnEmptyLastPage() {
-    ListPage<FileStatus> page = om.listStatus(V, B, "a1", false, "a1/a13", 10, null);
+    ListPage<FileStatus> page = om.fso().listStatus(V, B, "a1", false, "a1/a13", 10, null);
     assertEquals(List.of(), page.items());
     assertFalse(page.truncated());
     assertEquals(List.of(), list("a1", false, "a1/zzz", 10));
@@ -162,10 +162,10 @@ class ListStatusScenarioTest {
     // Ozone returns an empty list for these.
     for (String start : new String[] {"b1", "a10", "a", "a10/a11", "c/g5", "a1x/y"}) {
       assertRejected(om, Code.INVALID_ARGUMENT,
-          () -> om.listStatus(V, B, "a1", false, start, 10, null));
+          () -> om.fso().listStatus(V, B, "a1", false, start, 10, null));
     }
     assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.listStatus(V, B, "b", false, "c", 10, null));
+        () -> om.fso().listStatus(V, B, "b", false, "c", 10, null));
   }
 
   @Test
@@ -178,18 +178,18 @@ class ListStatusScenarioTest {
   @Test
   void missingPathsAndPartialPrefixesAreNotFound() {
     // Ozone treats 'b' as a partial prefix and lists b1 b2 b7 b8; a path must exist here.
-    assertRejected(om, Code.NOT_FOUND, () -> om.listStatus(V, B, "b", false, null, 10, null));
+    assertRejected(om, Code.NOT_FOUND, () -> om.fso().listStatus(V, B, "b", false, null, 10, null));
     assertRejected(om, Code.NOT_FOUND,
-        () -> om.listStatus(V, B, "a1/a111", false, null, 10, null));
+        () -> om.fso().listStatus(V, B, "a1/a111", false, null, 10, null));
     assertRejected(om, Code.NOT_FOUND,
-        () -> om.listStatus(V, B, "a1/a111", false, "a1/a111/a100", 10, null));
-    assertRejected(om, Code.NOT_FOUND, () -> om.listStatus(V, B, "a2/x", false, null, 10, null));
+        () -> om.fso().listStatus(V, B, "a1/a111", false, "a1/a111/a100", 10, null));
+    assertRejected(om, Code.NOT_FOUND, () -> om.fso().listStatus(V, B, "a2/x", false, null, 10, null));
   }
 
   @Test
   void aFileListsItselfOnce() {
     for (boolean recursive : new boolean[] {false, true}) {
-      ListPage<FileStatus> page = om.listStatus(V, B, "a2", recursive, null, 10, null);
+      ListPage<FileStatus> page = om.fso().listStatus(V, B, "a2", recursive, null, 10, null);
       assertEquals(List.of("a2"), paths(page));
       assertFalse(page.items().get(0).isDirectory());
       assertFalse(page.truncated());
@@ -201,13 +201,13 @@ class ListStatusScenarioTest {
   @Test
   void entriesCarryTheirIdsSizesOwnersAndTimes() {
     for (FileStatus s : listAll(om, V, B, "", true, null, 7)) {
-      assertEquals(om.getFileStatus(V, B, s.path()), s);
+      assertEquals(om.fso().getFileStatus(V, B, s.path()), s);
     }
-    FileStatus a2 = om.getFileStatus(V, B, "a2");
+    FileStatus a2 = om.fso().getFileStatus(V, B, "a2");
     assertEquals(4, a2.size());
     assertEquals("alice", a2.owner());
     assertTrue(a2.creationTime() > 0 && a2.modificationTime() >= a2.creationTime());
-    assertEquals(0, om.getFileStatus(V, B, "a1").size());
+    assertEquals(0, om.fso().getFileStatus(V, B, "a1").size());
   }
 
   // ---- recursive ----
@@ -285,56 +285,56 @@ class ListStatusScenarioTest {
 
   @Test
   void tokenWinsOverStartKeyAndPagesFromWhereItStopped() {
-    String token = om.listStatus(V, B, "", false, null, 2, null).nextToken();
-    ListPage<FileStatus> next = om.listStatus(V, B, "", false, "b7", 2, token);
+    String token = om.fso().listStatus(V, B, "", false, null, 2, null).nextToken();
+    ListPage<FileStatus> next = om.fso().listStatus(V, B, "", false, "b7", 2, token);
     assertEquals(List.of("a2", "a3"), paths(next));
   }
 
   @Test
   void tokensAreBoundToBucketPathAndRecursion() {
-    String token = om.listStatus(V, B, "", false, null, 2, null).nextToken();
+    String token = om.fso().listStatus(V, B, "", false, null, 2, null).nextToken();
     assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.listStatus(V, B, "", true, null, 2, token));
+        () -> om.fso().listStatus(V, B, "", true, null, 2, token));
     assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.listStatus(V, B, "a1", false, null, 2, token));
+        () -> om.fso().listStatus(V, B, "a1", false, null, 2, token));
     assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.listStatus(V, "fso2", "", false, null, 2, token));
-    String recursive = om.listStatus(V, B, "a1", true, null, 1, null).nextToken();
+        () -> om.fso().listStatus(V, "fso2", "", false, null, 2, token));
+    String recursive = om.fso().listStatus(V, B, "a1", true, null, 1, null).nextToken();
     assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.listStatus(V, B, "a1", false, null, 2, recursive));
+        () -> om.fso().listStatus(V, B, "a1", false, null, 2, recursive));
     // Equivalent spellings of the path share tokens.
-    assertEquals(List.of("a1/a12"), paths(om.listStatus(V, B, "/a1/", true, null, 1, recursive)));
+    assertEquals(List.of("a1/a12"), paths(om.fso().listStatus(V, B, "/a1/", true, null, 1, recursive)));
   }
 
   // ---- changes between pages ----
 
   @Test
   void deletedCursorResumesAtTheNextLivePath() {
-    ListPage<FileStatus> first = om.listStatus(V, B, "", false, null, 3, null);
+    ListPage<FileStatus> first = om.fso().listStatus(V, B, "", false, null, 3, null);
     assertEquals(List.of("a1", "a10", "a2"), paths(first));
-    om.deleteFile(V, B, "a2");
+    om.fso().deleteFile(V, B, "a2");
     assertEquals(List.of("a3", "a8", "a9"),
-        paths(om.listStatus(V, B, "", false, null, 3, first.nextToken())));
+        paths(om.fso().listStatus(V, B, "", false, null, 3, first.nextToken())));
 
-    ListPage<FileStatus> rec = om.listStatus(V, B, "", true, null, 2, null);
+    ListPage<FileStatus> rec = om.fso().listStatus(V, B, "", true, null, 2, null);
     assertEquals(List.of("a1", "a1/a11"), paths(rec));
-    om.deleteDirectory(V, B, "a1", true);
+    om.fso().deleteDirectory(V, B, "a1", true);
     assertEquals(List.of("a10", "a3"),
-        paths(om.listStatus(V, B, "", true, null, 2, rec.nextToken())),
+        paths(om.fso().listStatus(V, B, "", true, null, 2, rec.nextToken())),
         "the cursor's directory is gone: continue after it");
   }
 
   @Test
   void pathsStayStrictlyIncreasingWhenTheTreeChangesBetweenPages() {
-    ListPage<FileStatus> page = om.listStatus(V, B, "", true, null, 3, null);
+    ListPage<FileStatus> page = om.fso().listStatus(V, B, "", true, null, 3, null);
     assertEquals(List.of("a1", "a1/a11", "a1/a12"), paths(page));
-    om.rename(V, B, "a1", "zz");
+    om.fso().rename(V, B, "a1", "zz");
     putFile(om, V, B, "a0", 1);
-    om.createDirectory(V, B, "a3/a30");
+    om.fso().createDirectory(V, B, "a3/a30");
     List<String> out = new ArrayList<>(paths(page));
     String token = page.nextToken();
     while (token != null) {
-      ListPage<FileStatus> p = om.listStatus(V, B, "", true, null, 3, token);
+      ListPage<FileStatus> p = om.fso().listStatus(V, B, "", true, null, 3, token);
       for (String path : paths(p)) {
         assertTrue(FsoPath.LISTING_ORDER.compare(out.get(out.size() - 1), path) < 0,
             out + " then " + path);

@@ -56,9 +56,9 @@ class LongNamesTest {
   private List<String> growPathsByRenames() {
     putFile(om, V, FSO, "a/b/c/f", 1);
     putFile(om, V, FSO, "z", 1);
-    om.rename(V, FSO, "a/b/c", "a/b/" + BIG + "c");
-    om.rename(V, FSO, "a/b", "a/" + BIG + "b");
-    om.rename(V, FSO, "a", BIG + "a");
+    om.fso().rename(V, FSO, "a/b/c", "a/b/" + BIG + "c");
+    om.fso().rename(V, FSO, "a/b", "a/" + BIG + "b");
+    om.fso().rename(V, FSO, "a", BIG + "a");
     String a = BIG + "a";
     String b = a + "/" + BIG + "b";
     String c = b + "/" + BIG + "c";
@@ -77,12 +77,12 @@ class LongNamesTest {
     List<String> p = growPathsByRenames();
     String c = p.get(2);
     String file = p.get(3);
-    assertEquals(List.of(c), paths(om.listStatus(V, FSO, p.get(1), false, null, 10, null)));
-    assertEquals(List.of(file, "z"), paths(om.listStatus(V, FSO, "", true, c, 10, null)));
-    assertEquals(file, om.getFileStatus(V, FSO, file).path());
-    assertEquals(file, om.lookupFile(V, FSO, file).getKeyName());
-    om.deleteFile(V, FSO, file);
-    om.deleteDirectory(V, FSO, p.get(0), true);
+    assertEquals(List.of(c), paths(om.fso().listStatus(V, FSO, p.get(1), false, null, 10, null)));
+    assertEquals(List.of(file, "z"), paths(om.fso().listStatus(V, FSO, "", true, c, 10, null)));
+    assertEquals(file, om.fso().getFileStatus(V, FSO, file).path());
+    assertEquals(file, om.fso().lookupFile(V, FSO, file).getKeyName());
+    om.fso().deleteFile(V, FSO, file);
+    om.fso().deleteDirectory(V, FSO, p.get(0), true);
     assertEquals(List.of("z"), paths(listAll(om, V, FSO, "", true, null, 1)));
   }
 
@@ -90,12 +90,12 @@ class LongNamesTest {
   void aNewPathOrARenameDestinationIsStillAtMost1024Bytes() {
     List<String> p = growPathsByRenames();
     String c = p.get(2);
-    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.createDirectory(V, FSO, c + "/d"));
-    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.createFile(V, FSO, c + "/g", null));
-    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.rename(V, FSO, "z", c + "/z"));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.fso().createDirectory(V, FSO, c + "/d"));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.fso().createFile(V, FSO, c + "/g", null));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.fso().rename(V, FSO, "z", c + "/z"));
     // Moving the long subtree to a short name is allowed: the destination is short.
-    om.rename(V, FSO, p.get(0), "short");
-    assertTrue(om.getFileStatus(V, FSO, "short/" + BIG + "b").isDirectory());
+    om.fso().rename(V, FSO, p.get(0), "short");
+    assertTrue(om.fso().getFileStatus(V, FSO, "short/" + BIG + "b").isDirectory());
   }
 
   @Test

@@ -18,6 +18,7 @@ import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.SyncPolicy;
 import io.sediment.om.multipart.CompletedPart;
+import io.sediment.om.multipart.MultipartParts;
 import io.sediment.om.multipart.MultipartUploads;
 import io.sediment.om.multipart.PartListing;
 import io.sediment.om.testing.OmStoreExtension;
@@ -48,7 +49,7 @@ class MultipartUploadTest {
   private static final String V = "vol1";
   private static final String B = "buck1";
   private static final long MIB = 1L << 20;
-  private static final long MIN = OmMetadataStore.MULTIPART_MIN_PART_SIZE;
+  private static final long MIN = MultipartUploads.MIN_PART_SIZE;
 
   @RegisterExtension
   final OmStoreExtension omStore =
@@ -86,23 +87,23 @@ class MultipartUploadTest {
    */
   @Test
   void aPartCommitWritesOnePartRowAndCompletionOrAbortRemovesThemAll() {
-    String big = om.initiateMultipartUpload(V, B, "big", null);
-    String small = om.initiateMultipartUpload(V, B, "small", null);
+    String big = om.multipart().initiate(V, B, "big", null);
+    String small = om.multipart().initiate(V, B, "small", null);
     byte[] uploadKey = OmKeys.utf8(OmKeys.multipartKey(V, B, "big", big));
     Table<byte[], byte[]> rawUploads =
         om.dbStore().getTable(OmDBDefinition.MULTIPART_INFO_TABLE.name());
-    om.commitPart(V, B, "big", big, 1, MIN, "e1");
+    om.multipart().commitPart(V, B, "big", big, 1, MIN, "e1");
     int rowAfterOne = rawUploads.get(uploadKey).length;
     for (int n = 2; n <= 40; n++) {
-      om.commitPart(V, B, "big", big, n, MIN, "e" + n);
+      om.multipart().commitPart(V, B, "big", big, n, MIN, "e" + n);
     }
-    om.commitPart(V, B, "small", small, 1, MIN, "s1");
-    om.commitPart(V, B, "small", small, 2, MIN, "s2");
+    om.multipart().commitPart(V, B, "small", small, 1, MIN, "s1");
+    om.multipart().commitPart(V, B, "small", small, 2, MIN, "s2");
     assertEquals(rowAfterOne, rawUploads.get(uploadKey).length,
         "the upload row does not grow with its parts");
     assertEquals(40, FsoTestSupport.keys(om, OmDBDefinition.MULTIPART_PARTS_TABLE,
         OmKeys.multipartPartsPrefix(big)).size());
-    PartListing page = om.listParts(V, B, "big", big, 17, 5);
+    PartListing page = om.multipart().listParts(V, B, "big", big, 17, 5);
     assertEquals(List.of(18, 19, 20, 21, 22),
         page.parts().stream().map(PartInfo::getPartNumber).toList());
     assertEquals(22, page.nextPartNumberMarker());
@@ -111,8 +112,8 @@ class MultipartUploadTest {
     for (int n = 1; n <= 40; n++) {
       all.add(new CompletedPart(n, "e" + n));
     }
-    om.completeMultipartUpload(V, B, "big", big, all);
-    om.abortMultipartUpload(V, B, "small", small);
+    om.multipart().complete(V, B, "big", big, all);
+    om.multipart().abort(V, B, "small", small);
     assertEquals(List.of(), FsoTestSupport.keys(om, OmDBDefinition.MULTIPART_PARTS_TABLE));
     assertEquals(2, deletedRows().size(), "the aborted upload's two parts await the purge");
     assertCountersMatchScan();
@@ -122,7 +123,7 @@ class MultipartUploadTest {
   @Test
   @SuppressWarnings("deprecation")
   void inlinePartsOfAnOlderStoreAreMovedToTheirOwnRowsWhenItOpens() {
-    String uploadId = om.initiateMultipartUpload(V, B, "old", null);
+    String uploadId = om.multipart().initiate(V, B, "old", null);
     String key = OmKeys.multipartKey(V, B, "old", uploadId);
     Table<String, MultipartUploadInfo> uploads =
         om.dbStore().getTable(OmDBDefinition.MULTIPART_INFO_TABLE);
@@ -135,30 +136,30 @@ class MultipartUploadTest {
     om = omStore.reopen(OmStoreOptions.defaults());
     assertEquals(0, om.dbStore().getTable(OmDBDefinition.MULTIPART_INFO_TABLE).get(key)
         .getLegacyPartsCount());
-    assertEquals(List.of(1, 2, 3), om.listParts(V, B, "old", uploadId, 0, 10).parts().stream()
+    assertEquals(List.of(1, 2, 3), om.multipart().listParts(V, B, "old", uploadId, 0, 10).parts().stream()
         .map(PartInfo::getPartNumber).toList());
-    KeyInfo done = om.completeMultipartUpload(V, B, "old", uploadId, List.of(
+    KeyInfo done = om.multipart().complete(V, B, "old", uploadId, List.of(
         new CompletedPart(1, "e1"), new CompletedPart(2, "e2"), new CompletedPart(3, "e3")));
     assertEquals(3 * MIN, done.getDataSize());
-    assertEquals(0, new MultipartUploads(om.context()).moveInlineParts(), "nothing left to move");
+    assertEquals(0, new MultipartParts(om.context()).moveInlineParts(), "nothing left to move");
     assertCountersMatchScan();
   }
 
   @Test
   void wholeLifecycleCommitsTheSumOfThePartsAsTheKey() {
-    String uploadId = om.initiateMultipartUpload(V, B, "big/object", "bob");
+    String uploadId = om.multipart().initiate(V, B, "big/object", "bob");
     assertEquals(OmKeys.ID_WIDTH, uploadId.length());
     assertEquals(1, om.bucketCounters(V, B).get(OmCounter.MULTIPART_UPLOADS));
-    om.commitPart(V, B, "big/object", uploadId, 1, 6 * MIB, "etag-1");
-    om.commitPart(V, B, "big/object", uploadId, 3, 2 * MIB, "etag-3");
-    om.commitPart(V, B, "big/object", uploadId, 2, MIN, "etag-2");
+    om.multipart().commitPart(V, B, "big/object", uploadId, 1, 6 * MIB, "etag-1");
+    om.multipart().commitPart(V, B, "big/object", uploadId, 3, 2 * MIB, "etag-3");
+    om.multipart().commitPart(V, B, "big/object", uploadId, 2, MIN, "etag-2");
 
-    PartListing parts = om.listParts(V, B, "big/object", uploadId, 0, 100);
+    PartListing parts = om.multipart().listParts(V, B, "big/object", uploadId, 0, 100);
     assertEquals(List.of(1, 2, 3), parts.parts().stream().map(PartInfo::getPartNumber).toList(),
         "parts are listed in part number order whatever the upload order");
     assertFalse(parts.truncated());
 
-    KeyInfo key = om.completeMultipartUpload(V, B, "big/object", uploadId, List.of(
+    KeyInfo key = om.multipart().complete(V, B, "big/object", uploadId, List.of(
         new CompletedPart(1, "etag-1"), new CompletedPart(2, "\"etag-2\""),
         new CompletedPart(3, "etag-3")));
     assertEquals(6 * MIB + MIN + 2 * MIB, key.getDataSize());
@@ -168,9 +169,9 @@ class MultipartUploadTest {
     assertEquals(OmKeys.parseId(uploadId), key.getObjectId(),
         "the key takes the upload's object id");
 
-    assertTrue(om.listMultipartUploads(V, B, null, null, null, 10).uploads().isEmpty());
+    assertTrue(om.multipart().list(V, B, null, null, null, 10).uploads().isEmpty());
     assertRejected(om, Code.NOT_FOUND,
-        () -> om.listParts(V, B, "big/object", uploadId, 0, 10));
+        () -> om.multipart().listParts(V, B, "big/object", uploadId, 0, 10));
     Map<OmCounter, Long> bucket = om.bucketCounters(V, B);
     assertEquals(0, bucket.get(OmCounter.MULTIPART_UPLOADS));
     assertEquals(1, bucket.get(OmCounter.KEYS));
@@ -181,12 +182,12 @@ class MultipartUploadTest {
 
   @Test
   void reuploadingAPartReplacesItAndHandsTheOldDataToTheKeyPurge() {
-    String uploadId = om.initiateMultipartUpload(V, B, "k", null);
-    PartInfo first = om.commitPart(V, B, "k", uploadId, 1, 7 * MIB, "old");
-    PartInfo second = om.commitPart(V, B, "k", uploadId, 1, 8 * MIB, "new");
+    String uploadId = om.multipart().initiate(V, B, "k", null);
+    PartInfo first = om.multipart().commitPart(V, B, "k", uploadId, 1, 7 * MIB, "old");
+    PartInfo second = om.multipart().commitPart(V, B, "k", uploadId, 1, 8 * MIB, "new");
     assertNotEquals(first.getObjectId(), second.getObjectId());
 
-    List<PartInfo> parts = om.listParts(V, B, "k", uploadId, 0, 10).parts();
+    List<PartInfo> parts = om.multipart().listParts(V, B, "k", uploadId, 0, 10).parts();
     assertEquals(List.of(second), parts, "one part 1: the re-upload");
     Map<String, KeyInfo> deleted = deletedRows();
     assertEquals(1, deleted.size());
@@ -197,9 +198,9 @@ class MultipartUploadTest {
     assertEquals(1, om.bucketCounters(V, B).get(OmCounter.DELETED_KEYS));
     assertEquals(7 * MIB, om.bucketCounters(V, B).get(OmCounter.DELETED_KEY_BYTES));
 
-    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.completeMultipartUpload(V, B, "k",
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.multipart().complete(V, B, "k",
         uploadId, List.of(new CompletedPart(1, "old"))));
-    om.completeMultipartUpload(V, B, "k", uploadId, List.of(new CompletedPart(1, "new")));
+    om.multipart().complete(V, B, "k", uploadId, List.of(new CompletedPart(1, "new")));
     assertEquals(8 * MIB, om.lookupKey(V, B, "k").getDataSize());
     assertCountersMatchScan();
   }
@@ -207,12 +208,12 @@ class MultipartUploadTest {
   @Test
   void completingOverAnExistingKeyMovesItAndTheUnlistedPartsToDeletedTable() {
     KeyInfo previous = put(om, V, B, "k", 123);
-    String uploadId = om.initiateMultipartUpload(V, B, "k", null);
-    om.commitPart(V, B, "k", uploadId, 1, MIN, "a");
-    PartInfo unlisted = om.commitPart(V, B, "k", uploadId, 2, 9, "b");
-    om.commitPart(V, B, "k", uploadId, 3, 10, "c");
+    String uploadId = om.multipart().initiate(V, B, "k", null);
+    om.multipart().commitPart(V, B, "k", uploadId, 1, MIN, "a");
+    PartInfo unlisted = om.multipart().commitPart(V, B, "k", uploadId, 2, 9, "b");
+    om.multipart().commitPart(V, B, "k", uploadId, 3, 10, "c");
 
-    KeyInfo key = om.completeMultipartUpload(V, B, "k", uploadId,
+    KeyInfo key = om.multipart().complete(V, B, "k", uploadId,
         List.of(new CompletedPart(1, "a"), new CompletedPart(3, "c")));
     assertEquals(MIN + 10, key.getDataSize(), "part 2 is left out");
     Map<String, KeyInfo> deleted = deletedRows();
@@ -228,26 +229,26 @@ class MultipartUploadTest {
 
   @Test
   void abortHandsEveryPartToTheKeyPurgeAndForgetsTheUpload() {
-    String uploadId = om.initiateMultipartUpload(V, B, "k", null);
-    om.commitPart(V, B, "k", uploadId, 1, 5, "a");
-    om.commitPart(V, B, "k", uploadId, 2, 6, "b");
-    om.abortMultipartUpload(V, B, "k", uploadId);
+    String uploadId = om.multipart().initiate(V, B, "k", null);
+    om.multipart().commitPart(V, B, "k", uploadId, 1, 5, "a");
+    om.multipart().commitPart(V, B, "k", uploadId, 2, 6, "b");
+    om.multipart().abort(V, B, "k", uploadId);
 
     assertEquals(2, deletedRows().size());
     assertEquals(0, om.bucketCounters(V, B).get(OmCounter.MULTIPART_UPLOADS));
     assertEquals(11, om.bucketCounters(V, B).get(OmCounter.DELETED_KEY_BYTES));
-    assertRejected(om, Code.NOT_FOUND, () -> om.abortMultipartUpload(V, B, "k", uploadId));
-    assertRejected(om, Code.NOT_FOUND, () -> om.commitPart(V, B, "k", uploadId, 1, 1, "x"));
+    assertRejected(om, Code.NOT_FOUND, () -> om.multipart().abort(V, B, "k", uploadId));
+    assertRejected(om, Code.NOT_FOUND, () -> om.multipart().commitPart(V, B, "k", uploadId, 1, 1, "x"));
     assertRejected(om, Code.NOT_FOUND, () -> om.lookupKey(V, B, "k"));
     assertCountersMatchScan();
   }
 
   @Test
   void everyInvalidCompletionIsRejectedAndChangesNothing() {
-    String uploadId = om.initiateMultipartUpload(V, B, "k", null);
-    om.commitPart(V, B, "k", uploadId, 1, MIN, "a");
-    om.commitPart(V, B, "k", uploadId, 2, MIN - 1, "b");
-    om.commitPart(V, B, "k", uploadId, 3, 1, "c");
+    String uploadId = om.multipart().initiate(V, B, "k", null);
+    om.multipart().commitPart(V, B, "k", uploadId, 1, MIN, "a");
+    om.multipart().commitPart(V, B, "k", uploadId, 2, MIN - 1, "b");
+    om.multipart().commitPart(V, B, "k", uploadId, 3, 1, "c");
 
     List<List<CompletedPart>> invalid = List.of(
         List.of(),
@@ -260,18 +261,18 @@ class MultipartUploadTest {
         List.of(new CompletedPart(1, "")));
     for (List<CompletedPart> parts : invalid) {
       OmException e = assertRejected(om, Code.INVALID_ARGUMENT,
-          () -> om.completeMultipartUpload(V, B, "k", uploadId, parts));
+          () -> om.multipart().complete(V, B, "k", uploadId, parts));
       assertFalse(e.getMessage().isEmpty());
     }
     assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.completeMultipartUpload(V, B, "k", uploadId, null));
-    assertRejected(om, Code.NOT_FOUND, () -> om.completeMultipartUpload(V, B, "other",
+        () -> om.multipart().complete(V, B, "k", uploadId, null));
+    assertRejected(om, Code.NOT_FOUND, () -> om.multipart().complete(V, B, "other",
         uploadId, List.of(new CompletedPart(1, "a"))));
-    assertRejected(om, Code.NOT_FOUND, () -> om.completeMultipartUpload(V, B, "k",
+    assertRejected(om, Code.NOT_FOUND, () -> om.multipart().complete(V, B, "k",
         OmKeys.id(999_999), List.of(new CompletedPart(1, "a"))));
 
     // The upload is still intact: the smallest valid completion works.
-    KeyInfo key = om.completeMultipartUpload(V, B, "k", uploadId,
+    KeyInfo key = om.multipart().complete(V, B, "k", uploadId,
         List.of(new CompletedPart(1, "a"), new CompletedPart(2, "b")));
     assertEquals(2 * MIN - 1, key.getDataSize(), "the last part may be small");
     assertCountersMatchScan();
@@ -279,40 +280,40 @@ class MultipartUploadTest {
 
   @Test
   void badArgumentsAreRejectedWithoutChangingTheStore() {
-    String uploadId = om.initiateMultipartUpload(V, B, "k", null);
-    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.commitPart(V, B, "k", uploadId, 0, 1, "e"));
+    String uploadId = om.multipart().initiate(V, B, "k", null);
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.multipart().commitPart(V, B, "k", uploadId, 0, 1, "e"));
     assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.commitPart(V, B, "k", uploadId, 10_001, 1, "e"));
-    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.commitPart(V, B, "k", uploadId, 1, -1, "e"));
-    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.commitPart(V, B, "k", uploadId, 1, 1, null));
-    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.commitPart(V, B, "k", "xyz", 1, 1, "e"));
+        () -> om.multipart().commitPart(V, B, "k", uploadId, 10_001, 1, "e"));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.multipart().commitPart(V, B, "k", uploadId, 1, -1, "e"));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.multipart().commitPart(V, B, "k", uploadId, 1, 1, null));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.multipart().commitPart(V, B, "k", "xyz", 1, 1, "e"));
     assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.commitPart(V, B, "k", "00000000000000AB", 1, 1, "e"));
-    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.commitPart(V, B, "", uploadId, 1, 1, "e"));
-    assertRejected(om, Code.NOT_FOUND, () -> om.commitPart(V, "nope", "k", uploadId, 1, 1, "e"));
-    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.listParts(V, B, "k", uploadId, -1, 10));
-    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.listParts(V, B, "k", uploadId, 0, -1));
-    assertRejected(om, Code.NOT_FOUND, () -> om.initiateMultipartUpload(V, "nope", "k", null));
+        () -> om.multipart().commitPart(V, B, "k", "00000000000000AB", 1, 1, "e"));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.multipart().commitPart(V, B, "", uploadId, 1, 1, "e"));
+    assertRejected(om, Code.NOT_FOUND, () -> om.multipart().commitPart(V, "nope", "k", uploadId, 1, 1, "e"));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.multipart().listParts(V, B, "k", uploadId, -1, 10));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.multipart().listParts(V, B, "k", uploadId, 0, -1));
+    assertRejected(om, Code.NOT_FOUND, () -> om.multipart().initiate(V, "nope", "k", null));
     assertRejected(om, Code.FAILED_PRECONDITION, () -> om.deleteBucket(V, B));
 
     om.createBucket(V, "fso", BucketLayout.FILE_SYSTEM_OPTIMIZED, null, 0);
-    assertRejected(om, Code.UNIMPLEMENTED, () -> om.initiateMultipartUpload(V, "fso", "k", null));
+    assertRejected(om, Code.UNIMPLEMENTED, () -> om.multipart().initiate(V, "fso", "k", null));
     assertRejected(om, Code.UNIMPLEMENTED,
-        () -> om.listMultipartUploads(V, "fso", null, null, null, 10));
+        () -> om.multipart().list(V, "fso", null, null, null, 10));
   }
 
   @Test
   void partsArePagedByPartNumberMarker() {
-    String uploadId = om.initiateMultipartUpload(V, B, "k", null);
+    String uploadId = om.multipart().initiate(V, B, "k", null);
     List<Integer> numbers = List.of(1, 2, 5, 9, 10, 11, 100, 10_000);
     for (int n : numbers) {
-      om.commitPart(V, B, "k", uploadId, n, n, "e" + n);
+      om.multipart().commitPart(V, B, "k", uploadId, n, n, "e" + n);
     }
     for (int pageSize = 1; pageSize <= 4; pageSize++) {
       List<Integer> seen = new ArrayList<>();
       int marker = 0;
       while (true) {
-        PartListing page = om.listParts(V, B, "k", uploadId, marker, pageSize);
+        PartListing page = om.multipart().listParts(V, B, "k", uploadId, marker, pageSize);
         page.parts().forEach(p -> seen.add(p.getPartNumber()));
         if (!page.truncated()) {
           assertEquals(0, page.nextPartNumberMarker());
@@ -324,26 +325,26 @@ class MultipartUploadTest {
       }
       assertEquals(numbers, seen, "page size " + pageSize);
     }
-    assertEquals(List.of(9, 10), om.listParts(V, B, "k", uploadId, 6, 2).parts().stream()
+    assertEquals(List.of(9, 10), om.multipart().listParts(V, B, "k", uploadId, 6, 2).parts().stream()
         .map(PartInfo::getPartNumber).toList(), "a marker between parts");
-    assertTrue(om.listParts(V, B, "k", uploadId, 10_000, 5).parts().isEmpty());
+    assertTrue(om.multipart().listParts(V, B, "k", uploadId, 10_000, 5).parts().isEmpty());
   }
 
   @Test
   void uploadIdsAreUniqueAndIncreaseWithInitiation() {
-    String a = om.initiateMultipartUpload(V, B, "k", null);
-    String b = om.initiateMultipartUpload(V, B, "k", null);
-    String c = om.initiateMultipartUpload(V, B, "j", null);
+    String a = om.multipart().initiate(V, B, "k", null);
+    String b = om.multipart().initiate(V, B, "k", null);
+    String c = om.multipart().initiate(V, B, "j", null);
     assertTrue(a.compareTo(b) < 0 && b.compareTo(c) < 0);
-    om.abortMultipartUpload(V, B, "k", a);
-    assertEquals(List.of(c, b), om.listMultipartUploads(V, B, null, null, null, 10).uploads()
+    om.multipart().abort(V, B, "k", a);
+    assertEquals(List.of(c, b), om.multipart().list(V, B, null, null, null, 10).uploads()
         .stream().map(u -> u.getUploadId()).toList(), "key order, then initiation order");
     assertCountersMatchScan();
   }
 
   @Test
   void concurrentPartCommitsToOneUploadAreAllKept() throws Exception {
-    String uploadId = om.initiateMultipartUpload(V, B, "k", null);
+    String uploadId = om.multipart().initiate(V, B, "k", null);
     int threads = 8;
     int perThread = 25;
     ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -353,7 +354,7 @@ class MultipartUploadTest {
         int first = t * perThread + 1;
         done.add(pool.submit(() -> {
           for (int n = first; n < first + perThread; n++) {
-            om.commitPart(V, B, "k", uploadId, n, n, "e" + n);
+            om.multipart().commitPart(V, B, "k", uploadId, n, n, "e" + n);
           }
         }));
       }
@@ -363,7 +364,7 @@ class MultipartUploadTest {
     } finally {
       pool.shutdownNow();
     }
-    List<Integer> numbers = om.listParts(V, B, "k", uploadId, 0, 1000).parts().stream()
+    List<Integer> numbers = om.multipart().listParts(V, B, "k", uploadId, 0, 1000).parts().stream()
         .map(PartInfo::getPartNumber).toList();
     assertEquals(threads * perThread, numbers.size(), "no part commit lost an update");
     for (int i = 0; i < numbers.size(); i++) {

@@ -236,7 +236,7 @@ final class NamespaceHarness {
   /** Empties every store-wide queue (what earlier tries left), then checks they are empty. */
   private void drainQueues() {
     clock.advance(Duration.ofDays(1).toMillis());
-    for (int guard = 0; om.purgeDeletedDirectories(OmPurges.MAX_LIMIT) > 0; guard++) {
+    for (int guard = 0; om.fso().purgeDeletedDirectories(OmPurges.MAX_LIMIT) > 0; guard++) {
       assertTrue(guard < 1000, "the directory purge does not converge");
     }
     for (int guard = 0; !om.purges().expireOpenKeys(Duration.ZERO, OmPurges.MAX_LIMIT).skipped();
@@ -337,7 +337,7 @@ final class NamespaceHarness {
       case COMMIT_SESSION -> commitSession(op);
       case MPU_INITIATE -> {
         String id = call(null, "initiate " + obs + "/" + op.key(),
-            () -> om.initiateMultipartUpload(v, obs, op.key(), null));
+            () -> om.multipart().initiate(v, obs, op.key(), null));
         model.applyInitiate(obs, op.key(), id, now());
         uploads.add(new UploadRef(obs, op.key(), id));
       }
@@ -371,7 +371,7 @@ final class NamespaceHarness {
         String to = op.pick() % 5 == 1 ? op.path2() : intoLiveDir(fso, op.path2(), op.pick() / 5);
         Code c = model.predictRename(fso, from, to);
         FileStatus s = call(c, "rename " + fso.name() + "/" + from + " -> " + to,
-            () -> om.rename(v, fso.name(), from, to));
+            () -> om.fso().rename(v, fso.name(), from, to));
         if (c == null) {
           model.applyRename(fso, from, to);
           assertEquals(to, s.path());
@@ -385,7 +385,7 @@ final class NamespaceHarness {
         String name = SNAPSHOTS[op.pick() % SNAPSHOTS.length];
         Code c = model.predictCreateSnapshot(b, name);
         SnapshotInfo s = call(c, "createSnapshot " + b + "/" + name,
-            () -> om.createSnapshot(v, b, name));
+            () -> om.snapshots().create(v, b, name));
         snapshotCreates++;
         if (c == null) {
           model.applyCreateSnapshot(b, name);
@@ -462,7 +462,7 @@ final class NamespaceHarness {
   private void abort(UploadRef u) {
     Code bc = model.bucketCode(u.bucket(), false);
     Code c = bc != null ? bc : model.predictUploadExists(u.bucket(), u.key(), u.uploadId());
-    if (run(c, "abort " + u, () -> om.abortMultipartUpload(v, u.bucket(), u.key(),
+    if (run(c, "abort " + u, () -> om.multipart().abort(v, u.bucket(), u.key(),
         u.uploadId())) == null) {
       model.applyAbort(u.bucket(), u.key(), u.uploadId());
     }
@@ -470,7 +470,7 @@ final class NamespaceHarness {
 
   private void deleteFile(BucketM b, String p) {
     Code c = model.predictDeleteFile(b, p);
-    if (run(c, "deleteFile " + b.name() + "/" + p, () -> om.deleteFile(v, b.name(), p)) == null) {
+    if (run(c, "deleteFile " + b.name() + "/" + p, () -> om.fso().deleteFile(v, b.name(), p)) == null) {
       model.applyDeleteFile(b, p);
     }
   }
@@ -478,14 +478,14 @@ final class NamespaceHarness {
   private void deleteDirectory(BucketM b, String p, boolean recursive) {
     Code c = model.predictDeleteDir(b, p, recursive);
     if (run(c, "deleteDirectory " + b.name() + "/" + p + " recursive=" + recursive,
-        () -> om.deleteDirectory(v, b.name(), p, recursive)) == null) {
+        () -> om.fso().deleteDirectory(v, b.name(), p, recursive)) == null) {
       model.applyDeleteDir(b, p);
     }
   }
 
   private void deleteSnapshot(String b, String name) {
     Code c = model.predictDeleteSnapshot(b, name);
-    if (run(c, "deleteSnapshot " + b + "/" + name, () -> om.deleteSnapshot(v, b, name)) == null) {
+    if (run(c, "deleteSnapshot " + b + "/" + name, () -> om.snapshots().delete(v, b, name)) == null) {
       model.applyDeleteSnapshot(b, name);
     }
   }
@@ -700,7 +700,7 @@ final class NamespaceHarness {
       Code bc = model.bucketCode(s.bucket(), true);
       if (bc != null) {
         run(bc, "commitFile in " + s.bucket(),
-            () -> om.commitFile(v, s.bucket(), s.name(), client, op.n()));
+            () -> om.fso().commitFile(v, s.bucket(), s.name(), client, op.n()));
       } else {
         commitFile(model.bucket(s.bucket()), s.name(), client, op.n());
       }
@@ -735,7 +735,7 @@ final class NamespaceHarness {
     Code bc = model.bucketCode(u.bucket(), false);
     Code c = bc != null ? bc : model.predictUploadExists(u.bucket(), u.key(), u.uploadId());
     PartInfo p = call(c, "commitPart " + u + " #" + number,
-        () -> om.commitPart(v, u.bucket(), u.key(), u.uploadId(), number, size, etag));
+        () -> om.multipart().commitPart(v, u.bucket(), u.key(), u.uploadId(), number, size, etag));
     if (c == null) {
       assertEquals(number, p.getPartNumber());
       assertEquals(size, p.getSize());
@@ -784,7 +784,7 @@ final class NamespaceHarness {
       c = model.predictComplete(u.bucket(), u.key(), u.uploadId(), parts);
     }
     Code expected = c;
-    KeyInfo k = call(expected, "complete " + u + " " + parts, () -> om.completeMultipartUpload(v,
+    KeyInfo k = call(expected, "complete " + u + " " + parts, () -> om.multipart().complete(v,
         u.bucket(), u.key(), u.uploadId(), parts));
     if (expected == null) {
       KeyM committed = model.applyComplete(u.bucket(), u.key(), u.uploadId(), parts);
@@ -798,7 +798,7 @@ final class NamespaceHarness {
     List<String> comps = NamespaceModel.components(path);
     int first = model.firstMissing(b, comps, comps.size());
     FileStatus s = call(c, "createDirectory " + b.name() + "/" + path,
-        () -> om.createDirectory(v, b.name(), path));
+        () -> om.fso().createDirectory(v, b.name(), path));
     if (c == null) {
       assertTrue(s.isDirectory());
       assertEquals(path, s.path());
@@ -810,7 +810,7 @@ final class NamespaceHarness {
   private void learnDirectories(BucketM b, List<String> comps, int from, int to) {
     long parent = from == 0 ? b.objectId() : model.dirId(b, NamespaceModel.join(comps, from));
     for (int i = from; i < to; i++) {
-      FileStatus s = om.getFileStatus(v, b.name(), NamespaceModel.join(comps, i + 1));
+      FileStatus s = om.fso().getFileStatus(v, b.name(), NamespaceModel.join(comps, i + 1));
       assertTrue(s.isDirectory(), s.toString());
       assertEquals(parent, s.parentId(), "parent of " + s.path());
       model.addDir(b, parent, comps.get(i), s.objectId());
@@ -823,7 +823,7 @@ final class NamespaceHarness {
     List<String> comps = NamespaceModel.components(path);
     int first = model.firstMissing(b, comps, comps.size() - 1);
     OpenKeySession s = call(c, "createFile " + b.name() + "/" + path,
-        () -> om.createFile(v, b.name(), path, null));
+        () -> om.fso().createFile(v, b.name(), path, null));
     if (c == null) {
       learnDirectories(b, comps, first, comps.size() - 1);
       long parent = model.dirId(b, NamespaceModel.join(comps, comps.size() - 1));
@@ -844,7 +844,7 @@ final class NamespaceHarness {
   private void commitFile(BucketM b, String path, long clientId, long size) {
     Code c = model.predictCommitFile(b, path, clientId);
     KeyInfo k = call(c, "commitFile " + b.name() + "/" + path + " client " + clientId,
-        () -> om.commitFile(v, b.name(), path, clientId, size));
+        () -> om.fso().commitFile(v, b.name(), path, clientId, size));
     if (c == null) {
       FileM f = model.applyCommitFile(b, path, clientId, size);
       assertEquals(f.objectId(), k.getObjectId());
@@ -881,7 +881,7 @@ final class NamespaceHarness {
 
   int purgeDirectories(int budget) {
     int expected = model.purgeDeletedDirectories(budget);
-    assertEquals(expected, om.purgeDeletedDirectories(budget),
+    assertEquals(expected, om.fso().purgeDeletedDirectories(budget),
         "purgeDeletedDirectories(" + budget + ")");
     assertEquals(model.dirCursor, dirCursor(), "directory purge cursor after purgeDeletedDirectories("
         + budget + ")");

@@ -513,8 +513,8 @@ final class NamespaceListings {
       @Override
       Page read(int max) {
         ListPage<FileStatus> p = tokens
-            ? om.listStatus(v, b.name(), path, recursive, startKey, max, token)
-            : om.listStatus(v, b.name(), path, recursive, cursor, max, null);
+            ? om.fso().listStatus(v, b.name(), path, recursive, startKey, max, token)
+            : om.fso().listStatus(v, b.name(), path, recursive, cursor, max, null);
         assertEquals(p.truncated(), p.nextToken() != null, label + ": a token iff truncated");
         next = p.nextToken();
         List<Item> items = new ArrayList<>();
@@ -602,7 +602,7 @@ final class NamespaceListings {
 
       @Override
       Page read(int max) {
-        OpenFilesPage p = om.listOpenFiles(v, b.name(), max, token);
+        OpenFilesPage p = om.openFiles().list(v, b.name(), max, token);
         assertEquals(p.truncated(), p.nextToken() != null, label + ": a token iff truncated");
         assertEquals(modelOpen(b, null).size(), p.totalOpenKeyCount(),
             label + ": totalOpenKeyCount");
@@ -684,7 +684,7 @@ final class NamespaceListings {
 
       @Override
       Page read(int max) {
-        MultipartUploadListing p = om.listMultipartUploads(v, b, prefix, km,
+        MultipartUploadListing p = om.multipart().list(v, b, prefix, km,
             km == null ? uploadIdMarker : um, max);
         List<Item> items = new ArrayList<>();
         for (MultipartUploadInfo u : p.uploads()) {
@@ -736,7 +736,7 @@ final class NamespaceListings {
       for (int guard = 0; ; guard++) {
         assertTrue(guard < 1000);
         int max = 1 + random.nextInt(cap + 2);
-        PartListing p = om.listParts(v, b, u.key(), u.uploadId(), marker, max);
+        PartListing p = om.multipart().listParts(v, b, u.key(), u.uploadId(), marker, max);
         assertTrue(p.parts().size() <= Math.min(max, cap));
         for (PartInfo part : p.parts()) {
           got.add(part.getPartNumber() + "=" + part.getObjectId() + "/" + part.getSize() + "/"
@@ -792,12 +792,12 @@ final class NamespaceListings {
       Page read(int max) {
         ListPage<SnapshotInfo> p;
         if (tokens) {
-          p = om.listSnapshots(v, b, prefix, prev, max, token, includeDeleted);
+          p = om.snapshots().list(v, b, prefix, prev, max, token, includeDeleted);
           assertEquals(p.truncated(), p.nextToken() != null, label + ": a token iff truncated");
         } else if (includeDeleted) {
-          p = om.listSnapshots(v, b, prefix, cursor, max, null, true);
+          p = om.snapshots().list(v, b, prefix, cursor, max, null, true);
         } else {
-          p = om.listSnapshots(v, b, prefix, cursor, max);
+          p = om.snapshots().list(v, b, prefix, cursor, max);
         }
         next = p.nextToken();
         List<Item> items = new ArrayList<>();
@@ -859,7 +859,7 @@ final class NamespaceListings {
 
       @Override
       Page read(int max) {
-        ListPage<KeyInfo> p = om.listKeysInSnapshot(v, b, snapshot, prefix, cursor, max);
+        ListPage<KeyInfo> p = om.snapshots().listKeys(v, b, snapshot, prefix, cursor, max);
         assertNull(p.nextToken(), label + ": pages by start-after");
         List<Item> items = new ArrayList<>();
         p.items().forEach(k -> items.add(keyItem(k.getKeyName(), k.getObjectId(),

@@ -174,30 +174,30 @@ class OzoneListingScenariosTest {
     // start-after equal to the prefix (and to the key): exclusive
     assertEquals(List.of("a/b-x", "a/b/", "a/b/c", "a/b0", "a/bc"), keysAll("a/b", "a/b", 2));
     // uploads
-    om.initiateMultipartUpload(V, B, "u/k", null);
-    om.initiateMultipartUpload(V, B, "u/k", null);
-    om.initiateMultipartUpload(V, B, "u/k0", null);
-    om.initiateMultipartUpload(V, B, "u/k/x", null);
-    MultipartUploadListing mu = om.listMultipartUploads(V, B, "u/k", null, null, 1);
+    om.multipart().initiate(V, B, "u/k", null);
+    om.multipart().initiate(V, B, "u/k", null);
+    om.multipart().initiate(V, B, "u/k0", null);
+    om.multipart().initiate(V, B, "u/k/x", null);
+    MultipartUploadListing mu = om.multipart().list(V, B, "u/k", null, null, 1);
     assertTrue(mu.truncated());
     List<String> ups = new ArrayList<>();
     String km = null, um = null;
     while (true) {
-      MultipartUploadListing p = om.listMultipartUploads(V, B, "u/k", km, um, 1);
+      MultipartUploadListing p = om.multipart().list(V, B, "u/k", km, um, 1);
       p.uploads().forEach(u -> ups.add(u.getKeyName()));
       if (!p.truncated()) break;
       km = p.nextKeyMarker(); um = p.nextUploadIdMarker();
     }
     assertEquals(List.of("u/k", "u/k", "u/k/x", "u/k0"), ups);
-    assertEquals(List.of("u/k/x", "u/k0"), om.listMultipartUploads(V, B, "u/k", "u/k", null, 10)
+    assertEquals(List.of("u/k/x", "u/k0"), om.multipart().list(V, B, "u/k", "u/k", null, 10)
         .uploads().stream().map(u -> u.getKeyName()).toList());
     // snapshots
-    om.createSnapshot(V, B, "snap");
-    om.createSnapshot(V, B, "snap-1");
-    om.createSnapshot(V, B, "snap1");
-    assertEquals(List.of("snap", "snap-1", "snap1"), om.listSnapshots(V, B, "snap", null, 10)
+    om.snapshots().create(V, B, "snap");
+    om.snapshots().create(V, B, "snap-1");
+    om.snapshots().create(V, B, "snap1");
+    assertEquals(List.of("snap", "snap-1", "snap1"), om.snapshots().list(V, B, "snap", null, 10)
         .items().stream().map(x -> x.getName()).toList());
-    assertEquals(List.of("snap-1", "snap1"), om.listSnapshots(V, B, "snap", "snap", 10)
+    assertEquals(List.of("snap-1", "snap1"), om.snapshots().list(V, B, "snap", "snap", 10)
         .items().stream().map(x -> x.getName()).toList());
   }
 
@@ -215,11 +215,11 @@ class OzoneListingScenariosTest {
     put(om, V, B, "gone", 1);
     om.deleteKey(V, B, "gone");
     om.openKey(V, "buck10", "o", null);
-    om.initiateMultipartUpload(V, "buck10", "u", null);
-    om.createSnapshot(V, "buck10", "snap1");
+    om.multipart().initiate(V, "buck10", "u", null);
+    om.snapshots().create(V, "buck10", "snap1");
     putFile(om, V, "fso10", "d/f", 1);
     putFile(om, V, F, "gone", 1);
-    om.deleteFile(V, F, "gone");
+    om.fso().deleteFile(V, F, "gone");
     for (int max : new int[] {1, 1000}) {
       ListPage<KeyInfo> k = om.listKeys(V, B, null, null, max, null);
       assertTrue(k.items().isEmpty() && !k.truncated() && k.nextToken() == null);
@@ -229,16 +229,16 @@ class OzoneListingScenariosTest {
       ListObjectsV1Result v1 = om.listObjectsV1(ListObjectsV1Request.of(V, B).withDelimiter("/").withMaxKeys(max));
       assertTrue(v1.contents().isEmpty() && v1.commonPrefixes().isEmpty() && !v1.truncated() && v1.nextMarker() == null);
       for (boolean rec : new boolean[] {false, true}) {
-        ListPage<FileStatus> st = om.listStatus(V, F, "", rec, null, max, null);
+        ListPage<FileStatus> st = om.fso().listStatus(V, F, "", rec, null, max, null);
         assertTrue(st.items().isEmpty() && !st.truncated() && st.nextToken() == null, "fso rec=" + rec);
       }
-      OpenFilesPage of = om.listOpenFiles(V, B, max, null);
+      OpenFilesPage of = om.openFiles().list(V, B, max, null);
       assertTrue(of.entries().isEmpty() && !of.truncated() && of.nextToken() == null && of.totalOpenKeyCount() == 0);
-      OpenFilesPage off = om.listOpenFiles(V, F, max, null);
+      OpenFilesPage off = om.openFiles().list(V, F, max, null);
       assertTrue(off.entries().isEmpty() && !off.truncated() && off.totalOpenKeyCount() == 0);
-      MultipartUploadListing mu = om.listMultipartUploads(V, B, null, null, null, max);
+      MultipartUploadListing mu = om.multipart().list(V, B, null, null, null, max);
       assertTrue(mu.uploads().isEmpty() && !mu.truncated() && mu.nextKeyMarker() == null);
-      ListPage<?> sn = om.listSnapshots(V, B, null, null, max, null, true);
+      ListPage<?> sn = om.snapshots().list(V, B, null, null, max, null, true);
       assertTrue(sn.items().isEmpty() && !sn.truncated() && sn.nextToken() == null);
       ListPage<?> bk = om.listBuckets("empty", null, null, max);
       assertTrue(bk.items().isEmpty() && !bk.truncated());
@@ -251,13 +251,13 @@ class OzoneListingScenariosTest {
       OmInsight.Page io = om.insight().openKeys("/" + V + "/" + B, null, null, max, true, true);
       assertTrue(io.rows().isEmpty() && !io.hasMore());
     }
-    String up = om.initiateMultipartUpload(V, B, "k", null);
-    PartListing pl = om.listParts(V, B, "k", up, 0, 1);
+    String up = om.multipart().initiate(V, B, "k", null);
+    PartListing pl = om.multipart().listParts(V, B, "k", up, 0, 1);
     assertTrue(pl.parts().isEmpty() && !pl.truncated() && pl.nextPartNumberMarker() == 0);
-    om.createSnapshot(V, B, "sss");
-    ListPage<KeyInfo> sk = om.listKeysInSnapshot(V, B, "sss", null, null, 1);
+    om.snapshots().create(V, B, "sss");
+    ListPage<KeyInfo> sk = om.snapshots().listKeys(V, B, "sss", null, null, 1);
     assertTrue(sk.items().isEmpty() && !sk.truncated());
-    LifecycleStep ls = om.lifecycleScanStep("x", V, B, null, k -> true, 1);
+    LifecycleStep ls = om.lifecycle().step("x", V, B, null, k -> true, 1);
     assertTrue(ls.passComplete() && ls.examined() == 0);
   }
 
@@ -285,7 +285,7 @@ class OzoneListingScenariosTest {
     List<String> bySk = new ArrayList<>();
     String sk = null;
     while (true) {
-      List<String> p1 = paths(om.listStatus(V, F, "", true, sk, 1, null));
+      List<String> p1 = paths(om.fso().listStatus(V, F, "", true, sk, 1, null));
       if (p1.isEmpty()) break;
       bySk.addAll(p1);
       sk = p1.get(0);
@@ -316,19 +316,19 @@ class OzoneListingScenariosTest {
     assertEquals(List.of("K:p0", "K:p1"), items(r2));
     // FSO: token after the last entry deleted and a sibling inserted after it
     putFile(om, V, F, "m/1", 1); putFile(om, V, F, "m/2", 1); putFile(om, V, F, "m/4", 1);
-    ListPage<FileStatus> s1 = om.listStatus(V, F, "m", false, null, 2, null);
-    om.deleteFile(V, F, "m/2");
+    ListPage<FileStatus> s1 = om.fso().listStatus(V, F, "m", false, null, 2, null);
+    om.fso().deleteFile(V, F, "m/2");
     putFile(om, V, F, "m/0", 1);
     putFile(om, V, F, "m/3", 1);
-    assertEquals(List.of("m/3", "m/4"), paths(om.listStatus(V, F, "m", false, null, 10, s1.nextToken())));
+    assertEquals(List.of("m/3", "m/4"), paths(om.fso().listStatus(V, F, "m", false, null, 10, s1.nextToken())));
     // open files and snapshots
     OpenKeySession o1 = om.openKey(V, B, "o1", null);
     om.openKey(V, B, "o3", null);
-    OpenFilesPage of = om.listOpenFiles(V, B, 1, null);
+    OpenFilesPage of = om.openFiles().list(V, B, 1, null);
     om.commitKey(V, B, "o1", o1.clientId(), 1);
     om.openKey(V, B, "o0", null);
     om.openKey(V, B, "o2", null);
-    assertEquals(List.of("o2", "o3"), om.listOpenFiles(V, B, 10, of.nextToken()).entries().stream()
+    assertEquals(List.of("o2", "o3"), om.openFiles().list(V, B, 10, of.nextToken()).entries().stream()
         .map(e -> e.path()).toList());
   }
 
@@ -350,7 +350,7 @@ class OzoneListingScenariosTest {
     for (int i = 0; i < 300; i++) om.openKey(V, "buck10", "k" + i, null);
     long nexts = om.dbStore().getTickerCount("NUMBER_DB_NEXT");
     long seeks = om.dbStore().getTickerCount("NUMBER_DB_SEEK");
-    OpenFilesPage p = om.listOpenFiles(V, B, 100, null);
+    OpenFilesPage p = om.openFiles().list(V, B, 100, null);
     long dn = om.dbStore().getTickerCount("NUMBER_DB_NEXT") - nexts;
     assertEquals(1, p.entries().size());
     assertEquals(1, p.totalOpenKeyCount());
@@ -366,7 +366,7 @@ class OzoneListingScenariosTest {
     List<String> seen = new ArrayList<>();
     LifecycleStep st;
     do {
-      st = om.lifecycleScanStep("s", V, B, null, k -> true, 1);
+      st = om.lifecycle().step("s", V, B, null, k -> true, 1);
       st.matched().forEach(k -> seen.add(k.getBucketName() + "/" + k.getKeyName()));
     } while (!st.passComplete());
     assertEquals(List.of("buck1/a", "buck1/b"), seen);

@@ -71,18 +71,18 @@ class PathDepthLimitTest {
   @Test
   void createsDeeperThanTheLimitAreRefusedWithAllTheirParents() {
     openWithBucket(5);
-    assertEquals(5, om.createDirectory(V, B, chain("d", 5)).path().split("/").length);
+    assertEquals(5, om.fso().createDirectory(V, B, chain("d", 5)).path().split("/").length);
     putFile(om, V, B, "x/y/z/w/f", 1);
 
     assertNamesLimit(assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.createDirectory(V, B, "p/q/r/s/t/u")), 5);
+        () -> om.fso().createDirectory(V, B, "p/q/r/s/t/u")), 5);
     assertNamesLimit(assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.createDirectory(V, B, chain("d", 6))), 5);
+        () -> om.fso().createDirectory(V, B, chain("d", 6))), 5);
     // A file whose missing parents would be created: neither the parents nor the file appear.
     assertNamesLimit(assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.createFile(V, B, "n1/n2/n3/n4/n5/f", null)), 5);
+        () -> om.fso().createFile(V, B, "n1/n2/n3/n4/n5/f", null)), 5);
     assertNamesLimit(assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.createFile(V, B, chain("d", 5) + "/f", null)), 5);
+        () -> om.fso().createFile(V, B, chain("d", 5) + "/f", null)), 5);
     assertCountersExact(om);
   }
 
@@ -90,24 +90,24 @@ class PathDepthLimitTest {
   void renameRefusesADestinationOrASubtreeThatWouldEndTooDeep() {
     openWithBucket(6);
     putFile(om, V, B, "f", 1);
-    om.createDirectory(V, B, "a/b/c/d/e/x");
+    om.fso().createDirectory(V, B, "a/b/c/d/e/x");
     // The file itself would be 7 levels deep.
     assertNamesLimit(assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.rename(V, B, "f", "a/b/c/d/e/x/f")), 6);
-    om.rename(V, B, "f", "a/b/c/d/e/f2");
+        () -> om.fso().rename(V, B, "f", "a/b/c/d/e/x/f")), 6);
+    om.fso().rename(V, B, "f", "a/b/c/d/e/f2");
 
     // t holds a directory 2 levels below it: at depth 5 it would reach 7, at depth 4 just 6.
-    om.createDirectory(V, B, "t/u/v");
+    om.fso().createDirectory(V, B, "t/u/v");
     assertNamesLimit(assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.rename(V, B, "t", "a/b/c/d/t")), 6);
-    om.rename(V, B, "t", "a/b/c/t");
-    assertEquals("a/b/c/t/u/v", om.getFileStatus(V, B, "a/b/c/t/u/v").path());
+        () -> om.fso().rename(V, B, "t", "a/b/c/d/t")), 6);
+    om.fso().rename(V, B, "t", "a/b/c/t");
+    assertEquals("a/b/c/t/u/v", om.fso().getFileStatus(V, B, "a/b/c/t/u/v").path());
 
     // The deepest entry is a file: it counts as a level too.
     putFile(om, V, B, "s/u/g", 1);
     assertNamesLimit(assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.rename(V, B, "s", "a/b/c/d/s")), 6);
-    om.rename(V, B, "s", "a/b/c/s");
+        () -> om.fso().rename(V, B, "s", "a/b/c/d/s")), 6);
+    om.fso().rename(V, B, "s", "a/b/c/s");
     assertCountersExact(om);
   }
 
@@ -117,18 +117,18 @@ class PathDepthLimitTest {
     // w has 30 shallow branches and, in the middle of them by name, one 5 levels deep; the walk
     // must come back up and take the next sibling after each branch.
     for (int i = 0; i < 30; i++) {
-      om.createDirectory(V, B, String.format("w/b%02d/x", i));
+      om.fso().createDirectory(V, B, String.format("w/b%02d/x", i));
       putFile(om, V, B, String.format("w/b%02d/x/f", i), 1);
     }
-    om.createDirectory(V, B, "w/b15/x/y/z/deep");
-    om.createDirectory(V, B, "p/q/r");
+    om.fso().createDirectory(V, B, "w/b15/x/y/z/deep");
+    om.fso().createDirectory(V, B, "p/q/r");
     // w's deepest entry is 5 below it; at depth 4 it would end at 9 > 8.
     assertNamesLimit(assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.rename(V, B, "w", "p/q/r/w")), 8);
-    om.rename(V, B, "w", "p/q/w");
-    assertEquals("p/q/w/b15/x/y/z/deep", om.getFileStatus(V, B, "p/q/w/b15/x/y/z/deep").path());
-    om.deleteDirectory(V, B, "p/q/w/b15/x/y", true);
-    om.rename(V, B, "p/q/w", "p/q/r/w");
+        () -> om.fso().rename(V, B, "w", "p/q/r/w")), 8);
+    om.fso().rename(V, B, "w", "p/q/w");
+    assertEquals("p/q/w/b15/x/y/z/deep", om.fso().getFileStatus(V, B, "p/q/w/b15/x/y/z/deep").path());
+    om.fso().deleteDirectory(V, B, "p/q/w/b15/x/y", true);
+    om.fso().rename(V, B, "p/q/w", "p/q/r/w");
     assertCountersExact(om);
   }
 
@@ -138,15 +138,15 @@ class PathDepthLimitTest {
     om.createVolume(V, "alice");
     om.createBucket(V, B, BucketLayout.FILE_SYSTEM_OPTIMIZED, null, 0);
     // A path may be at most 1024 bytes, so 512 one-letter levels per call.
-    om.createDirectory(V, B, chain("a", 512));
-    om.createDirectory(V, B, chain("b", 512));
-    om.rename(V, B, "a", chain("b", 511) + "/a");
-    om.createDirectory(V, B, "c");
-    om.rename(V, B, "b", "c/b");
+    om.fso().createDirectory(V, B, chain("a", 512));
+    om.fso().createDirectory(V, B, chain("b", 512));
+    om.fso().rename(V, B, "a", chain("b", 511) + "/a");
+    om.fso().createDirectory(V, B, "c");
+    om.fso().rename(V, B, "b", "c/b");
     String deepest = "c/" + chain("b", 511) + "/" + chain("a", 512);
-    assertEquals(1024, om.getFileStatus(V, B, deepest).path().split("/").length);
-    om.createDirectory(V, B, "e");
-    OmException e = assertRejected(om, Code.INVALID_ARGUMENT, () -> om.rename(V, B, "c", "e/c"));
+    assertEquals(1024, om.fso().getFileStatus(V, B, deepest).path().split("/").length);
+    om.fso().createDirectory(V, B, "e");
+    OmException e = assertRejected(om, Code.INVALID_ARGUMENT, () -> om.fso().rename(V, B, "c", "e/c"));
     assertNamesLimit(e, 1024);
     assertTrue(e.getMessage().contains("max-path-depth"), e.getMessage());
   }
@@ -155,7 +155,7 @@ class PathDepthLimitTest {
   void aStoreHoldingDeeperTreesStillOpensListsRenamesAndPurges() {
     openWithBucket(12);
     putFile(om, V, B, chain("d", 10) + "/f", 7);
-    om.createDirectory(V, B, "keep/x");
+    om.fso().createDirectory(V, B, "keep/x");
     om.close();
     om = null;
     open(4);
@@ -163,22 +163,22 @@ class PathDepthLimitTest {
     List<String> all = paths(listAll(om, V, B, "", true, null, 3));
     assertEquals(13, all.size());
     assertEquals(chain("d", 10) + "/f", all.get(10));
-    assertEquals(7, om.lookupFile(V, B, chain("d", 10) + "/f").getDataSize());
+    assertEquals(7, om.fso().lookupFile(V, B, chain("d", 10) + "/f").getDataSize());
     // Nothing new below the limit...
     assertNamesLimit(assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.createDirectory(V, B, chain("d", 5))), 4);
+        () -> om.fso().createDirectory(V, B, chain("d", 5))), 4);
     assertNamesLimit(assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.rename(V, B, "keep", chain("d", 6) + "/keep")), 4);
+        () -> om.fso().rename(V, B, "keep", chain("d", 6) + "/keep")), 4);
     assertNamesLimit(assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.rename(V, B, chain("d", 2), "keep/x/d")), 4);
+        () -> om.fso().rename(V, B, chain("d", 2), "keep/x/d")), 4);
     // ...but renames that make nothing deeper are fine.
-    om.rename(V, B, chain("d", 10) + "/f", chain("d", 10) + "/g");
-    om.rename(V, B, chain("d", 3), "d/e");
+    om.fso().rename(V, B, chain("d", 10) + "/f", chain("d", 10) + "/g");
+    om.fso().rename(V, B, chain("d", 3), "d/e");
     String g = "d/e/" + chain("d", 7) + "/g";
-    assertEquals(7, om.lookupFile(V, B, g).getDataSize());
-    om.rename(V, B, "d/e", "e");
-    om.deleteDirectory(V, B, "e", true);
-    om.deleteDirectory(V, B, "d", true);
+    assertEquals(7, om.fso().lookupFile(V, B, g).getDataSize());
+    om.fso().rename(V, B, "d/e", "e");
+    om.fso().deleteDirectory(V, B, "e", true);
+    om.fso().deleteDirectory(V, B, "d", true);
     purgeAll(om, 1000);
     assertEquals(List.of("keep", "keep/x"), paths(listAll(om, V, B, "", true, null, 3)));
     assertEquals(List.of(), keys(om, OmDBDefinition.DELETED_DIRECTORY_TABLE));

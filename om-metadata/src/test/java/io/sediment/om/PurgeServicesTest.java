@@ -242,7 +242,7 @@ class PurgeServicesTest {
     PurgeResult keys = om.purges().expireOpenKeys(threshold, 100);
     assertEquals(6, keys.examined());
     assertEquals(5, keys.purged());
-    assertEquals(List.of("young"), om.listOpenFiles(V, B, 10, null).entries().stream()
+    assertEquals(List.of("young"), om.openFiles().list(V, B, 10, null).entries().stream()
         .map(OpenFileEntry::path).toList());
     assertRejected(om, Code.NOT_FOUND,
         () -> om.commitKey(V, B, "old0", old.get(0).clientId(), 1));
@@ -253,7 +253,7 @@ class PurgeServicesTest {
     assertEquals(1, files.purged());
     assertEquals(42, files.purgedBytes());
     assertFalse(keysOf(OmDBDefinition.OPEN_FILE_TABLE).contains(oldFile));
-    assertEquals(List.of("g"), om.listOpenFiles(V, "fso", 10, null).entries().stream()
+    assertEquals(List.of("g"), om.openFiles().list(V, "fso", 10, null).entries().stream()
         .map(OpenFileEntry::path).toList());
     assertEquals(1, deletedKeys().size(), "the expired file had data: it goes to the key purge");
     assertEquals(1, om.bucketCounters(V, "fso").get(OmCounter.OPEN_FILES));
@@ -282,7 +282,7 @@ class PurgeServicesTest {
     assertEquals(24, r.examined());
     assertEquals(23, r.purged());
     assertEquals(1, r.rangeDeletes(), "a00-a19 as one range; z0-z2 as point deletes");
-    assertEquals(List.of("m"), om.listOpenFiles(V, B, 10, null).entries().stream()
+    assertEquals(List.of("m"), om.openFiles().list(V, B, 10, null).entries().stream()
         .map(OpenFileEntry::path).toList(), "the survivor between the runs is untouched");
     assertCountersMatchScan();
   }
@@ -316,18 +316,18 @@ class PurgeServicesTest {
 
   @Test
   void staleUploadsAreAbortedAndTheirPartsHandedToTheKeyPurge() {
-    String stale = om.initiateMultipartUpload(V, B, "stale", null);
-    om.commitPart(V, B, "stale", stale, 1, 100, "a");
-    om.commitPart(V, B, "stale", stale, 2, 200, "b");
+    String stale = om.multipart().initiate(V, B, "stale", null);
+    om.multipart().commitPart(V, B, "stale", stale, 1, 100, "a");
+    om.multipart().commitPart(V, B, "stale", stale, 2, 200, "b");
     clock.advance(Duration.ofDays(10));
-    String fresh = om.initiateMultipartUpload(V, B, "fresh", null);
-    om.commitPart(V, B, "fresh", fresh, 1, 7, "c");
+    String fresh = om.multipart().initiate(V, B, "fresh", null);
+    om.multipart().commitPart(V, B, "fresh", fresh, 1, 7, "c");
 
     PurgeResult r = om.purges().abortExpiredUploads(Duration.ofDays(7), 100);
     assertEquals(2, r.examined());
     assertEquals(1, r.purged());
     assertEquals(300, r.purgedBytes());
-    assertEquals(List.of(fresh), om.listMultipartUploads(V, B, null, null, null, 10).uploads()
+    assertEquals(List.of(fresh), om.multipart().list(V, B, null, null, null, 10).uploads()
         .stream().map(u -> u.getUploadId()).toList());
     assertEquals(2, deletedKeys().size());
     assertEquals(1, om.bucketCounters(V, B).get(OmCounter.MULTIPART_UPLOADS));
@@ -345,7 +345,7 @@ class PurgeServicesTest {
   void servicesRunTheirStepAndReportMetrics() {
     deleteKeys(B, "d", 5);
     om.openKey(V, B, "open", null);
-    om.initiateMultipartUpload(V, B, "mpu", null);
+    om.multipart().initiate(V, B, "mpu", null);
     clock.advance(Duration.ofDays(31));
     OmServices.Config config = new OmServices.Config(Duration.ofHours(1), 2, Duration.ofHours(1),
         Duration.ofDays(7), 10, Duration.ofHours(1), Duration.ofDays(30), 10);
@@ -378,7 +378,7 @@ class PurgeServicesTest {
     for (int i = 0; i < 6; i++) {
       FsoTestSupport.putFile(om, V, "fso-tree", "top/d" + (i % 2) + "/f" + i, 10);
     }
-    om.deleteDirectory(V, "fso-tree", "top", true);
+    om.fso().deleteDirectory(V, "fso-tree", "top", true);
     try (OmServices services = OmServices.create(om, new OmServices.Config(Duration.ofHours(1),
         1000, Duration.ofHours(1), Duration.ofDays(7), 10, Duration.ofHours(1),
         Duration.ofDays(30), 10, Duration.ofHours(1), 4))) {

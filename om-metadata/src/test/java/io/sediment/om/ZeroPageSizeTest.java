@@ -62,12 +62,12 @@ class ZeroPageSizeTest {
       put(om, V, OBS, "dir" + i + "/x", i);
       putFile(om, V, FSO, "d/f" + i, i);
       om.openKey(V, OBS, "open" + i, null);
-      om.createSnapshot(V, OBS, "snap" + i);
+      om.snapshots().create(V, OBS, "snap" + i);
     }
-    uploadId = om.initiateMultipartUpload(V, OBS, "big", null);
+    uploadId = om.multipart().initiate(V, OBS, "big", null);
     for (int part = 1; part <= 5; part++) {
-      om.commitPart(V, OBS, "big", uploadId, part, 100, "e" + part);
-      om.initiateMultipartUpload(V, OBS, "upload" + part, null);
+      om.multipart().commitPart(V, OBS, "big", uploadId, part, 100, "e" + part);
+      om.multipart().initiate(V, OBS, "upload" + part, null);
     }
   }
 
@@ -94,10 +94,10 @@ class ZeroPageSizeTest {
     assertRejected(om, Code.NOT_FOUND, () -> om.listKeys(V, "nobucket", null, null, 0, null));
     assertRejected(om, Code.UNIMPLEMENTED, () -> om.listKeys(V, FSO, null, null, 0, null));
 
-    assertTrue(om.listKeysInSnapshot(V, OBS, "snap3", null, null, CAP).truncated());
-    assertEmpty(om.listKeysInSnapshot(V, OBS, "snap3", null, null, 0));
+    assertTrue(om.snapshots().listKeys(V, OBS, "snap3", null, null, CAP).truncated());
+    assertEmpty(om.snapshots().listKeys(V, OBS, "snap3", null, null, 0));
     assertRejected(om, Code.NOT_FOUND,
-        () -> om.listKeysInSnapshot(V, OBS, "nosnap", null, null, 0));
+        () -> om.snapshots().listKeys(V, OBS, "nosnap", null, null, 0));
   }
 
   @Test
@@ -142,61 +142,61 @@ class ZeroPageSizeTest {
 
   @Test
   void listPartsAndListMultipartUploads() {
-    assertTrue(om.listParts(V, OBS, "big", uploadId, 0, CAP).truncated());
-    PartListing parts = om.listParts(V, OBS, "big", uploadId, 1, 0);
+    assertTrue(om.multipart().listParts(V, OBS, "big", uploadId, 0, CAP).truncated());
+    PartListing parts = om.multipart().listParts(V, OBS, "big", uploadId, 1, 0);
     assertTrue(parts.parts().isEmpty());
     assertFalse(parts.truncated());
     assertEquals(0, parts.nextPartNumberMarker());
     assertRejected(om, Code.NOT_FOUND,
-        () -> om.listParts(V, OBS, "big", "00000000000000ff", 0, 0));
+        () -> om.multipart().listParts(V, OBS, "big", "00000000000000ff", 0, 0));
 
-    assertTrue(om.listMultipartUploads(V, OBS, null, null, null, CAP).truncated());
-    MultipartUploadListing uploads = om.listMultipartUploads(V, OBS, null, "big", uploadId, 0);
+    assertTrue(om.multipart().list(V, OBS, null, null, null, CAP).truncated());
+    MultipartUploadListing uploads = om.multipart().list(V, OBS, null, "big", uploadId, 0);
     assertTrue(uploads.uploads().isEmpty());
     assertFalse(uploads.truncated());
     assertNull(uploads.nextKeyMarker());
     assertNull(uploads.nextUploadIdMarker());
     assertRejected(om, Code.NOT_FOUND,
-        () -> om.listMultipartUploads(V, "nobucket", null, null, null, 0));
+        () -> om.multipart().list(V, "nobucket", null, null, null, 0));
   }
 
   @Test
   void listStatusIsEmptyEvenForAFile() {
-    ListPage<FileStatus> full = om.listStatus(V, FSO, "d", false, null, CAP, null);
+    ListPage<FileStatus> full = om.fso().listStatus(V, FSO, "d", false, null, CAP, null);
     assertTrue(full.truncated());
-    assertEmpty(om.listStatus(V, FSO, "d", false, null, 0, null));
-    String subtreeToken = om.listStatus(V, FSO, "", true, null, CAP, null).nextToken();
+    assertEmpty(om.fso().listStatus(V, FSO, "d", false, null, 0, null));
+    String subtreeToken = om.fso().listStatus(V, FSO, "", true, null, CAP, null).nextToken();
     assertNotNull(subtreeToken);
-    assertEmpty(om.listStatus(V, FSO, "", true, null, 0, subtreeToken));
-    assertEquals(1, om.listStatus(V, FSO, "d/f0", false, null, CAP, null).items().size());
-    assertEmpty(om.listStatus(V, FSO, "d/f0", false, null, 0, null));
-    assertRejected(om, Code.NOT_FOUND, () -> om.listStatus(V, FSO, "nope", false, null, 0, null));
+    assertEmpty(om.fso().listStatus(V, FSO, "", true, null, 0, subtreeToken));
+    assertEquals(1, om.fso().listStatus(V, FSO, "d/f0", false, null, CAP, null).items().size());
+    assertEmpty(om.fso().listStatus(V, FSO, "d/f0", false, null, 0, null));
+    assertRejected(om, Code.NOT_FOUND, () -> om.fso().listStatus(V, FSO, "nope", false, null, 0, null));
     assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.listStatus(V, FSO, "d", false, null, 0, "forged"));
+        () -> om.fso().listStatus(V, FSO, "d", false, null, 0, "forged"));
   }
 
   @Test
   void listOpenFilesStillReportsTheTotal() {
-    OpenFilesPage full = om.listOpenFiles(V, OBS, CAP, null);
+    OpenFilesPage full = om.openFiles().list(V, OBS, CAP, null);
     assertTrue(full.truncated());
-    OpenFilesPage zero = om.listOpenFiles(V, OBS, 0, null);
+    OpenFilesPage zero = om.openFiles().list(V, OBS, 0, null);
     assertTrue(zero.entries().isEmpty());
     assertFalse(zero.truncated());
     assertNull(zero.nextToken());
     assertEquals(full.totalOpenKeyCount(), zero.totalOpenKeyCount());
     assertTrue(zero.totalOpenKeyCount() > CAP);
-    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.listOpenFiles(V, OBS, 0, "forged"));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.openFiles().list(V, OBS, 0, "forged"));
   }
 
   @Test
   void listSnapshots() {
-    ListPage<?> full = om.listSnapshots(V, OBS, "snap", null, CAP, null, false);
+    ListPage<?> full = om.snapshots().list(V, OBS, "snap", null, CAP, null, false);
     assertTrue(full.truncated());
-    assertEmpty(om.listSnapshots(V, OBS, "snap", null, 0, null, false));
-    assertEmpty(om.listSnapshots(V, OBS, "snap", null, 0, full.nextToken(), false));
-    assertEmpty(om.listSnapshots(V, OBS, null, "snap0", 0));
+    assertEmpty(om.snapshots().list(V, OBS, "snap", null, 0, null, false));
+    assertEmpty(om.snapshots().list(V, OBS, "snap", null, 0, full.nextToken(), false));
+    assertEmpty(om.snapshots().list(V, OBS, null, "snap0", 0));
     assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.listSnapshots(V, OBS, "snap", null, 0, "forged", false));
+        () -> om.snapshots().list(V, OBS, "snap", null, 0, "forged", false));
   }
 
   private static void assertEmpty(ListPage<?> page) {

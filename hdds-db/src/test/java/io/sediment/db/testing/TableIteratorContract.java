@@ -37,6 +37,8 @@ import java.util.NoSuchElementException;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -53,6 +55,10 @@ import org.junit.jupiter.api.io.TempDir;
  *       the first {@code hasNext()}/{@code next()}/{@code removeFromDB()};
  *   <li>{@code seek(k)} returns the landing entry without consuming it, is clamped by the bounds,
  *       and returns {@code null} (never throws) past the end or the upper bound;
+ *   <li>{@code seekAfter(k)} lands on the first key strictly after {@code k} within the bounds (a
+ *       key extending {@code k} by {@code 0x00} is after it) without consuming it, is clamped by
+ *       the bounds, returns {@code null} and exhausts the iterator when there is none, and is one
+ *       positioning: one native seek and no native {@code next()}, also on a fresh iterator;
  *   <li>{@code seekToFirst}/{@code seekToLast} on the whole table, a prefix and a range, including
  *       empty ones and prefixes ending in {@code 0xFF};
  *   <li>prefix bounds, {@code NoSuchElementException} at the end, the view fixed at creation;
@@ -215,9 +221,23 @@ public abstract class TableIteratorContract<K, V> {
   }
 
   private KeyValue<byte[], byte[]> seek(TableIterator<K, KeyValue<K, V>> it, byte[] key) {
+    return positionAt(key, it::seek);
+  }
+
+  private KeyValue<byte[], byte[]> seekAfter(TableIterator<K, KeyValue<K, V>> it, String key) {
+    return seekAfter(it, b(key));
+  }
+
+  private KeyValue<byte[], byte[]> seekAfter(TableIterator<K, KeyValue<K, V>> it, byte[] key) {
+    return positionAt(key, it::seekAfter);
+  }
+
+  /** {@code positioning} called with a target holding {@code key}, released after the call. */
+  private KeyValue<byte[], byte[]> positionAt(byte[] key,
+      Function<K, KeyValue<K, V>> positioning) {
     K target = toKey(key);
     try {
-      return copy(it.seek(target));
+      return copy(positioning.apply(target));
     } finally {
       releaseKey(target);
     }
@@ -483,6 +503,179 @@ public abstract class TableIteratorContract<K, V> {
       assertEntry("b2", next(it));
       assertExhausted(it);
     }
+  }
+
+  // ---- seekAfter ---------------------------------------------------------------------------
+
+  /** Where a seekAfter check reads: the keys starting with {@code lower}, or {@code [lower, upper)}. */
+  private record Bounds(byte[] lower, byte[] upper, boolean prefix) {
+    static final Bounds WHOLE = new Bounds(null, null, false);
+
+    static Bounds prefix(String prefix) {
+      return new Bounds(b(prefix), null, true);
+    }
+
+    static Bounds range(String lower, String upper) {
+      return new Bounds(lower == null ? null : b(lower), upper == null ? null : b(upper), false);
+    }
+
+    boolean contains(byte[] key) {
+      if (prefix) {
+        return startsWith(key, lower);
+      }
+      return (lower == null || Arrays.compareUnsigned(key, lower) >= 0)
+          && (upper == null || Arrays.compareUnsigned(key, upper) < 0);
+    }
+
+    @Override
+    public String toString() {
+      return prefix ? "prefix " + hex(lower) : "range [" + hex(lower) + ", " + hex(upper) + ")";
+    }
+  }
+
+  private TableIterator<K, KeyValue<K, V>> open(Bounds bounds) {
+    return bounds.prefix() ? newIterator(store, bounds.lower(), KEY_AND_VALUE)
+        : newRangeIterator(store, bounds.lower(), bounds.upper(), KEY_AND_VALUE);
+  }
+
+  /** Puts {@code keys} as {@link #put} does and returns them with their values in key order. */
+  private NavigableMap<byte[], byte[]> putWithOracle(String... keys) {
+    NavigableMap<byte[], byte[]> oracle = new TreeMap<>(Arrays::compareUnsigned);
+    for (String k : keys) {
+      put(k);
+      oracle.put(b(k), b("v:" + k));
+    }
+    return oracle;
+  }
+
+  private void checkSeekAfter(NavigableMap<byte[], byte[]> oracle, Bounds bounds, String target) {
+    checkSeekAfter(oracle, bounds, b(target));
+  }
+
+  /**
+   * {@code seekAfter(target)} on a fresh iterator over {@code bounds} returns the oracle's first
+   * entry strictly after {@code target} within the bounds ({@code null} when there is none), and
+   * reading on returns that entry again, then the oracle's following keys within the bounds.
+   */
+  private void checkSeekAfter(NavigableMap<byte[], byte[]> oracle, Bounds bounds, byte[] target) {
+    byte[] first = null;
+    List<String> expected = new ArrayList<>();
+    for (byte[] key : oracle.tailMap(target, false).keySet()) {
+      if (bounds.contains(key)) {
+        first = first == null ? key : first;
+        expected.add(hex(key));
+      }
+    }
+    String what = bounds + ", seekAfter " + hex(target);
+    try (var it = open(bounds)) {
+      KeyValue<byte[], byte[]> landed = seekAfter(it, target);
+      if (first == null) {
+        assertNull(landed, what);
+      } else {
+        assertOracleEntry(oracle, first, KEY_AND_VALUE, landed, what);
+      }
+      List<String> rest = new ArrayList<>();
+      while (it.hasNext()) {
+        rest.add(hex(next(it).getKey()));
+      }
+      assertEquals(expected, rest, what + " (then reading on: the landing entry is not consumed)");
+    }
+  }
+
+  @Test
+  void seekAfterLandsOnTheFirstKeyStrictlyAfterTheTargetAsTheOracleSays() {
+    NavigableMap<byte[], byte[]> oracle = new TreeMap<>(Arrays::compareUnsigned);
+    Random random = new Random(42);
+    for (int i = 0; i < 120; i++) {
+      byte[] key = randomKey(random, 4);
+      if (key.length > 0) {
+        byte[] value = ("v:" + hex(key)).getBytes(StandardCharsets.ISO_8859_1);
+        table.put(key, value);
+        oracle.put(key, value);
+      }
+    }
+    for (int round = 0; round < 300; round++) {
+      byte[] target = randomKey(random, 5);
+      Bounds bounds;
+      if (round % 3 == 0) {
+        bounds = Bounds.WHOLE;
+      } else if (round % 3 == 1) {
+        byte[] prefix = randomKey(random, 2);
+        bounds = new Bounds(prefix.length == 0 ? b("a") : prefix, null, true);
+      } else {
+        byte[] one = randomKey(random, 3);
+        byte[] other = randomKey(random, 3);
+        boolean ordered = Arrays.compareUnsigned(one, other) <= 0;
+        bounds = new Bounds(ordered ? one : other, ordered ? other : one, false);
+      }
+      checkSeekAfter(oracle, bounds, target);
+    }
+  }
+
+  @Test
+  void seekAfterTakesAnExtensionByAZeroByteAsTheNextKey() {
+    var oracle = putWithOracle("a", "a\u0000", "a\u0000\u0000", "ab");
+    checkSeekAfter(oracle, Bounds.WHOLE, "a");
+    checkSeekAfter(oracle, Bounds.WHOLE, "a\u0000");
+    checkSeekAfter(oracle, Bounds.prefix("a"), "a");
+  }
+
+  @Test
+  void seekAfterIsClampedByPrefixBounds() {
+    var oracle = putWithOracle("a1", "a2", "b1", "b2", "b3", "c1");
+    for (String target : List.of("a", "a2", "b", "b1", "b3", "b9", "c1")) {
+      checkSeekAfter(oracle, Bounds.prefix("b"), target);
+    }
+  }
+
+  @Test
+  void seekAfterTheLastKeyReturnsNullAndExhaustsTheIterator() {
+    var oracle = putWithOracle("k1", "k2");
+    try (var it = open(Bounds.WHOLE)) {
+      assertNull(seekAfter(it, "k2"));
+      assertExhausted(it);
+    }
+    checkSeekAfter(oracle, Bounds.WHOLE, "z");
+  }
+
+  @Test
+  void seekAfterAMissingKeyLandsOnTheNextLiveOne() {
+    var oracle = putWithOracle("k1", "k3", "k5");
+    checkSeekAfter(oracle, Bounds.WHOLE, "k2");
+    checkSeekAfter(oracle, Bounds.WHOLE, "k0");
+    checkSeekAfter(oracle, Bounds.WHOLE, "");
+  }
+
+  @Test
+  void seekAfterAtOrPastTheUpperBoundFindsNothing() {
+    var oracle = putWithOracle("k1", "k2", "k3", "k4");
+    checkSeekAfter(oracle, Bounds.range("k1", "k3"), "k3");
+    checkSeekAfter(oracle, Bounds.range("k1", "k3"), "k2");
+    checkSeekAfter(oracle, Bounds.range("k1", "k3"), "k4");
+    checkSeekAfter(oracle, Bounds.prefix("k"), "l");
+    try (var it = open(Bounds.range("k1", "k3"))) {
+      assertNull(seekAfter(it, "k2"));
+      assertExhausted(it);
+    }
+  }
+
+  @Test
+  void seekAfterIsOnePositioningWithoutAStepOverTheTarget() {
+    put("k1", "k2", "k3");
+    long seeks = store.getTickerCount("NUMBER_DB_SEEK");
+    long nexts = store.getTickerCount("NUMBER_DB_NEXT");
+    try (var it = open(Bounds.WHOLE)) {
+      assertEntry("k3", seekAfter(it, "k2"));
+      assertEntry("k3", next(it));
+    }
+    try (var it = open(Bounds.prefix("k"))) {
+      assertEntry("k2", seekAfter(it, "k1"));
+    }
+    // Counted when the native iterators are destroyed, i.e. at close.
+    assertEquals(2, store.getTickerCount("NUMBER_DB_SEEK") - seeks,
+        "one native seek per seekAfter, none to position at the start first");
+    assertEquals(0, store.getTickerCount("NUMBER_DB_NEXT") - nexts,
+        "no native next(): the target is never landed on and stepped over");
   }
 
   // ---- seekToFirst / seekToLast ------------------------------------------------------------
@@ -1282,81 +1475,87 @@ public abstract class TableIteratorContract<K, V> {
 
   // ---- lazy advance, observed through RocksDB statistics -----------------------------------
 
+  /** Puts {@code base + "00"} to {@code base + "09"}. */
+  private void putTen(String base) {
+    for (int i = 0; i < 10; i++) {
+      put(String.format("%s%02d", base, i));
+    }
+  }
+
+  /** Reads the ten entries {@link #putTen} wrote under {@code base}, in order. */
+  private void readTen(TableIterator<K, KeyValue<K, V>> it, String base) {
+    for (int i = 0; i < 10; i++) {
+      assertEntry(String.format("%s%02d", base, i), next(it));
+    }
+  }
+
+  /**
+   * {@code lazy} on a fresh iterator from {@code lazyIterator} skips fewer than 10 entries, while
+   * {@code control}, the walk taken over the tombstones (unbounded, or one step further), skips at
+   * least {@link #TOMBSTONES}: the control proves the tombstones are there to be skipped.
+   */
+  private void assertWalksNoTombstones(String what,
+      Supplier<TableIterator<K, KeyValue<K, V>>> lazyIterator,
+      Consumer<TableIterator<K, KeyValue<K, V>>> lazy,
+      Supplier<TableIterator<K, KeyValue<K, V>>> controlIterator,
+      Consumer<TableIterator<K, KeyValue<K, V>>> control) {
+    long skipped = skipsWhile(lazy, lazyIterator.get());
+    long controlSkipped = skipsWhile(control, controlIterator.get());
+    assertTrue(controlSkipped >= TOMBSTONES,
+        "control: the walk over the tombstones skipped only " + controlSkipped);
+    assertTrue(skipped < 10, what + " skipped " + skipped + " entries");
+  }
+
   @Test
   void iteratingAPrefixToItsEndDoesNotWalkTombstonesPastThePrefix() {
-    for (int i = 0; i < 10; i++) {
-      put(String.format("p/%02d", i));
-    }
+    putTen("p/");
     pointTombstones("q/", TOMBSTONES);
     put("z");
 
-    List<String> seen = new ArrayList<>();
-    long bounded = skipsWhile(it -> {
-      seen.addAll(remainingKeys(it));
-      assertFalse(it.hasNext());
-    }, prefix("p/", KEY_AND_VALUE));
-    assertEquals(10, seen.size());
-    assertEquals("p/09", seen.get(9));
-
-    long unbounded = skipsWhile(it -> {
-      for (int i = 0; i < 10; i++) {
-        it.next();
-      }
-      assertTrue(it.hasNext());
-      assertKey("z", next(it));
-    }, whole(KEY_AND_VALUE));
-
-    assertTrue(unbounded >= TOMBSTONES,
-        "control: the unbounded iterator walks the tombstones, skipped " + unbounded);
-    assertTrue(bounded < 10, "the prefix iterator skipped " + bounded + " entries");
+    assertWalksNoTombstones("the prefix iterator read to its end", () -> prefix("p/", KEY_AND_VALUE),
+        it -> {
+          List<String> seen = remainingKeys(it);
+          assertFalse(it.hasNext());
+          assertEquals(10, seen.size());
+          assertEquals("p/09", seen.get(9));
+        },
+        () -> whole(KEY_AND_VALUE), it -> {
+          readTen(it, "p/");
+          assertTrue(it.hasNext());
+          assertEntry("z", next(it));
+        });
   }
 
   @Test
   void seekToLastOnAPrefixDoesNotWalkTombstonesPastThePrefix() {
-    for (int i = 0; i < 10; i++) {
-      put(String.format("p/%02d", i));
-    }
+    putTen("p/");
     pointTombstones("q/", TOMBSTONES);
 
-    long bounded = skipsWhile(it -> {
-      it.seekToLast();
-      assertEntry("p/09", next(it));
-      assertFalse(it.hasNext());
-    }, prefix("p/", KEY_AND_VALUE));
-    long unbounded = skipsWhile(it -> {
-      it.seekToLast();
-      assertEntry("p/09", next(it));
-    }, whole(KEY_AND_VALUE));
-
-    assertTrue(unbounded >= TOMBSTONES,
-        "control: an unbounded seekToLast walks the tombstones back, skipped " + unbounded);
-    assertTrue(bounded < 10, "the prefix iterator skipped " + bounded + " entries");
+    assertWalksNoTombstones("seekToLast on the prefix", () -> prefix("p/", KEY_AND_VALUE),
+        it -> {
+          it.seekToLast();
+          assertEntry("p/09", next(it));
+          assertFalse(it.hasNext());
+        },
+        () -> whole(KEY_AND_VALUE), it -> {
+          it.seekToLast();
+          assertEntry("p/09", next(it));
+        });
   }
 
   @Test
   void readingExactlyNEntriesDoesNotSkipTombstonesAfterTheNth() {
-    for (int i = 0; i < 10; i++) {
-      put(String.format("r/%02d", i));
-    }
+    putTen("r/");
     pointTombstones("r/t/", TOMBSTONES);
     put("r/z");
 
-    long exact = skipsWhile(it -> {
-      for (int i = 0; i < 10; i++) {
-        assertEntry(String.format("r/%02d", i), next(it));
-      }
-    }, range("r/", "r0", KEY_AND_VALUE));
-    long oneMoreHasNext = skipsWhile(it -> {
-      for (int i = 0; i < 10; i++) {
-        it.next();
-      }
-      assertTrue(it.hasNext());
-      assertEntry("r/z", next(it));
-    }, range("r/", "r0", KEY_AND_VALUE));
-
-    assertTrue(oneMoreHasNext >= TOMBSTONES,
-        "control: asking for the 11th entry walks the tombstones, skipped " + oneMoreHasNext);
-    assertTrue(exact < 10, "reading exactly 10 entries skipped " + exact + " entries");
+    assertWalksNoTombstones("reading exactly 10 entries", () -> range("r/", "r0", KEY_AND_VALUE),
+        it -> readTen(it, "r/"),
+        () -> range("r/", "r0", KEY_AND_VALUE), it -> {
+          readTen(it, "r/");
+          assertTrue(it.hasNext());
+          assertEntry("r/z", next(it));
+        });
   }
 
   @Test
@@ -1365,15 +1564,17 @@ public abstract class TableIteratorContract<K, V> {
     pointTombstones("r/t/", TOMBSTONES);
     put("r/z");
 
-    long skipped = skipsWhile(it -> {
-      assertEntry("r/a", seek(it, "r/a"));
-      assertEntry("r/a", next(it));
-      if (removesFromDB()) {
-        it.removeFromDB();
-      }
-    }, range("r/", "r0", KEY_AND_VALUE));
-
-    assertTrue(skipped < 10, "seek + next of one entry skipped " + skipped + " entries");
+    assertWalksNoTombstones("seek + next of one entry", () -> range("r/", "r0", KEY_AND_VALUE),
+        it -> {
+          assertEntry("r/a", seek(it, "r/a"));
+          assertEntry("r/a", next(it));
+          if (removesFromDB()) {
+            it.removeFromDB();
+          }
+        },
+        () -> range("r/", "r0", KEY_AND_VALUE), it -> {
+          assertEntry("r/z", seek(it, "r/b"));
+        });
     if (removesFromDB()) {
       assertNull(table.get(b("r/a")));
     }

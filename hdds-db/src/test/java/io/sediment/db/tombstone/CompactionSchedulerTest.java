@@ -231,4 +231,172 @@ class CompactionSchedulerTest {
       }
     }
   }
+  /** Keys 0..4999 with 1000..3999 deleted under a snapshot that pins the tombstones. */
+  private static ManagedSnapshot pinnedBand(DBStore store) {
+    RocksDatabase db = ((RDBStore) store).database();
+    writeKeys(store, "bytes", 5_000);
+    ManagedSnapshot pin = db.newSnapshot();
+    deleteBand(store, "bytes", 1_000, 4_000);
+    return pin;
+  }
+
+  @Test
+  void exactlyTheSlowPassMinimumSurvivingIsPinned() throws Exception {
+    TombstonePolicy policy = POLICY.withMinTombstonesPerPass(3_000);
+    try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, policy);
+        ManagedSnapshot pin = pinnedBand(store);
+        CompactionScheduler s = new CompactionScheduler(((RDBStore) store).database(), policy)) {
+      s.request("bytes", hot(999, 4_000));
+      await(() -> s.stats().recent().size() == 1);
+      CompactionEvent e = s.stats().recent().get(0);
+      assertEquals(3_000, e.tombstonesAfter());
+      assertEquals(CompactionEvent.Outcome.PINNED, e.outcome(), "3,000 survivors make a slow pass");
+    }
+  }
+
+  /**
+   * Skipped requests are counted and recorded as events; the history keeps the newest 100, oldest
+   * first.
+   */
+  @Test
+  void theHistoryKeepsTheNewestHundredEvents() throws Exception {
+    try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, POLICY);
+        ManagedSnapshot pin = pinnedBand(store);
+        CompactionScheduler s = new CompactionScheduler(((RDBStore) store).database(), POLICY)) {
+      s.request("bytes", hot(1_000, 4_000));
+      await(() -> s.stats().pinned() == 1);
+      for (int i = 0; i < 120; i++) {
+        assertFalse(s.request("bytes", hot(1_000 + i, 1_001 + i)));
+      }
+      CompactionStats stats = s.stats();
+      assertEquals(121, stats.requested());
+      assertEquals(120, stats.skipped());
+      assertEquals(100, stats.recent().size());
+      for (int n = 0; n < 100; n++) {
+        CompactionEvent e = stats.recent().get(n);
+        assertEquals(CompactionEvent.Outcome.SKIPPED, e.outcome());
+        assertEquals(hot(1_020 + n, 1_021 + n).range(), e.range(), "event " + n);
+        assertEquals(1, e.tombstonesBefore());
+      }
+    }
+  }
+
+  /** A cooldown holds for requests its range covers in its own table, and only until it ends. */
+  @Test
+  void aCooldownSkipsOnlyCoveredRequestsOfItsTableUntilItEnds() throws Exception {
+    TombstonePolicy policy = POLICY.withPinnedRetryAfter(Duration.ofMillis(500));
+    try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, policy);
+        ManagedSnapshot pin = pinnedBand(store);
+        CompactionScheduler s = new CompactionScheduler(((RDBStore) store).database(), policy)) {
+      s.request("bytes", hot(1_000, 4_000));
+      await(() -> s.stats().pinned() == 1);
+      long pinnedAt = System.currentTimeMillis();
+      assertFalse(s.request("bytes", hot(1_500, 2_000)), "covered: cooling down");
+      assertTrue(s.request("strings", hot(1_500, 2_000)), "another table");
+      assertTrue(s.request("bytes", hot(3_500, 4_500)), "not covered");
+      await(() -> s.stats().recent().size() == 4);
+      Thread.sleep(Math.max(0, pinnedAt + 700 - System.currentTimeMillis()));
+      assertTrue(s.request("bytes", hot(1_500, 2_000)), "the cooldown is over");
+      assertEquals(1, s.stats().skipped());
+    }
+  }
+
+  @Test
+  void afterCloseRequestsAreRefusedAndPendingOnesDropped() throws Exception {
+    try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, POLICY)) {
+      TombstonePolicy slow = POLICY.withMinCompactionInterval(Duration.ofHours(1));
+      CompactionScheduler s = new CompactionScheduler(((RDBStore) store).database(), slow);
+      assertTrue(s.request("bytes", hot(0, 10)));
+      await(() -> s.stats().completed() == 1);
+      assertTrue(s.request("bytes", hot(100, 200)));
+      s.close();
+      assertFalse(s.request("bytes", hot(300, 400)));
+      CompactionStats stats = s.stats();
+      assertEquals(2, stats.requested(), "a refused request is not counted");
+      assertEquals(0, stats.pending());
+      assertEquals(List.of(), s.pending("bytes"));
+    }
+  }
+
+  /**
+   * A compaction that throws ends as {@code FAILED} (told to the listener, counted) and a listener
+   * that throws stops nothing: the next request still runs.
+   */
+  @Test
+  void aFailedCompactionIsReportedAndTheSchedulerGoesOn() throws Exception {
+    try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, POLICY)) {
+      List<CompactionEvent> ended = new CopyOnWriteArrayList<>();
+      long began = System.currentTimeMillis();
+      try (CompactionScheduler s = new CompactionScheduler(((RDBStore) store).database(), POLICY,
+          e -> {
+            ended.add(e);
+            throw new IllegalStateException("listener failure");
+          })) {
+        assertTrue(s.request("no-such-table", hot(0, 10)));
+        await(() -> ended.size() == 1);
+        CompactionEvent failed = ended.get(0);
+        assertEquals(CompactionEvent.Outcome.FAILED, failed.outcome());
+        assertTrue(failed.reason().contains("no-such-table"), failed.reason());
+        assertEquals(-1, failed.tombstonesAfter());
+        assertEquals(10, failed.tombstonesBefore());
+
+        assertTrue(s.request("bytes", hot(0, 10)));
+        await(() -> ended.size() == 2);
+        CompactionStats stats = s.stats();
+        assertEquals(1, stats.failed());
+        assertEquals(1, stats.completed());
+        long now = System.currentTimeMillis();
+        for (CompactionEvent e : stats.recent()) {
+          assertTrue(e.durationMillis() >= 0 && e.durationMillis() <= now - began, e.toString());
+          assertTrue(e.atMillis() >= began && e.atMillis() <= now, e.toString());
+        }
+      }
+    }
+  }
+
+  /**
+   * A request merged into a pending one adds its skipped tombstones and takes that request's
+   * place in the queue: the merged range runs before a later request of another table.
+   */
+  @Test
+  void aMergedRequestKeepsThePlaceOfTheOneItMergedInto() throws Exception {
+    try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, POLICY)) {
+      TombstonePolicy spaced = POLICY.withMinCompactionInterval(Duration.ofMillis(300));
+      try (CompactionScheduler s =
+               new CompactionScheduler(((RDBStore) store).database(), spaced)) {
+        assertTrue(s.request("bytes", hot(0, 10)));      // runs at once, starts the interval
+        await(() -> s.stats().recent().size() == 1);
+        assertTrue(s.request("bytes", hot(100, 200)));
+        assertTrue(s.request("strings", hot(0, 10)));
+        assertTrue(s.request("bytes", hot(150, 250)));   // merges into the first pending
+        await(() -> s.stats().recent().size() == 3);
+        List<CompactionEvent> recent = s.stats().recent();
+        assertEquals("bytes", recent.get(1).table(), recent.toString());
+        assertEquals(new KeyRange(key(100), key(250)), recent.get(1).range());
+        assertEquals(200, recent.get(1).tombstonesBefore(), "100 + 100 skipped tombstones");
+        assertEquals("strings", recent.get(2).table());
+      }
+    }
+  }
+  /**
+   * The compaction thread is a daemon (it never keeps the JVM alive), and {@code close(timeout)}
+   * interrupted while it waits for a running compaction keeps the caller's interrupt status.
+   */
+  @Test
+  void theThreadIsADaemonAndCloseKeepsTheCallersInterrupt() throws Exception {
+    try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, POLICY)) {
+      writeBand(store, "bytes", 50_000, 0, 50_000);
+      RocksDatabase db = ((RDBStore) store).database();
+      CompactionScheduler s = new CompactionScheduler(db, POLICY);
+      assertTrue(s.request("bytes", hot(0, 50_000)));
+      await(() -> s.pending("bytes").isEmpty());
+      List<Thread> threads = Thread.getAllStackTraces().keySet().stream()
+          .filter(t -> t.getName().equals("sediment-compaction-" + db.name())).toList();
+      assertFalse(threads.isEmpty());
+      threads.forEach(t -> assertTrue(t.isDaemon(), t.getName()));
+      Thread.currentThread().interrupt();
+      s.close(Duration.ofSeconds(20));
+      assertTrue(Thread.interrupted(), "the interrupt status is kept");
+    }
+  }
 }

@@ -3,6 +3,7 @@ package io.sediment.db.tombstone;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -84,6 +85,71 @@ class LowWatermarkTest {
     assertArrayEquals(END, w.advance(current, "z".getBytes(StandardCharsets.UTF_8)));
     assertArrayEquals(END, w.advance(w.beginPurge(), q(1)), "never moves down");
     assertThrows(IllegalArgumentException.class, () -> new LowWatermark(END, START));
+  }
+
+  @Test
+  void theScopeEndsAreCopiesAndAnEmptyScopeIsAllowed() {
+    byte[] start = START.clone();
+    LowWatermark w = new LowWatermark(start, END);
+    start[0] = 'x';
+    assertArrayEquals(START, w.scopeStart());
+    assertArrayEquals(END, w.scopeEnd());
+    w.get()[0] = 'x';
+    assertArrayEquals(START, w.get(), "get() hands out a copy");
+
+    LowWatermark empty = new LowWatermark(START, START);
+    assertArrayEquals(START, empty.get());
+    assertArrayEquals(START, empty.advance(empty.beginPurge(), q(5)), "clamped to the empty scope");
+  }
+
+  @Test
+  void anOpenEndedScopeTakesEveryKeyFromItsStart() {
+    LowWatermark w = new LowWatermark(START, null);
+    assertNull(w.scopeEnd());
+    byte[] far = "z".getBytes(StandardCharsets.UTF_8);
+    assertArrayEquals(far, w.advance(w.beginPurge(), far), "no end to clamp the advance to");
+
+    LowWatermark.Purge p = w.beginPurge();
+    byte[] farther = "zz".getBytes(StandardCharsets.UTF_8);
+    try (LowWatermark.Write ignored = w.beforeWrite(farther)) {
+      // in the scope however high: the advance must stop there
+    }
+    assertArrayEquals(farther, w.advance(p, "zzz".getBytes(StandardCharsets.UTF_8)));
+    try (LowWatermark.Write ignored = w.beforeWrite(q(3))) {
+      assertArrayEquals(q(3), w.get(), "a write far below the watermark lowers it");
+    }
+  }
+
+  /**
+   * The scope is {@code [scopeStart, scopeEnd)}: a write at the start is in it and lowers the
+   * watermark to the start; a write at the end is outside, recorded nowhere and takes no lock, so a
+   * purge may begin while it is open.
+   */
+  @Test
+  void theScopeIncludesItsStartAndExcludesItsEnd() throws Exception {
+    LowWatermark w = new LowWatermark(START, END);
+    w.advance(w.beginPurge(), q(10));
+    try (LowWatermark.Write ignored = w.beforeWrite(START)) {
+      assertArrayEquals(START, w.get());
+    }
+
+    w.advance(w.beginPurge(), q(20));
+    LowWatermark.Purge p = w.beginPurge();
+    byte[] lastInScope = q(999_999);
+    try (LowWatermark.Write ignored = w.beforeWrite(lastInScope)) {
+      // recorded: the advance below stops at it
+    }
+    assertArrayEquals(lastInScope, w.advance(p, END));
+
+    LowWatermark other = new LowWatermark(START, END);
+    LowWatermark.Write atEnd = other.beforeWrite(END);
+    try {
+      LowWatermark.Purge purge = CompletableFuture.supplyAsync(other::beginPurge)
+          .get(2, TimeUnit.SECONDS);
+      assertArrayEquals(END, other.advance(purge, END), "the write at the end was not recorded");
+    } finally {
+      atEnd.close(); // a write outside the scope is closed like any other
+    }
   }
 
   @Test

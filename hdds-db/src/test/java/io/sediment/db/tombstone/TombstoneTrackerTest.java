@@ -153,6 +153,29 @@ class TombstoneTrackerTest {
   }
 
   @Test
+  void aRangeTheRequesterDidNotScheduleLeavesTheOtherRangesInFlight() {
+    TombstoneTracker t = tracker(policy(10, 1));
+    t.onSkipped(b("a"), b("c"), 10);
+    accept = false;
+    t.onSkipped(b("x"), b("z"), 10);
+    assertEquals(2, requested.size());
+    assertEquals(List.of(new KeyRange(b("a"), b("c"))), t.inFlight());
+  }
+
+  @Test
+  void hotRangesAreListedByStartWhateverTheOrderTheyWereReportedIn() {
+    TombstoneTracker t = tracker(policy(1, 100));
+    assertEquals("t", t.table());
+    t.onSkipped(b("x"), b("y"), 5);
+    t.onSkipped(b("m"), b("n"), 5);
+    t.onSkipped(null, b("b"), 5);
+    t.onSkipped(b("d"), b("e"), 5);
+    assertEquals(List.of(new KeyRange(null, b("b")), new KeyRange(b("d"), b("e")),
+            new KeyRange(b("m"), b("n")), new KeyRange(b("x"), b("y"))),
+        t.hotRanges().stream().map(HotRange::range).toList());
+  }
+
+  @Test
   void aRangeWhoseRequestFailedIsNotLeftInFlight() {
     TombstoneTracker t = new TombstoneTracker("t", policy(10, 1), (table, range) -> {
       throw new IllegalStateException("rejected");

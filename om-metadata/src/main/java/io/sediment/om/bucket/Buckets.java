@@ -17,12 +17,13 @@ import io.sediment.om.core.OmException.Code;
 import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OmValidation;
-import io.sediment.om.purge.LifecycleScans;
-import io.sediment.om.snapshot.Snapshots;
+import io.sediment.om.purge.LifecycleCursors;
+import io.sediment.om.snapshot.SnapshotRows;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.VolumeInfo;
+import java.util.Map;
 
 /**
  * Bucket writes and reads: rows of bucketTable under {@code /volume/bucket}. Every write is one
@@ -32,9 +33,9 @@ import io.sediment.proto.om.VolumeInfo;
 public final class Buckets {
 
   private final OmContext ctx;
-  private final Snapshots snapshots;
+  private final SnapshotRows snapshots;
 
-  public Buckets(OmContext ctx, Snapshots snapshots) {
+  public Buckets(OmContext ctx, SnapshotRows snapshots) {
     this.ctx = ctx;
     this.snapshots = snapshots;
   }
@@ -112,6 +113,17 @@ public final class Buckets {
   }
 
   /**
+   * The counters of one bucket: what it holds now (exact, maintained by every write). Deleted
+   * versions stay counted against the bucket until purged; a deleted bucket's counters are dropped
+   * (its pending deletes still count store-wide).
+   *
+   * @throws OmException INVALID_ARGUMENT for bad names, NOT_FOUND if absent
+   */
+  public Map<OmCounter, Long> counters(String volume, String bucket) {
+    return ctx.bucketCountersOf(get(volume, bucket).getObjectId());
+  }
+
+  /**
    * Deletes a bucket that has no live key (OBS/LEGACY: keyTable; FSO: no row in fileTable or
    * directoryTable, so rows under recursively deleted directories block it until the directory
    * purge has removed them), no multipart upload in progress and no active snapshot, each checked
@@ -154,7 +166,7 @@ public final class Buckets {
         txn.count(fso ? OmCounter.OPEN_FILES : OmCounter.OPEN_KEYS, -discarded);
       }
       snapshots.forgetBucket(txn, volume, bucket, info.getObjectId());
-      LifecycleScans.forgetBucket(txn, ctx.table(META_TABLE), info.getObjectId());
+      LifecycleCursors.forgetBucket(txn, ctx.table(META_TABLE), info.getObjectId());
       txn.dropBucketCounters(info.getObjectId());
       return null;
     });

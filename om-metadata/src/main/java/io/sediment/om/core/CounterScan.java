@@ -198,4 +198,16 @@ public final class CounterScan {
       return out;
     }
   }
+
+  /**
+   * Resets the maintained counters, store-wide and per bucket, to those of a full scan, under the
+   * write lock (writes wait); returns the store-wide totals.
+   */
+  public static Map<OmCounter, Long> recount(OmContext ctx) {
+    return ctx.underWriteLock(() -> {
+      Result scan = countAll(ctx.store());
+      ctx.resetCounters(scan.totals(), scan.buckets());
+      return scan.totals();
+    });
+  }
 }

@@ -116,13 +116,7 @@ public final class DirectoryPurge {
     this.deletedTable = ctx.table(DELETED_TABLE);
   }
 
-  /**
-   * One bounded step of the directory purge (see {@link DirectoryPurge}): removes the subtrees of
-   * recursively deleted directories with range deletes, moving their files to deletedTable.
-   *
-   * @param maxEntries the most rows to remove in this step, at least 1
-   * @return the rows removed; 0 if and only if nothing was queued
-   */
+  /** See {@link FsoNamespace#purgeDeletedDirectories} for the contract. */
   public static int run(OmContext ctx, int maxEntries) {
     if (maxEntries < 1) {
       throw OmException.invalid("maxEntries must be at least 1: " + maxEntries);

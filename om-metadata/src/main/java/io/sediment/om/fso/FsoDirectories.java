@@ -43,15 +43,7 @@ public final class FsoDirectories {
   }
 
 
-  /**
-   * Creates a directory and its missing ancestors ({@code mkdir -p}) in one batch; idempotent for
-   * an existing directory. Paths are relative to the bucket root; see {@link FsoResolver}.
-   *
-   * @return the directory's status
-   * @throws OmException INVALID_ARGUMENT (bad path, the root), NOT_FOUND (volume/bucket),
-   *     ALREADY_EXISTS (a file is at {@code path}), FAILED_PRECONDITION (an ancestor is a file),
-   *     UNIMPLEMENTED (not an FSO bucket)
-   */
+  /** See {@link FsoNamespace#createDirectory} for the contract. */
   public FileStatus create(String volume, String bucket, String rawPath) {
     OmValidation.checkBucketArgs(volume, bucket);
     FsoPath path = depthLimit.parseCreate(rawPath, "directory");
@@ -113,25 +105,7 @@ public final class FsoDirectories {
     return d;
   }
 
-  /**
-   * Deletes the directory {@code path}.
-   *
-   * <ul>
-   *   <li>Empty (no file or directory below it): its row is deleted; files still open directly
-   *       in it are discarded in the same batch (their commits then fail with NOT_FOUND). No purge
-   *       is needed. This holds with or without {@code recursive}.
-   *   <li>Not empty, {@code recursive}: its row moves to deletedDirectoryTable (one row, whatever
-   *       the subtree's size). The subtree disappears from every lookup and listing at once,
-   *       because every path below it resolves through the deleted row; its rows are removed later
-   *       by {@link io.sediment.om.OmMetadataStore#purgeDeletedDirectories}. The name can be reused at once (the new directory
-   *       gets a new object id, so a new, empty child range).
-   *   <li>Not empty, not {@code recursive}: FAILED_PRECONDITION.
-   * </ul>
-   *
-   * @throws OmException INVALID_ARGUMENT for the root (delete the bucket instead), NOT_FOUND if
-   *     absent, FAILED_PRECONDITION if {@code path} is a file or, without {@code recursive}, not
-   *     empty
-   */
+  /** See {@link FsoNamespace#deleteDirectory} for the contract. */
   public void delete(String volume, String bucket, String rawPath, boolean recursive) {
     OmValidation.checkBucketArgs(volume, bucket);
     FsoPath path = FsoResolver.parseEntry(rawPath, "delete");

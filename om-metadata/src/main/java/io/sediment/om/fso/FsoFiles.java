@@ -42,17 +42,7 @@ public final class FsoFiles {
   }
 
 
-  /**
-   * Opens a file for writing: an openFileTable row under a new client id, which
-   * {@link #commit} must present. Missing ancestor directories are created now ({@code mkdir
-   * -p}, owned by the file's owner), in the same batch, so the open row can be keyed by its
-   * parent's id. An existing file at {@code path} is allowed: the commit replaces it. Several
-   * sessions may be open on one path; each commit replaces the previous version.
-   *
-   * @param owner the owner; {@code null} or empty for the bucket's owner
-   * @throws OmException INVALID_ARGUMENT for the root, ALREADY_EXISTS if a directory exists at
-   *     {@code path}, FAILED_PRECONDITION if an ancestor is a file
-   */
+  /** See {@link FsoNamespace#createFile} for the contract. */
   public OpenKeySession create(String volume, String bucket, String rawPath, String owner) {
     OmValidation.checkBucketArgs(volume, bucket);
     OmValidation.checkOwner(owner);
@@ -103,17 +93,7 @@ public final class FsoFiles {
     });
   }
 
-  /**
-   * Commits a file opened by {@link #create}: its openFileTable row becomes the fileTable
-   * row; the version it replaces, if any, moves to deletedTable under its object id. One batch.
-   * The path is resolved again now, so the session's directory must still be at the same path.
-   *
-   * @return the committed file, {@code key_name} holding the full path
-   * @throws OmException NOT_FOUND if an ancestor directory no longer exists or there is no open
-   *     file for {@code clientId} at this path (wrong client id, already committed, discarded, or
-   *     an ancestor was renamed or deleted since the open); FAILED_PRECONDITION if a directory now
-   *     exists at {@code path} or an ancestor is a file; INVALID_ARGUMENT for a negative size
-   */
+  /** See {@link FsoNamespace#commitFile} for the contract. */
   public KeyInfo commit(String volume, String bucket, String rawPath, long clientId, long size) {
     OmValidation.checkBucketArgs(volume, bucket);
     FsoPath path = FsoResolver.parseEntry(rawPath, "commit a file at");
@@ -162,11 +142,7 @@ public final class FsoFiles {
     });
   }
 
-  /**
-   * Deletes a file: its fileTable row moves to deletedTable under its object id. One batch.
-   *
-   * @throws OmException NOT_FOUND if absent, FAILED_PRECONDITION if {@code path} is a directory
-   */
+  /** See {@link FsoNamespace#deleteFile} for the contract. */
   public void delete(String volume, String bucket, String rawPath) {
     OmValidation.checkBucketArgs(volume, bucket);
     FsoPath path = FsoResolver.parseEntry(rawPath, "delete");
@@ -187,22 +163,7 @@ public final class FsoFiles {
 
   // ---- rename ----
 
-  /**
-   * Renames a file or directory to {@code to}, which must not exist and whose parent directory
-   * must exist (no {@code mkdir -p}, no "move into an existing directory": {@code to} is the full
-   * new path). Exactly one row moves: a directory's children stay keyed under its object id, so
-   * its whole subtree follows. The moved row gets a new modification time. One batch. Files still
-   * open below a renamed directory can no longer be committed under their old path (their
-   * sessions then fail with NOT_FOUND).
-   *
-   * @return the status at the new path
-   * @throws OmException INVALID_ARGUMENT if either path is the root, {@code to} is below
-   *     {@code from}, or an entry of the moved subtree would end deeper than the maximum path
-   *     depth (see {@link PathDepthLimit} for the walk this may take); NOT_FOUND if
-   *     {@code from} or the parent of {@code to} does not exist;
-   *     ALREADY_EXISTS if {@code to} exists (also when {@code to} equals {@code from});
-   *     FAILED_PRECONDITION if an ancestor of {@code to} is a file
-   */
+  /** See {@link FsoNamespace#rename} for the contract. */
   public FileStatus rename(String volume, String bucket, String rawFrom, String rawTo) {
     OmValidation.checkBucketArgs(volume, bucket);
     FsoPath from = FsoPath.parse("Source path", rawFrom);

@@ -60,13 +60,7 @@ public final class FsoResolver {
   }
 
 
-  /**
-   * The committed file at {@code path}, read from one consistent view.
-   *
-   * @return the file, {@code key_name} holding the full path
-   * @throws OmException NOT_FOUND if absent (or an ancestor is missing or a file),
-   *     FAILED_PRECONDITION if {@code path} is a directory or the root
-   */
+  /** See {@link FsoNamespace#lookupFile} for the contract. */
   public KeyInfo lookupFile(String volume, String bucket, String rawPath) {
     OmValidation.checkBucketArgs(volume, bucket);
     FsoPath path = FsoPath.parse("Path", rawPath);
@@ -85,12 +79,7 @@ public final class FsoResolver {
     }
   }
 
-  /**
-   * The status of the file or directory at {@code path} ({@code ""} or {@code "/"}: the bucket
-   * root), read from one consistent view.
-   *
-   * @throws OmException NOT_FOUND if absent (or an ancestor is missing or a file)
-   */
+  /** See {@link FsoNamespace#getFileStatus} for the contract. */
   public FileStatus getFileStatus(String volume, String bucket, String rawPath) {
     OmValidation.checkBucketArgs(volume, bucket);
     FsoPath path = FsoPath.parse("Path", rawPath);

@@ -4,23 +4,15 @@ import static io.sediment.om.core.OmDBDefinition.KEY_TABLE;
 import static io.sediment.om.core.OmDBDefinition.MULTIPART_INFO_TABLE;
 import static io.sediment.om.core.OmDBDefinition.MULTIPART_PARTS_TABLE;
 
-import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
-import io.sediment.db.ReadView;
 import io.sediment.db.Table;
-import io.sediment.db.TableIterator;
-import io.sediment.db.codec.Codec;
 import io.sediment.om.core.CursorSweep;
 import io.sediment.om.core.OmContext;
 import io.sediment.om.core.OmCounter;
 import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OmValidation;
-import io.sediment.om.core.WriteTxn;
-import io.sediment.om.listing.Cursor;
 import io.sediment.om.listing.Page;
-import io.sediment.om.listing.Pager;
-import io.sediment.om.listing.TableScan;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.MultipartUploadInfo;
@@ -58,72 +50,32 @@ import java.util.List;
  */
 public final class MultipartUploads {
 
-  private static final Codec<MultipartUploadInfo> UPLOAD_INFO = MULTIPART_INFO_TABLE.valueCodec();
-  private static final Codec<PartInfo> PART_INFO = MULTIPART_PARTS_TABLE.valueCodec();
-
   /** The smallest part number. */
   static final int MIN_PART_NUMBER = 1;
   /** The largest part number (S3's limit). */
   public static final int MAX_PART_NUMBER = 10_000;
   /** The smallest size of every part but the last of a completed upload: 5 MiB, as in S3. */
   public static final long MIN_PART_SIZE = 5L << 20;
-  /** deletedTable metadata of a part row: the upload it belonged to. */
-  static final String META_UPLOAD_ID = "multipartUploadId";
-  /** deletedTable metadata of a part row: its part number. */
-  static final String META_PART_NUMBER = "partNumber";
   /** keyTable metadata of a completed upload: the S3 multipart ETag. */
   static final String META_ETAG = "ETag";
 
   private final OmContext ctx;
+  private final MultipartParts uploadParts;
+  private final MultipartListings listings;
   private final Table<String, MultipartUploadInfo> uploads;
   private final Table<String, PartInfo> partsTable;
   private final Table<String, KeyInfo> keyTable;
 
-  public MultipartUploads(OmContext ctx) {
+  /** The multipart uploads of the store behind {@code ctx}, whose part rows {@code parts} keeps. */
+  public MultipartUploads(OmContext ctx, MultipartParts parts) {
     this.ctx = ctx;
+    this.uploadParts = parts;
+    this.listings = new MultipartListings(ctx);
     this.uploads = ctx.table(MULTIPART_INFO_TABLE);
     this.partsTable = ctx.table(MULTIPART_PARTS_TABLE);
     this.keyTable = ctx.table(KEY_TABLE);
   }
 
-  /**
-   * Moves the parts that stores written before multipartPartsTable kept inline
-   * ({@code MultipartUploadInfo.legacy_parts}) to their own rows, in one write; a store without
-   * any writes nothing. Called once when the store opens.
-   *
-   * @return the number of uploads whose parts moved
-   */
-  @SuppressWarnings("deprecation")
-  public int moveInlineParts() {
-    if (ctx.counters().get(OmCounter.MULTIPART_UPLOADS) == 0) {
-      return 0;
-    }
-    List<KeyValue<String, MultipartUploadInfo>> legacy = new ArrayList<>();
-    try (TableIterator<String, KeyValue<String, MultipartUploadInfo>> it =
-             uploads.iterator(null, IteratorType.KEY_AND_VALUE)) {
-      while (it.hasNext()) {
-        KeyValue<String, MultipartUploadInfo> kv = it.next();
-        if (kv.getValue().getLegacyPartsCount() > 0) {
-          legacy.add(kv);
-        }
-      }
-    }
-    if (legacy.isEmpty()) {
-      return 0;
-    }
-    return ctx.write(txn -> {
-      for (KeyValue<String, MultipartUploadInfo> kv : legacy) {
-        MultipartUploadInfo upload = kv.getValue();
-        for (PartInfo p : upload.getLegacyPartsList()) {
-          partsTable.putWithBatch(txn.batch(),
-              OmKeys.multipartPartKey(upload.getUploadId(), p.getPartNumber()), p);
-        }
-        uploads.putWithBatch(txn.batch(), kv.getKey(),
-            upload.toBuilder().clearLegacyParts().build());
-      }
-      return legacy.size();
-    });
-  }
 
   /**
    * Starts an S3 multipart upload of {@code key}: a multipartInfoTable row under a new upload id,
@@ -191,7 +143,7 @@ public final class MultipartUploads {
       String partKey = OmKeys.multipartPartKey(uploadId, partNumber);
       PartInfo replaced = partsTable.get(partKey);
       if (replaced != null) {
-        ctx.moveToDeleted(txn, bucketId, asDeletedVersion(upload, replaced));
+        ctx.moveToDeleted(txn, bucketId, MultipartParts.asDeletedVersion(upload, replaced));
       }
       partsTable.putWithBatch(txn.batch(), partKey, part);
       uploads.putWithBatch(txn.batch(), dbKey, upload.toBuilder().setUpdateId(partId).build());
@@ -209,36 +161,13 @@ public final class MultipartUploads {
    */
   public PartListing listParts(String volume, String bucket, String key, String uploadId,
       int partNumberMarker, int maxParts) {
-    OmValidation.checkKeyArgs(volume, bucket, key);
-    MultipartArgs.checkUploadId(uploadId);
-    if (partNumberMarker < 0 || partNumberMarker > MAX_PART_NUMBER) {
-      throw OmException.invalid("Part number marker must be 0 (from the first part) to "
-          + MAX_PART_NUMBER + ": " + partNumberMarker);
-    }
-    int max = ctx.clampPageSize("max-parts", maxParts);
-    Page<PartInfo> page;
-    try (ReadView view = ctx.store().openReadView()) {
-      ctx.requireObjectStoreBucket(view, volume, bucket);
-      if (view.getTable(MULTIPART_INFO_TABLE)
-          .get(OmKeys.multipartKey(volume, bucket, key, uploadId)) == null) {
-        throw noSuchUpload(volume, bucket, key, uploadId);
-      }
-      // Part keys are fixed-width numbers, so "after the marker's key" is "from marker + 1".
-      page = Pager.read(TableScan.source(view.getTable(MULTIPART_PARTS_TABLE.name()), "",
-              OmKeys.multipartPartsPrefix(uploadId), null,
-              (name, v) -> PART_INFO.fromPersistedFormat(v)),
-          partNumberMarker >= MIN_PART_NUMBER
-              ? new Cursor(OmKeys.multipartPartKey(uploadId, partNumberMarker), false) : null,
-          max);
-    }
-    return new PartListing(page.items(), page.truncated(),
-        page.truncated() ? page.last().getPartNumber() : 0);
+    return listings.parts(volume, bucket, key, uploadId, partNumberMarker, maxParts);
   }
 
   /**
    * Completes an upload: the listed parts, which must be in strictly ascending part number order,
    * have been uploaded, carry the given ETags and, all but the last, be at least
-   * {@link io.sediment.om.OmMetadataStore#MULTIPART_MIN_PART_SIZE} bytes, become the key (size = their sum, ETag in metadata
+   * {@link #MIN_PART_SIZE} bytes, become the key (size = their sum, ETag in metadata
    * {@code ETag}, object id = the upload's). In one batch: the key's previous version moves to
    * deletedTable, parts left out move to deletedTable, the upload row is deleted, and the counters
    * follow. A rejected completion changes nothing and leaves the upload in progress.
@@ -257,7 +186,7 @@ public final class MultipartUploads {
       long bucketId = ctx.requireObjectStoreBucket(null, volume, bucket).getObjectId();
       String dbKey = OmKeys.multipartKey(volume, bucket, key, uploadId);
       MultipartUploadInfo upload = requireUpload(dbKey, volume, bucket, key, uploadId);
-      List<KeyValue<String, PartInfo>> rows = partRows(uploadId);
+      List<KeyValue<String, PartInfo>> rows = uploadParts.rowsOf(uploadId);
       List<PartInfo> parts = rows.stream().map(KeyValue::getValue).toList();
       boolean[] used = new boolean[parts.size()];
       long total = 0;
@@ -310,7 +239,7 @@ public final class MultipartUploads {
       txn.count(bucketId, OmCounter.KEY_BYTES, total);
       for (int i = 0; i < parts.size(); i++) {
         if (!used[i]) {
-          ctx.moveToDeleted(txn, bucketId, asDeletedVersion(upload, parts.get(i)));
+          ctx.moveToDeleted(txn, bucketId, MultipartParts.asDeletedVersion(upload, parts.get(i)));
         }
       }
       CursorSweep.delete(partsTable, txn.batch(), rows);
@@ -332,41 +261,13 @@ public final class MultipartUploads {
     ctx.write(txn -> {
       long bucketId = ctx.requireObjectStoreBucket(null, volume, bucket).getObjectId();
       String dbKey = OmKeys.multipartKey(volume, bucket, key, uploadId);
-      discardParts(txn, bucketId, requireUpload(dbKey, volume, bucket, key, uploadId));
+      uploadParts.discard(txn, bucketId, requireUpload(dbKey, volume, bucket, key, uploadId));
       uploads.deleteWithBatch(txn.batch(), dbKey);
       return null;
     });
   }
 
-  /**
-   * The bookkeeping of aborting {@code upload} inside a write: its parts go to deletedTable (their
-   * rows are deleted) and MULTIPART_UPLOADS is counted down, against {@code bucketId} or, if null
-   * (the bucket is gone), store-wide. The caller deletes the upload's row (alone, or as part of a
-   * range). Returns the bytes of the parts.
-   */
-  public long discardParts(WriteTxn txn, Long bucketId, MultipartUploadInfo upload) {
-    long bytes = 0;
-    List<KeyValue<String, PartInfo>> rows = partRows(upload.getUploadId());
-    for (KeyValue<String, PartInfo> row : rows) {
-      ctx.moveToDeleted(txn, bucketId, asDeletedVersion(upload, row.getValue()));
-      bytes += row.getValue().getSize();
-    }
-    CursorSweep.delete(partsTable, txn.batch(), rows);
-    txn.countIn(bucketId, OmCounter.MULTIPART_UPLOADS, -1);
-    return bytes;
-  }
 
-  /** The part rows of an upload in part-number order, as the store holds them now (in a write). */
-  private List<KeyValue<String, PartInfo>> partRows(String uploadId) {
-    List<KeyValue<String, PartInfo>> out = new ArrayList<>();
-    try (TableIterator<String, KeyValue<String, PartInfo>> it = partsTable.iterator(
-        OmKeys.multipartPartsPrefix(uploadId), IteratorType.KEY_AND_VALUE)) {
-      while (it.hasNext()) {
-        out.add(it.next());
-      }
-    }
-    return out;
-  }
 
   /**
    * S3 ListMultipartUploads: the uploads in progress of keys starting with {@code prefix}, ordered
@@ -384,32 +285,7 @@ public final class MultipartUploads {
    */
   public MultipartUploadListing list(String volume, String bucket, String prefix, String keyMarker,
       String uploadIdMarker, int maxUploads) {
-    OmValidation.checkBucketArgs(volume, bucket);
-    OmValidation.checkOptionalText("Prefix", prefix);
-    OmValidation.checkOptionalText("Key marker", keyMarker);
-    boolean hasKeyMarker = keyMarker != null && !keyMarker.isEmpty();
-    // As in S3, the upload-id marker means nothing without a key marker.
-    boolean hasUploadMarker = hasKeyMarker && uploadIdMarker != null && !uploadIdMarker.isEmpty();
-    if (hasUploadMarker) {
-      MultipartArgs.checkUploadId(uploadIdMarker);
-    }
-    int max = ctx.clampPageSize("max-uploads", maxUploads);
-    Page<MultipartUploadInfo> page;
-    try (ReadView view = ctx.store().openReadView()) {
-      ctx.requireObjectStoreBucket(view, volume, bucket);
-      // Upload rows are named keyName + UPLOAD_SEPARATOR + uploadId after the bucket prefix: a
-      // key marker alone resumes after every upload of that key, with an upload-id marker after
-      // that one upload.
-      String markerName = OmKeys.multipartKeyName(OmContext.nz(keyMarker)) + OmKeys.UPLOAD_SEPARATOR;
-      Cursor after = hasUploadMarker ? new Cursor(markerName + uploadIdMarker, false)
-          : hasKeyMarker ? new Cursor(markerName, true) : null;
-      page = Pager.read(TableScan.source(view.getTable(MULTIPART_INFO_TABLE.name()),
-          OmKeys.bucketPrefix(volume, bucket), OmKeys.multipartKeyName(OmContext.nz(prefix)), null,
-          (name, v) -> UPLOAD_INFO.fromPersistedFormat(v)), after, max);
-    }
-    MultipartUploadInfo last = page.truncated() ? page.last() : null;
-    return new MultipartUploadListing(page.items(), page.truncated(),
-        last == null ? null : last.getKeyName(), last == null ? null : last.getUploadId());
+    return listings.uploads(volume, bucket, prefix, keyMarker, uploadIdMarker, maxUploads);
   }
 
   // ---- helpers ----
@@ -423,28 +299,12 @@ public final class MultipartUploads {
     return upload;
   }
 
-  private static OmException noSuchUpload(String volume, String bucket, String key,
+  static OmException noSuchUpload(String volume, String bucket, String key,
       String uploadId) {
     return OmException.notFound("No multipart upload '" + uploadId + "' of key '" + key
         + "' in '" + volume + "/" + bucket + "' (never initiated, completed or aborted)");
   }
 
-  /** A part as the deletedTable row that hands its data to the key purge. */
-  static KeyInfo asDeletedVersion(MultipartUploadInfo upload, PartInfo part) {
-    return KeyInfo.newBuilder()
-        .setVolumeName(upload.getVolumeName())
-        .setBucketName(upload.getBucketName())
-        .setKeyName(upload.getKeyName())
-        .setDataSize(part.getSize())
-        .setObjectId(part.getObjectId())
-        .setUpdateId(part.getObjectId())
-        .setCreationTime(part.getModificationTime())
-        .setModificationTime(part.getModificationTime())
-        .setOwner(upload.getOwner())
-        .putMetadata(META_UPLOAD_ID, upload.getUploadId())
-        .putMetadata(META_PART_NUMBER, Integer.toString(part.getPartNumber()))
-        .build();
-  }
 
   /** Binary search by part number: the index, or {@code -(insertion point) - 1}. */
   private static int find(List<PartInfo> parts, int partNumber) {

@@ -3,7 +3,7 @@ package io.sediment.om.openfiles;
 import java.util.List;
 
 /**
- * One page of {@link io.sediment.om.OmMetadataStore#listOpenFiles}.
+ * One page of {@link OpenFiles#list}.
  *
  * @param entries in table key order: OBJECT_STORE/LEGACY by key name then client id, FSO by parent
  *     directory id, name, then client id

@@ -3,7 +3,6 @@ package io.sediment.om.purge;
 import static io.sediment.om.core.OmDBDefinition.FILE_TABLE;
 import static io.sediment.om.core.OmDBDefinition.KEY_TABLE;
 import static io.sediment.om.core.OmDBDefinition.META_TABLE;
-import static io.sediment.om.core.OmKeys.utf8;
 
 import io.sediment.db.ReadView;
 import io.sediment.db.Table;
@@ -13,7 +12,6 @@ import io.sediment.om.core.OmDBDefinition;
 import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OmValidation;
-import io.sediment.om.core.WriteTxn;
 import io.sediment.om.listing.Cursor;
 import io.sediment.om.listing.Page;
 import io.sediment.om.listing.Pager;
@@ -21,10 +19,7 @@ import io.sediment.om.listing.TableScan;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Predicate;
@@ -35,7 +30,7 @@ import java.util.regex.Pattern;
  * OBJECT_STORE and LEGACY, fileTable for FSO) in bounded steps and reports the keys a rule
  * matches, keeping its position in metaTable ({@code lifecycle/<bucketId>/<name>}) so the next
  * step, in this process or after a restart, continues where the last one stopped. Deleting the
- * bucket removes its cursors ({@link #forgetBucket}).
+ * bucket removes its cursors ({@link LifecycleCursors#forgetBucket}).
  *
  * <p>A step reads one {@link ReadView} with one iterator bounded to the bucket (and prefix),
  * positioned once at the saved cursor (a key deleted meanwhile resumes at the next live one;
@@ -89,9 +84,9 @@ public final class LifecycleScans {
             + "(its files are keyed by parent id, not path): no prefix");
       }
       bucketId = info.getObjectId();
-      metaKey = cursorPrefix(bucketId) + scanName;
+      metaKey = LifecycleCursors.prefix(bucketId) + scanName;
       cursor = Cursor.startAfter(
-          savedCursor(view.getTable(META_TABLE).get(metaKey), OmContext.nz(prefix)));
+          LifecycleCursors.lastKey(view.getTable(META_TABLE).get(metaKey), OmContext.nz(prefix)));
       String base = fso ? OmKeys.fsoBucketPrefix(info.getVolumeId(), info.getObjectId())
           : OmKeys.bucketPrefix(volume, bucket);
       page = Pager.read(TableScan.source(view.getTable((fso ? FILE_TABLE : KEY_TABLE).name()),
@@ -119,47 +114,11 @@ public final class LifecycleScans {
       if (next == null) {
         meta.deleteWithBatch(txn.batch(), metaKey);
       } else {
-        meta.putWithBatch(txn.batch(), metaKey, cursorValue(OmContext.nz(prefix), next));
+        meta.putWithBatch(txn.batch(), metaKey,
+            LifecycleCursors.value(OmContext.nz(prefix), next));
       }
       return null;
     });
     return new LifecycleStep(matched, page.items().size(), next == null);
-  }
-
-  /** A saved cursor: the prefix's UTF-8 length (4 bytes, big-endian), the prefix, the last key. */
-  public static byte[] cursorValue(String prefix, String lastKey) {
-    byte[] p = utf8(prefix);
-    byte[] k = utf8(lastKey);
-    return ByteBuffer.allocate(Integer.BYTES + p.length + k.length)
-        .putInt(p.length).put(p).put(k).array();
-  }
-
-  /**
-   * The last key of a saved cursor if it was saved with {@code prefix}; {@code null} if there is
-   * none, it belongs to another prefix, or it is not in {@link #cursorValue}'s format.
-   */
-  public static String savedCursor(byte[] saved, String prefix) {
-    if (saved == null || saved.length < Integer.BYTES) {
-      return null;
-    }
-    ByteBuffer in = ByteBuffer.wrap(saved);
-    int prefixLength = in.getInt();
-    byte[] p = utf8(prefix);
-    if (prefixLength != p.length || in.remaining() < prefixLength
-        || !Arrays.equals(saved, Integer.BYTES, Integer.BYTES + prefixLength, p, 0, p.length)) {
-      return null;
-    }
-    return new String(saved, Integer.BYTES + prefixLength, in.remaining() - prefixLength,
-        StandardCharsets.UTF_8);
-  }
-
-  /** The metaTable prefix of every lifecycle cursor of bucket {@code bucketId}. */
-  public static String cursorPrefix(long bucketId) {
-    return "lifecycle/" + OmKeys.id(bucketId) + "/";
-  }
-
-  /** Adds to {@code txn} the removal of every lifecycle cursor of a bucket being deleted. */
-  public static void forgetBucket(WriteTxn txn, Table<String, byte[]> meta, long bucketId) {
-    meta.deletePrefixWithBatch(txn.batch(), cursorPrefix(bucketId));
   }
 }

@@ -3,7 +3,7 @@ package io.sediment.om.purge;
 import java.util.List;
 
 /**
- * One step of a lifecycle scan ({@link io.sediment.om.OmMetadataStore#lifecycleScanStep}).
+ * One step of a lifecycle scan ({@link LifecycleScans#step}).
  *
  * @param matched the examined keys the rule matched, in table order
  * @param examined how many keys the step examined (at most its budget)

@@ -15,7 +15,7 @@ import io.sediment.om.core.OmCounter;
 import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.WriteTxn;
-import io.sediment.om.multipart.MultipartUploads;
+import io.sediment.om.multipart.MultipartParts;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.MultipartUploadInfo;
@@ -83,7 +83,7 @@ public final class OmPurges {
   public static final int MAX_LIMIT = 100_000;
 
   private final OmContext ctx;
-  private final MultipartUploads uploads;
+  private final MultipartParts parts;
   private final Table<String, byte[]> meta;
   private final Table<String, BucketInfo> bucketTable;
   private final Table<String, KeyInfo> deletedTable;
@@ -91,9 +91,9 @@ public final class OmPurges {
   private final Table<String, KeyInfo> openFileTable;
   private final Table<String, MultipartUploadInfo> multipartTable;
 
-  public OmPurges(OmContext ctx, MultipartUploads uploads) {
+  public OmPurges(OmContext ctx, MultipartParts parts) {
     this.ctx = ctx;
-    this.uploads = uploads;
+    this.parts = parts;
     this.meta = ctx.table(META_TABLE);
     this.bucketTable = ctx.table(BUCKET_TABLE);
     this.deletedTable = ctx.table(DELETED_TABLE);
@@ -173,7 +173,7 @@ public final class OmPurges {
 
   /**
    * Aborts multipart uploads initiated at or before {@code now - threshold}, examining up to
-   * {@code limit} uploads after the cursor (wrapping once): as {@code abortMultipartUpload}, their
+   * {@code limit} uploads after the cursor (wrapping once): as {@code multipart().abort}, their
    * parts move to deletedTable and MULTIPART_UPLOADS is counted down.
    *
    * @throws OmException INVALID_ARGUMENT for a negative threshold or a limit out of range
@@ -183,7 +183,7 @@ public final class OmPurges {
     // with uploads, kept total) counts the upload and its parts store-wide.
     return expireSweep(MULTIPART_UPLOAD_CLEANUP, multipartTable, OmCounter.MULTIPART_UPLOADS,
         threshold, limit, MultipartUploadInfo::getCreationTime,
-        (txn, owners, row) -> uploads.discardParts(txn,
+        (txn, owners, row) -> parts.discard(txn,
             owners.of(row.getKey(), row.getValue().getObjectId()), row.getValue()));
   }
 

@@ -6,7 +6,7 @@ import java.util.Objects;
 
 /**
  * Purges the subtrees of recursively deleted FSO directories: each run is one
- * {@link OmMetadataStore#purgeDeletedDirectories} step of up to {@code batchSize} rows, depth
+ * {@link io.sediment.om.fso.FsoNamespace#purgeDeletedDirectories} step of up to {@code batchSize} rows, depth
  * first through whole subtrees whatever their depth (children go with one range delete per
  * directory and table; files move to deletedTable for the {@link KeyDeletingService}), resuming
  * after the previous step's persisted cursor.
@@ -29,6 +29,6 @@ public final class DirectoryDeletingService extends BackgroundService {
 
   @Override
   protected long runTask() {
-    return store.purgeDeletedDirectories(batchSize);
+    return store.fso().purgeDeletedDirectories(batchSize);
   }
 }

@@ -27,7 +27,7 @@ import java.util.stream.Stream;
  * snapshot is deleted or this closes. Readers hold the read lock; closing a store takes the write
  * lock, so a read never sees a closed store and no handle outlives its snapshot. Thread-safe.
  */
-final class SnapshotStores implements AutoCloseable {
+public final class SnapshotStores implements AutoCloseable {
 
   /** Block cache of one opened snapshot store. */
   private static final long SNAPSHOT_CACHE_BYTES = 8L << 20;
@@ -39,11 +39,13 @@ final class SnapshotStores implements AutoCloseable {
   /** Set under the write lock by {@link #close()}. */
   private boolean closed;
 
-  SnapshotStores(Path root) {
+  /** The snapshot stores of checkpoints under {@code root}; opens nothing yet. */
+  public SnapshotStores(Path root) {
     this.root = root;
   }
 
-  Path root() {
+  /** The directory that holds the checkpoints. */
+  public Path root() {
     return root;
   }
 
@@ -87,7 +89,7 @@ final class SnapshotStores implements AutoCloseable {
   }
 
   /** Number of snapshot stores open now (for tests and metrics). */
-  int openCount() {
+  public int openCount() {
     synchronized (stores) {
       return stores.size();
     }

@@ -2,16 +2,11 @@ package io.sediment.om.snapshot;
 
 import static io.sediment.om.core.OmDBDefinition.BUCKET_TABLE;
 import static io.sediment.om.core.OmDBDefinition.KEY_TABLE;
-import static io.sediment.om.core.OmDBDefinition.META_TABLE;
 import static io.sediment.om.core.OmDBDefinition.SNAPSHOT_INFO_TABLE;
-import static io.sediment.om.core.OmKeys.utf8;
 
 import io.sediment.db.DBStore;
-import io.sediment.db.IteratorType;
-import io.sediment.db.KeyValue;
 import io.sediment.db.ReadView;
 import io.sediment.db.Table;
-import io.sediment.db.TableIterator;
 import io.sediment.db.codec.Codec;
 import io.sediment.om.core.OmContext;
 import io.sediment.om.core.OmCounter;
@@ -19,7 +14,6 @@ import io.sediment.om.core.OmException.Code;
 import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OmValidation;
-import io.sediment.om.core.WriteTxn;
 import io.sediment.om.listing.Cursor;
 import io.sediment.om.listing.ListPage;
 import io.sediment.om.listing.ObjectListings;
@@ -37,8 +31,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashSet;
-import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
 
@@ -90,13 +82,10 @@ import java.util.function.Function;
  *
  * <p>Thread-safe.
  */
-public final class Snapshots implements AutoCloseable {
+public final class Snapshots {
 
   /** The directory under the store's data directory that holds the checkpoints. */
   public static final String ROOT_DIR = "snapshots";
-  private static final String CHAIN_GLOBAL = "snapshotChain/global";
-  private static final String CHAIN_BUCKET = "snapshotChain/bucket/";
-  /** Request-hash marker that binds a token to a listing that includes deleted snapshots. */
 
   private static final Codec<SnapshotInfo> SNAPSHOT_INFO = SNAPSHOT_INFO_TABLE.valueCodec();
 
@@ -104,24 +93,24 @@ public final class Snapshots implements AutoCloseable {
   private final Pager pager;
   private final Path root;
   private final Table<String, SnapshotInfo> table;
-  private final Table<String, byte[]> meta;
-
+  private final SnapshotRows rows;
   private final SnapshotStores stores;
 
-  public Snapshots(OmContext ctx, Pager pager) {
+  /**
+   * The snapshots of the store behind {@code ctx}, whose rows {@code rows} keeps and whose
+   * checkpoints {@code stores} opens. Deletes every entry under the snapshot root that is not the
+   * checkpoint of an ACTIVE snapshot (crash leftovers).
+   */
+  public Snapshots(OmContext ctx, Pager pager, SnapshotRows rows, SnapshotStores stores) {
     this.ctx = ctx;
     this.pager = pager;
-    this.root = ctx.store().getPath().resolve(ROOT_DIR);
-    this.stores = new SnapshotStores(root);
+    this.rows = rows;
+    this.stores = stores;
+    this.root = stores.root();
     this.table = ctx.table(SNAPSHOT_INFO_TABLE);
-    this.meta = ctx.table(META_TABLE);
-    removeUnreferencedDirectories();
+    stores.removeAllBut(rows.activeCheckpointDirs());
   }
 
-  /** The directory that holds the checkpoints. */
-  public Path root() {
-    return root;
-  }
 
   // ---- writes ----
 
@@ -152,7 +141,6 @@ public final class Snapshots implements AutoCloseable {
           throw new OmException(Code.ALREADY_EXISTS, "Snapshot '" + name
               + "' already exists in '" + volume + "/" + bucket + "'");
         }
-        String bucketChain = CHAIN_BUCKET + OmKeys.id(info.getObjectId());
         SnapshotInfo created = SnapshotInfo.newBuilder()
             .setSnapshotId(id)
             .setName(name)
@@ -161,13 +149,12 @@ public final class Snapshots implements AutoCloseable {
             .setStatus(SnapshotStatus.SNAPSHOT_ACTIVE)
             .setCreationTime(txn.now())
             .setCheckpointDir(id)
-            .setPathPreviousSnapshotId(chainHead(bucketChain))
-            .setGlobalPreviousSnapshotId(chainHead(CHAIN_GLOBAL))
+            .setPathPreviousSnapshotId(rows.bucketChainHead(info.getObjectId()))
+            .setGlobalPreviousSnapshotId(rows.globalChainHead())
             .build();
         checkpoint(dir, volume, bucket, name);
         table.putWithBatch(txn.batch(), key, created);
-        meta.putWithBatch(txn.batch(), bucketChain, utf8(id));
-        meta.putWithBatch(txn.batch(), CHAIN_GLOBAL, utf8(id));
+        rows.appendToChains(txn, info.getObjectId(), id);
         txn.count(OmCounter.SNAPSHOTS, existing == null ? 1 : 0);
         return created;
       });
@@ -224,36 +211,7 @@ public final class Snapshots implements AutoCloseable {
 
   // ---- reads of the rows ----
 
-  /**
-   * Adds to {@code txn} the removal of every (DELETED) snapshot row of a bucket being deleted and of
-   * its snapshot chain, so a bucket re-created under the same name starts with none. The caller has
-   * checked {@link #hasActive} under the same write lock.
-   */
-  public void forgetBucket(WriteTxn txn, String volume, String bucket, long bucketId) {
-    long rows = 0;
-    try (TableIterator<String, KeyValue<String, SnapshotInfo>> it =
-             table.iterator(OmKeys.bucketPrefix(volume, bucket), IteratorType.KEY_ONLY)) {
-      while (it.hasNext()) {
-        table.deleteWithBatch(txn.batch(), it.next().getKey());
-        rows++;
-      }
-    }
-    txn.count(OmCounter.SNAPSHOTS, -rows);
-    meta.deleteWithBatch(txn.batch(), CHAIN_BUCKET + OmKeys.id(bucketId));
-  }
 
-  /** Whether bucket {@code volume/bucket} has an ACTIVE snapshot; one bounded scan of its rows. */
-  public boolean hasActive(String volume, String bucket) {
-    try (TableIterator<String, KeyValue<String, SnapshotInfo>> it =
-             table.iterator(OmKeys.bucketPrefix(volume, bucket))) {
-      while (it.hasNext()) {
-        if (it.next().getValue().getStatus() == SnapshotStatus.SNAPSHOT_ACTIVE) {
-          return true;
-        }
-      }
-    }
-    return false;
-  }
 
   /**
    * The row of snapshot {@code name}, ACTIVE or DELETED.
@@ -268,6 +226,15 @@ public final class Snapshots implements AutoCloseable {
       throw notFound(volume, bucket, name);
     }
     return info;
+  }
+
+  /**
+   * The first page of a bucket's ACTIVE snapshots: {@link #list(String, String, String, String,
+   * int, String, boolean)} without a token and without DELETED snapshots.
+   */
+  public ListPage<SnapshotInfo> list(String volume, String bucket, String prefix,
+      String prevSnapshot, int maxEntries) {
+    return list(volume, bucket, prefix, prevSnapshot, maxEntries, null, false);
   }
 
   /**
@@ -351,16 +318,7 @@ public final class Snapshots implements AutoCloseable {
     });
   }
 
-  /** Number of snapshot stores open now (for tests and metrics). */
-  public int openStores() {
-    return stores.openCount();
-  }
 
-  /** Closes every cached snapshot store (after reads in progress); later reads are UNAVAILABLE. */
-  @Override
-  public void close() {
-    stores.close();
-  }
 
   // ---- internals ----
 
@@ -405,24 +363,7 @@ public final class Snapshots implements AutoCloseable {
     }
   }
 
-  private String chainHead(String metaKey) {
-    byte[] v = meta.get(metaKey);
-    return v == null ? "" : new String(v, java.nio.charset.StandardCharsets.UTF_8);
-  }
 
-  /** Deletes everything under the root that is not the checkpoint of an ACTIVE snapshot. */
-  private void removeUnreferencedDirectories() {
-    Set<String> active = new HashSet<>();
-    try (TableIterator<String, KeyValue<String, SnapshotInfo>> it = table.iterator()) {
-      while (it.hasNext()) {
-        SnapshotInfo s = it.next().getValue();
-        if (s.getStatus() == SnapshotStatus.SNAPSHOT_ACTIVE) {
-          active.add(s.getCheckpointDir());
-        }
-      }
-    }
-    stores.removeAllBut(active);
-  }
 
   private static void checkNames(String volume, String bucket, String name) {
     OmValidation.checkBucketArgs(volume, bucket);

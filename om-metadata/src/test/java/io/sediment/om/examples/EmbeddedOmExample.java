@@ -52,6 +52,20 @@ class EmbeddedOmExample {
       assertEquals(List.of("2024/", "2025/"), folders.commonPrefixes());
       assertFalse(folders.truncated());
 
+      // The other feature areas are objects: snapshots(), multipart(), fso(), openFiles(),
+      // lifecycle(). A snapshot keeps the bucket's keys as they were.
+      om.snapshots().create("vol", "photos", "before-cleanup");
+      om.deleteKey("vol", "photos", "2024/a.jpg");
+      assertEquals(1024, om.snapshots()
+          .lookupKey("vol", "photos", "before-cleanup", "2024/a.jpg").getDataSize());
+
+      // A FILE_SYSTEM_OPTIMIZED bucket holds directories and files.
+      om.createBucket("vol", "docs", BucketLayout.FILE_SYSTEM_OPTIMIZED, "alice", 0);
+      om.fso().createDirectory("vol", "docs", "reports/2025");
+      OpenKeySession file = om.fso().createFile("vol", "docs", "reports/2025/q1.pdf", null);
+      om.fso().commitFile("vol", "docs", "reports/2025/q1.pdf", file.clientId(), 2048);
+      assertEquals(2048, om.fso().lookupFile("vol", "docs", "reports/2025/q1.pdf").getDataSize());
+
       // A rejected call throws OmException with a code, and changes nothing.
       OmException e = assertThrows(OmException.class,
           () -> om.lookupKey("vol", "photos", "2026/missing.jpg"));

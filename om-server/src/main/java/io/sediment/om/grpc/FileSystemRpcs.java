@@ -61,12 +61,12 @@ record FileSystemRpcs(OmMetadataStore store, WireValues wire) {
 
   CreateDirectoryResponse createDirectory(CreateDirectoryRequest req) {
     return CreateDirectoryResponse.newBuilder()
-        .setStatus(toProto(store.createDirectory(req.getVolume(), req.getBucket(), req.getPath())))
+        .setStatus(toProto(store.fso().createDirectory(req.getVolume(), req.getBucket(), req.getPath())))
         .build();
   }
 
   CreateFileResponse createFile(CreateFileRequest req) {
-    OpenKeySession session = store.createFile(req.getVolume(), req.getBucket(), req.getPath(),
+    OpenKeySession session = store.fso().createFile(req.getVolume(), req.getBucket(), req.getPath(),
         req.getOwner());
     return CreateFileResponse.newBuilder().setClientId(session.clientId())
         .setOpenFile(session.openKey()).build();
@@ -74,41 +74,41 @@ record FileSystemRpcs(OmMetadataStore store, WireValues wire) {
 
   CommitFileResponse commitFile(CommitFileRequest req) {
     return CommitFileResponse.newBuilder()
-        .setFile(store.commitFile(req.getVolume(), req.getBucket(), req.getPath(),
+        .setFile(store.fso().commitFile(req.getVolume(), req.getBucket(), req.getPath(),
             req.getClientId(), uint64("Data size", req.getDataSize())))
         .build();
   }
 
   LookupFileResponse lookupFile(LookupFileRequest req) {
     return LookupFileResponse.newBuilder()
-        .setFile(store.lookupFile(req.getVolume(), req.getBucket(), req.getPath())).build();
+        .setFile(store.fso().lookupFile(req.getVolume(), req.getBucket(), req.getPath())).build();
   }
 
   GetFileStatusResponse getFileStatus(GetFileStatusRequest req) {
     return GetFileStatusResponse.newBuilder()
-        .setStatus(toProto(store.getFileStatus(req.getVolume(), req.getBucket(), req.getPath())))
+        .setStatus(toProto(store.fso().getFileStatus(req.getVolume(), req.getBucket(), req.getPath())))
         .build();
   }
 
   DeleteFileResponse deleteFile(DeleteFileRequest req) {
-    store.deleteFile(req.getVolume(), req.getBucket(), req.getPath());
+    store.fso().deleteFile(req.getVolume(), req.getBucket(), req.getPath());
     return DeleteFileResponse.getDefaultInstance();
   }
 
   DeleteDirectoryResponse deleteDirectory(DeleteDirectoryRequest req) {
-    store.deleteDirectory(req.getVolume(), req.getBucket(), req.getPath(), req.getRecursive());
+    store.fso().deleteDirectory(req.getVolume(), req.getBucket(), req.getPath(), req.getRecursive());
     return DeleteDirectoryResponse.getDefaultInstance();
   }
 
   RenameResponse rename(RenameRequest req) {
     return RenameResponse.newBuilder()
-        .setStatus(toProto(store.rename(req.getVolume(), req.getBucket(), req.getFromPath(),
+        .setStatus(toProto(store.fso().rename(req.getVolume(), req.getBucket(), req.getFromPath(),
             req.getToPath())))
         .build();
   }
 
   ListStatusResponse listStatus(ListStatusRequest req) {
-    ListPage<FileStatus> page = store.listStatus(req.getVolume(), req.getBucket(),
+    ListPage<FileStatus> page = store.fso().listStatus(req.getVolume(), req.getBucket(),
         req.getPath(), req.getRecursive(), req.getStartKey(),
         wire.pageSize(req.hasNumEntries(), req.getNumEntries()),
         token(req.getPageToken()));

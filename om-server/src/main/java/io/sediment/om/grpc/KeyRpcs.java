@@ -127,7 +127,7 @@ record KeyRpcs(OmMetadataStore store, WireValues wire) {
   }
 
   ListOpenFilesResponse listOpenFiles(ListOpenFilesRequest req) {
-    OpenFilesPage page = store.listOpenFiles(req.getVolume(), req.getBucket(),
+    OpenFilesPage page = store.openFiles().list(req.getVolume(), req.getBucket(),
         wire.pageSize(req.hasMaxKeys(), req.getMaxKeys()), token(req.getPageToken()));
     ListOpenFilesResponse.Builder out = ListOpenFilesResponse.newBuilder();
     for (OpenFileEntry e : page.entries()) {

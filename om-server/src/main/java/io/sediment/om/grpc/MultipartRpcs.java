@@ -51,14 +51,14 @@ record MultipartRpcs(OmMetadataStore store, WireValues wire) {
 
   InitiateMultipartUploadResponse initiate(InitiateMultipartUploadRequest req) {
     return InitiateMultipartUploadResponse.newBuilder()
-        .setUploadId(store.initiateMultipartUpload(req.getVolume(), req.getBucket(), req.getKey(),
+        .setUploadId(store.multipart().initiate(req.getVolume(), req.getBucket(), req.getKey(),
             req.getOwner()))
         .build();
   }
 
   CommitMultipartPartResponse commitPart(CommitMultipartPartRequest req) {
     return CommitMultipartPartResponse.newBuilder()
-        .setPart(store.commitPart(req.getVolume(), req.getBucket(), req.getKey(),
+        .setPart(store.multipart().commitPart(req.getVolume(), req.getBucket(), req.getKey(),
             req.getUploadId(), uint32(req.getPartNumber()), uint64("Part size", req.getSize()),
             req.getEtag()))
         .build();
@@ -70,19 +70,19 @@ record MultipartRpcs(OmMetadataStore store, WireValues wire) {
       parts.add(new CompletedPart(uint32(p.getPartNumber()), p.getEtag()));
     }
     return CompleteMultipartUploadResponse.newBuilder()
-        .setKey(store.completeMultipartUpload(req.getVolume(), req.getBucket(), req.getKey(),
+        .setKey(store.multipart().complete(req.getVolume(), req.getBucket(), req.getKey(),
             req.getUploadId(), parts))
         .build();
   }
 
   AbortMultipartUploadResponse abort(AbortMultipartUploadRequest req) {
-    store.abortMultipartUpload(req.getVolume(), req.getBucket(), req.getKey(),
+    store.multipart().abort(req.getVolume(), req.getBucket(), req.getKey(),
         req.getUploadId());
     return AbortMultipartUploadResponse.getDefaultInstance();
   }
 
   ListPartsResponse listParts(ListPartsRequest req) {
-    PartListing page = store.listParts(req.getVolume(), req.getBucket(), req.getKey(),
+    PartListing page = store.multipart().listParts(req.getVolume(), req.getBucket(), req.getKey(),
         req.getUploadId(), uint32(req.getPartNumberMarker()),
         wire.pageSize(req.hasMaxParts(), req.getMaxParts()));
     return ListPartsResponse.newBuilder()
@@ -93,7 +93,7 @@ record MultipartRpcs(OmMetadataStore store, WireValues wire) {
   }
 
   ListMultipartUploadsResponse listUploads(ListMultipartUploadsRequest req) {
-    MultipartUploadListing page = store.listMultipartUploads(req.getVolume(), req.getBucket(),
+    MultipartUploadListing page = store.multipart().list(req.getVolume(), req.getBucket(),
         req.getPrefix(), req.getKeyMarker(), req.getUploadIdMarker(),
         wire.pageSize(req.hasMaxUploads(), req.getMaxUploads()));
     return ListMultipartUploadsResponse.newBuilder()

@@ -43,19 +43,19 @@ record SnapshotRpcs(OmMetadataStore store, WireValues wire) {
 
   CreateSnapshotResponse createSnapshot(CreateSnapshotRequest req) {
     return CreateSnapshotResponse.newBuilder()
-        .setSnapshot(store.createSnapshot(req.getVolume(), req.getBucket(),
+        .setSnapshot(store.snapshots().create(req.getVolume(), req.getBucket(),
             req.getName().isEmpty() ? generatedSnapshotName(Instant.now()) : req.getName()))
         .build();
   }
 
   DeleteSnapshotResponse deleteSnapshot(DeleteSnapshotRequest req) {
     return DeleteSnapshotResponse.newBuilder()
-        .setSnapshot(store.deleteSnapshot(req.getVolume(), req.getBucket(), req.getName()))
+        .setSnapshot(store.snapshots().delete(req.getVolume(), req.getBucket(), req.getName()))
         .build();
   }
 
   ListSnapshotsResponse listSnapshots(ListSnapshotsRequest req) {
-    ListPage<SnapshotInfo> page = store.listSnapshots(req.getVolume(), req.getBucket(),
+    ListPage<SnapshotInfo> page = store.snapshots().list(req.getVolume(), req.getBucket(),
         req.getPrefix(), req.getPreviousSnapshot(),
         wire.pageSize(req.hasMaxEntries(), req.getMaxEntries()),
         token(req.getPageToken()), req.getIncludeDeleted());
@@ -68,7 +68,7 @@ record SnapshotRpcs(OmMetadataStore store, WireValues wire) {
 
   LookupSnapshotKeyResponse lookupKey(LookupSnapshotKeyRequest req) {
     return LookupSnapshotKeyResponse.newBuilder()
-        .setKey(store.lookupKeyInSnapshot(req.getVolume(), req.getBucket(), req.getSnapshotName(),
+        .setKey(store.snapshots().lookupKey(req.getVolume(), req.getBucket(), req.getSnapshotName(),
             req.getKey()))
         .build();
   }

@@ -97,7 +97,7 @@ class OmGrpcFsoTest {
     assertEquals("a/b/c", c.getPath(), "paths come back normalized");
     assertTrue(c.getIsDirectory());
     assertEquals("owner", c.getOwner(), "directories belong to the bucket's owner");
-    assertEquals(FileSystemRpcs.toProto(f.store.getFileStatus(V, B, "a/b/c")), c);
+    assertEquals(FileSystemRpcs.toProto(f.store.fso().getFileStatus(V, B, "a/b/c")), c);
     assertEquals(c, mkdir("a/b/c"), "mkdir -p of an existing directory changes nothing");
     assertEquals(c, status("a/b/c/"));
 
@@ -114,7 +114,7 @@ class OmGrpcFsoTest {
     assertEquals(77, committed.getDataSize());
     assertEquals("alice", committed.getOwner());
     assertEquals(committed, lookup("a/b/c/f1"));
-    assertEquals(f.store.lookupFile(V, B, "a/b/c/f1"), committed);
+    assertEquals(f.store.fso().lookupFile(V, B, "a/b/c/f1"), committed);
     FileStatus file = status("a/b/c/f1");
     assertFalse(file.getIsDirectory());
     assertEquals(77, file.getSize());
@@ -151,8 +151,8 @@ class OmGrpcFsoTest {
     assertEquals(Status.Code.NOT_FOUND, codeOf(() -> status("z/y/f2")),
         "a recursively deleted subtree vanishes at once");
     assertEquals(1L, bucketCounter(OmCounter.DELETED_DIRECTORIES));
-    assertTrue(f.store.purgeDeletedDirectories(100) > 0, "the subtree waits for the purge");
-    for (int steps = 0; f.store.purgeDeletedDirectories(100) > 0; steps++) {
+    assertTrue(f.store.fso().purgeDeletedDirectories(100) > 0, "the subtree waits for the purge");
+    for (int steps = 0; f.store.fso().purgeDeletedDirectories(100) > 0; steps++) {
       assertTrue(steps < 10, "the purge ends");
     }
     assertEquals(0L, bucketCounter(OmCounter.DELETED_DIRECTORIES));
@@ -173,7 +173,7 @@ class OmGrpcFsoTest {
           List<FileStatus> viaGrpc = listAll(path, recursive, pageSize);
           String what = "'" + path + "' recursive=" + recursive + " pageSize=" + pageSize;
           assertEquals(expected, viaGrpc.stream().map(FileStatus::getPath).toList(), what);
-          ListPage<io.sediment.om.fso.FileStatus> direct = f.store.listStatus(V, B, path, recursive,
+          ListPage<io.sediment.om.fso.FileStatus> direct = f.store.fso().listStatus(V, B, path, recursive,
               null, 100, null);
           assertFalse(direct.truncated());
           assertEquals(direct.items().stream().map(FileSystemRpcs::toProto).toList(), viaGrpc, what);

@@ -57,8 +57,8 @@ class OmGrpcTokenSpellingTest {
       f.store.commitKey(V, "obs", "d/" + name + "/x",
           f.store.openKey(V, "obs", "d/" + name + "/x", null).clientId(), 1);
       f.store.openKey(V, "obs", "open/" + name, null);
-      f.store.commitFile(V, "fso", name, f.store.createFile(V, "fso", name, null).clientId(), 1);
-      f.store.createSnapshot(V, "obs", name);
+      f.store.fso().commitFile(V, "fso", name, f.store.fso().createFile(V, "fso", name, null).clientId(), 1);
+      f.store.snapshots().create(V, "obs", name);
     }
   }
 

@@ -72,15 +72,15 @@ class OmGrpcZeroPageSizeTest {
           f.store.openKey(V, "obs", "k" + i, null).clientId(), i);
       f.store.commitKey(V, "obs", "d" + i + "/x",
           f.store.openKey(V, "obs", "d" + i + "/x", null).clientId(), i);
-      f.store.commitFile(V, "fso", "dir/f" + i,
-          f.store.createFile(V, "fso", "dir/f" + i, null).clientId(), i);
+      f.store.fso().commitFile(V, "fso", "dir/f" + i,
+          f.store.fso().createFile(V, "fso", "dir/f" + i, null).clientId(), i);
       f.store.openKey(V, "obs", "open" + i, null);
-      f.store.createSnapshot(V, "obs", "snap" + i);
-      f.store.initiateMultipartUpload(V, "obs", "up" + i, null);
+      f.store.snapshots().create(V, "obs", "snap" + i);
+      f.store.multipart().initiate(V, "obs", "up" + i, null);
     }
-    uploadId = f.store.initiateMultipartUpload(V, "obs", "big", null);
+    uploadId = f.store.multipart().initiate(V, "obs", "big", null);
     for (int part = 1; part <= 4; part++) {
-      f.store.commitPart(V, "obs", "big", uploadId, part, 10, "e" + part);
+      f.store.multipart().commitPart(V, "obs", "big", uploadId, part, 10, "e" + part);
     }
   }
 

@@ -99,7 +99,7 @@ class ReplicatedWritePathTest {
     for (ReplicaCluster.Node n : cluster.running.values()) {
       assertEquals(expected, ReplicaCluster.checksum(n.store), n.id + " differs from the leader");
       assertEquals(20, n.store.listKeys("vol", "bkt", "", "", 100, null).items().size());
-      assertEquals(snap.getSnapshot(), n.store.getSnapshotInfo("vol", "bkt",
+      assertEquals(snap.getSnapshot(), n.store.snapshots().info("vol", "bkt",
           snap.getSnapshot().getName()), "the leader named the snapshot; every replica has it");
     }
   }
@@ -174,7 +174,7 @@ class ReplicatedWritePathTest {
             .setOwner("alice")), OpenKeyResponse.parser()));
 
     assertEquals(first.getClientId(), retried.getClientId(), "the retry got the first reply");
-    assertEquals(1, leader.store.listOpenFiles("vol", "bkt", 100, null).entries().size(),
+    assertEquals(1, leader.store.openFiles().list("vol", "bkt", 100, null).entries().size(),
         "one open-key session, not two");
   }
 
