@@ -57,14 +57,35 @@ class ArchitectureTest {
         .check(shipped);
   }
 
+  /** om-server's packages: the gRPC service, its request seam, replication and the client. */
+  private static final String[] SERVER = {"io.sediment.om.grpc..", "io.sediment.om.requests..",
+      "io.sediment.om.ha..", "io.sediment.om.client.."};
+
   @Test
   void theStoreDoesNotKnowItsServers() {
     noClasses().that().resideInAnyPackage("io.sediment.db..", "io.sediment.om..")
-        .and().resideOutsideOfPackage("io.sediment.om.grpc..")
-        .should().dependOnClassesThat().resideInAnyPackage("io.sediment.om.grpc..",
-            "io.sediment.recon..", "io.sediment.cli..")
+        .and().resideOutsideOfPackages(SERVER)
+        .should().dependOnClassesThat().resideInAnyPackage(concat(SERVER,
+            "io.sediment.recon..", "io.sediment.cli.."))
         .because("a service that embeds the store must not pull in a server")
         .check(shipped);
+  }
+
+  @Test
+  void aSingleNodeServerDoesNotNeedReplication() {
+    noClasses().that().resideInAnyPackage("io.sediment.om.grpc..", "io.sediment.om.requests..",
+            "io.sediment.om.client..")
+        .should().dependOnClassesThat().resideInAnyPackage("io.sediment.om.ha..",
+            "org.apache.ratis..")
+        .because("replication plugs into the service through io.sediment.om.requests, so a server"
+            + " without it never loads Ratis")
+        .check(shipped);
+  }
+
+  private static String[] concat(String[] a, String... b) {
+    String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
   }
 
   @Test
