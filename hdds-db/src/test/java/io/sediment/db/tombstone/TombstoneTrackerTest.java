@@ -354,6 +354,14 @@ class TombstoneTrackerTest {
   }
 
   @Test
+  void oneIsAValidCountEverywhere() {
+    TombstoneTracker t = tracker(new TombstonePolicy(true, 1, Duration.ZERO, 1, 1, 1,
+        Duration.ZERO, Duration.ZERO, 1).withSlowPassesToCompact(100));
+    t.onSkipped(b("a"), b("b"), 1);
+    assertEquals(1, requested.size(), "one tombstone is a slow pass that is due at once");
+  }
+
+  @Test
   void invalidPoliciesAreRejected() {
     assertThrows(IllegalArgumentException.class, () -> TombstonePolicy.defaults().withSampleEvery(0));
     assertThrows(IllegalArgumentException.class,
