@@ -1,5 +1,6 @@
 package io.sediment.om.core;
 
+import io.sediment.db.Table;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -38,7 +39,8 @@ public final class AppliedLog {
 
   /** The position the last applying write recorded, or empty for a store that never applied one. */
   public Optional<LogPosition> lastApplied() {
-    return Optional.ofNullable(ctx.lastApplied());
+    byte[] v = meta().get(OmDBDefinition.META_LAST_APPLIED);
+    return v == null ? Optional.empty() : Optional.of(LogPosition.decode(v));
   }
 
   /**
@@ -47,7 +49,14 @@ public final class AppliedLog {
    * A position not after the recorded one is ignored.
    */
   public void recordApplied(LogPosition position) {
-    ctx.recordApplied(Objects.requireNonNull(position, "position"));
+    Objects.requireNonNull(position, "position");
+    ctx.write(txn -> {
+      LogPosition last = lastApplied().orElse(null);
+      if (last == null || position.index() > last.index()) {
+        meta().putWithBatch(txn.batch(), OmDBDefinition.META_LAST_APPLIED, position.encode());
+      }
+      return null;
+    });
   }
 
   /**
@@ -56,11 +65,24 @@ public final class AppliedLog {
    * verifying.
    */
   public void adoptTokenSecret(byte[] secret) {
-    ctx.adoptTokenSecret(secret);
+    if (secret.length < 16) {
+      throw OmException.invalid("Token secret too short: " + secret.length + " bytes");
+    }
+    byte[] copy = secret.clone();
+    ctx.write(txn -> {
+      meta().putWithBatch(txn.batch(), OmDBDefinition.META_TOKEN_SECRET, copy);
+      meta().putWithBatch(txn.batch(), OmDBDefinition.META_TOKEN_SECRET_ADOPTED, new byte[] {1});
+      return null;
+    });
+    ctx.useTokenSecret(copy);
   }
 
   /** Whether this store's token secret is one it adopted (else it made its own at creation). */
   public boolean tokenSecretAdopted() {
-    return ctx.tokenSecretAdopted();
+    return meta().get(OmDBDefinition.META_TOKEN_SECRET_ADOPTED) != null;
+  }
+
+  private Table<String, byte[]> meta() {
+    return ctx.table(OmDBDefinition.META_TABLE);
   }
 }

@@ -16,7 +16,8 @@ public record LogPosition(long term, long index) implements Comparable<LogPositi
 
   public LogPosition {
     if (term < 0 || index < 0) {
-      throw new IllegalArgumentException("Negative log position: term " + term + ", index " + index);
+      throw new IllegalArgumentException("Negative log position: term " + term + ", index "
+          + index);
     }
   }
 

@@ -79,44 +79,20 @@ public final class OmContext {
 
   /**
    * The store's continuation-token secret (random, kept in the meta table, so tokens survive a
-   * restart; a replica adopts its group's, see {@link #adoptTokenSecret}), for the listing
-   * package's signer. Callers must not change the array.
+   * restart; a replica adopts its group's, see {@link AppliedLog#adoptTokenSecret}), for the
+   * listing package's signer. Callers must not change the array.
    */
   public byte[] tokenSecret() {
     return tokenSecret;
   }
 
   /**
-   * Replaces the token secret with {@code secret} (at least 16 bytes), durably, as one write:
-   * tokens signed with the old secret stop verifying. A replicated store adopts the secret its
-   * group's leader decided, so a token issued by any replica verifies on every replica.
-   */
-  public void adoptTokenSecret(byte[] secret) {
-    if (secret.length < 16) {
-      throw OmException.invalid("Token secret too short: " + secret.length + " bytes");
-    }
-    byte[] copy = secret.clone();
-    write(txn -> {
-      Table<String, byte[]> meta = store.getTable(META_TABLE);
-      meta.putWithBatch(txn.batch(), OmDBDefinition.META_TOKEN_SECRET, copy);
-      meta.putWithBatch(txn.batch(), OmDBDefinition.META_TOKEN_SECRET_ADOPTED, new byte[] {1});
-      return null;
-    });
-    tokenSecret = copy;
-  }
-
-  /** Whether the token secret was adopted ({@link #adoptTokenSecret}) rather than made here. */
-  public boolean tokenSecretAdopted() {
-    return store.getTable(META_TABLE).get(OmDBDefinition.META_TOKEN_SECRET_ADOPTED) != null;
-  }
-
-  /**
    * Runs {@code body} (one write of the namespace, or none if it rejects) as the application of
    * the replicated log entry at {@code position}: the write's timestamp is {@code timeMillis}
    * (decided by the leader, so every replica writes the same rows) instead of the clock, and its
-   * batch also records {@code position} as the last applied entry ({@link #lastApplied}), so the
-   * change and the position are durable together. A body that rejects writes nothing, the
-   * position included: replaying it rejects again.
+   * batch also records {@code position} as the last applied entry
+   * ({@link AppliedLog#lastApplied}), so the change and the position are durable together. A body
+   * that rejects writes nothing, the position included: replaying it rejects again.
    */
   public <T> T applying(LogPosition position, long timeMillis, Supplier<T> body) {
     Objects.requireNonNull(position, "position");
@@ -131,26 +107,9 @@ public final class OmContext {
     }
   }
 
-  /** The last applied log entry a write recorded ({@link #applying}), or null if none. */
-  public LogPosition lastApplied() {
-    byte[] v = store.getTable(META_TABLE).get(OmDBDefinition.META_LAST_APPLIED);
-    return v == null ? null : LogPosition.decode(v);
-  }
-
-  /**
-   * Records {@code position} as applied with nothing else changed (entries that changed nothing,
-   * before a snapshot of the store is taken at that position). Ignores a position not after the
-   * recorded one.
-   */
-  public void recordApplied(LogPosition position) {
-    write(txn -> {
-      LogPosition last = lastApplied();
-      if (last == null || position.index() > last.index()) {
-        store.getTable(META_TABLE).putWithBatch(txn.batch(), OmDBDefinition.META_LAST_APPLIED,
-            position.encode());
-      }
-      return null;
-    });
+  /** Uses {@code secret} (already stored) for tokens from now on; see {@link AppliedLog}. */
+  void useTokenSecret(byte[] secret) {
+    tokenSecret = secret;
   }
 
   public GroupCommitter committer() {
