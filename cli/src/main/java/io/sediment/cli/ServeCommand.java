@@ -149,11 +149,17 @@ final class ServeCommand implements Callable<Integer> {
         OmGrpcServer.Builder builder = OmGrpcServer.builder(store).host(host).port(port)
             .maxInboundMessageBytes(maxMessageBytes).handlerThreads(handlerThreads)
             .drainTimeout(drain).registry(registry);
+        ReplicaRequests replicated = null;
         if (ha.enabled()) {
           replica = OmReplica.start(store, ha.options(StoreDirs.ratis(dataDir)));
-          builder.replication(new ReplicaRequests(replica, store, Clock.systemUTC()));
-        } else if (!background.disabled) {
-          bg = OmServices.create(store, background.config());
+          replicated = new ReplicaRequests(replica, store, Clock.systemUTC());
+          builder.replication(replicated);
+        }
+        if (!background.disabled) {
+          // In a group every replica schedules the services; only the leader's steps run, each
+          // as a log entry all replicas apply.
+          bg = replicated == null ? OmServices.create(store, background.config())
+              : OmServices.create(replicated.purgeSteps(), background.config());
           builder.services(bg);
         }
         OmGrpcServer s = builder.build();
@@ -188,12 +194,11 @@ final class ServeCommand implements Callable<Integer> {
             r.url()) : "Recon: none (--no-recon)");
         out.printf("  data: %s%n  logs: %s%n", StoreDirs.store(dataDir), logFile);
         if (replica != null) {
-          out.printf("Replica %s of group '%s' (%s); Raft log in %s. Writes go to the leader; "
-              + "background services do not run in a replicated group yet.%n", replica.id(),
+          out.printf("Replica %s of group '%s' (%s); Raft log in %s. Writes and the background "
+              + "services' steps go through the leader.%n", replica.id(),
               replica.options().groupName(), replica.options().peers(), StoreDirs.ratis(dataDir));
-        } else {
-          out.println(background.describe());
         }
+        out.println(background.describe());
         out.printf("Stop with Ctrl-C (or SIGTERM: kill %d): in-flight calls drain for up to %d s, "
             + "Recon and the background services stop, then the store is closed.%n",
             ProcessHandle.current().pid(), drainSeconds);

@@ -28,6 +28,7 @@ import io.sediment.om.service.KeyDeletingService;
 import io.sediment.om.service.MultipartUploadCleanupService;
 import io.sediment.om.service.OmServices;
 import io.sediment.om.service.OpenKeyCleanupService;
+import io.sediment.om.service.PurgeSteps;
 import io.sediment.om.service.ServiceMetrics;
 import io.sediment.om.testing.MutableClock;
 import io.sediment.om.testing.OmStoreExtension;
@@ -403,7 +404,7 @@ class PurgeServicesTest {
   @Test
   void aScheduledServicePurgesOnItsOwnThread() throws InterruptedException {
     deleteKeys(B, "d", 30);
-    try (KeyDeletingService s = new KeyDeletingService(om.purges(), Duration.ofMillis(5), 7)) {
+    try (KeyDeletingService s = new KeyDeletingService(PurgeSteps.on(om), Duration.ofMillis(5), 7)) {
       assertTrue(s.start());
       long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
       while (!deletedKeys().isEmpty() && System.nanoTime() < deadline) {
@@ -419,7 +420,7 @@ class PurgeServicesTest {
 
   @Test
   void startStopAndCloseAreIdempotent() {
-    KeyDeletingService s = new KeyDeletingService(om.purges(), Duration.ofHours(1), 10);
+    KeyDeletingService s = new KeyDeletingService(PurgeSteps.on(om), Duration.ofHours(1), 10);
     assertTrue(s.start());
     assertFalse(s.start(), "already running");
     assertTrue(s.isRunning());
@@ -471,10 +472,10 @@ class PurgeServicesTest {
   @Test
   void badConfigurationIsRejected() {
     assertThrows(IllegalArgumentException.class,
-        () -> new KeyDeletingService(om.purges(), Duration.ZERO, 10));
+        () -> new KeyDeletingService(PurgeSteps.on(om), Duration.ZERO, 10));
     assertThrows(IllegalArgumentException.class,
-        () -> new KeyDeletingService(om.purges(), Duration.ofSeconds(1), 0));
-    assertThrows(IllegalArgumentException.class, () -> new OpenKeyCleanupService(om.purges(),
+        () -> new KeyDeletingService(PurgeSteps.on(om), Duration.ofSeconds(1), 0));
+    assertThrows(IllegalArgumentException.class, () -> new OpenKeyCleanupService(PurgeSteps.on(om),
         Duration.ofSeconds(1), Duration.ofSeconds(-1), 10));
     assertRejected(om, Code.INVALID_ARGUMENT, () -> om.purges().purgeDeletedKeys(0));
     assertRejected(om, Code.INVALID_ARGUMENT,

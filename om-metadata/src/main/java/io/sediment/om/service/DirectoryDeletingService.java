@@ -15,20 +15,20 @@ public final class DirectoryDeletingService extends BackgroundService {
 
   public static final String NAME = "DirectoryDeletingService";
 
-  private final OmMetadataStore store;
+  private final PurgeSteps steps;
   private final int batchSize;
 
   /**
    * @param batchSize rows per run, 1 to {@link io.sediment.om.purge.OmPurges#MAX_LIMIT}
    */
-  public DirectoryDeletingService(OmMetadataStore store, Duration interval, int batchSize) {
+  public DirectoryDeletingService(PurgeSteps steps, Duration interval, int batchSize) {
     super(NAME, interval);
-    this.store = Objects.requireNonNull(store, "store");
+    this.steps = Objects.requireNonNull(steps, "steps");
     this.batchSize = checkLimit(batchSize, "batchSize");
   }
 
   @Override
   protected long runTask() {
-    return store.fso().purgeDeletedDirectories(batchSize);
+    return steps.purgeDeletedDirectories(batchSize);
   }
 }

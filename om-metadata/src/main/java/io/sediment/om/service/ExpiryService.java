@@ -11,7 +11,7 @@ import java.util.Objects;
  */
 abstract class ExpiryService extends BackgroundService {
 
-  protected final OmPurges purges;
+  protected final PurgeSteps steps;
   protected final Duration expireThreshold;
   protected final int limit;
 
@@ -19,10 +19,10 @@ abstract class ExpiryService extends BackgroundService {
    * @param expireThreshold age from which an entry expires, positive
    * @param limit rows examined per run, 1 to {@link OmPurges#MAX_LIMIT}
    */
-  ExpiryService(String name, OmPurges purges, Duration interval, Duration expireThreshold,
+  ExpiryService(String name, PurgeSteps steps, Duration interval, Duration expireThreshold,
       int limit) {
     super(name, interval);
-    this.purges = Objects.requireNonNull(purges, "purges");
+    this.steps = Objects.requireNonNull(steps, "steps");
     this.expireThreshold = checkThreshold(expireThreshold);
     this.limit = checkLimit(limit, "limit");
   }

@@ -14,20 +14,20 @@ public final class KeyDeletingService extends BackgroundService {
 
   public static final String NAME = "KeyDeletingService";
 
-  private final OmPurges purges;
+  private final PurgeSteps steps;
   private final int batchSize;
 
   /**
    * @param batchSize rows per run, 1 to {@link OmPurges#MAX_LIMIT}
    */
-  public KeyDeletingService(OmPurges purges, Duration interval, int batchSize) {
+  public KeyDeletingService(PurgeSteps steps, Duration interval, int batchSize) {
     super(NAME, interval);
-    this.purges = Objects.requireNonNull(purges, "purges");
+    this.steps = Objects.requireNonNull(steps, "steps");
     this.batchSize = checkLimit(batchSize, "batchSize");
   }
 
   @Override
   protected long runTask() {
-    return purges.purgeDeletedKeys(batchSize).purged();
+    return steps.purgeDeletedKeys(batchSize);
   }
 }

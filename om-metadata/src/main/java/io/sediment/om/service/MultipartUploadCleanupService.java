@@ -16,13 +16,13 @@ public final class MultipartUploadCleanupService extends ExpiryService {
    * @param expireThreshold age (since initiation) from which an upload is aborted
    * @param limit uploads examined per run, 1 to {@link OmPurges#MAX_LIMIT}
    */
-  public MultipartUploadCleanupService(OmPurges purges, Duration interval,
+  public MultipartUploadCleanupService(PurgeSteps steps, Duration interval,
       Duration expireThreshold, int limit) {
-    super(NAME, purges, interval, expireThreshold, limit);
+    super(NAME, steps, interval, expireThreshold, limit);
   }
 
   @Override
   protected long runTask() {
-    return purges.abortExpiredUploads(expireThreshold, limit).purged();
+    return steps.abortExpiredUploads(expireThreshold, limit);
   }
 }

@@ -62,14 +62,14 @@ public final class OmServices implements AutoCloseable {
   private final DirectoryDeletingService directoryDeleting;
   private final List<BackgroundService> all;
 
-  private OmServices(OmMetadataStore store, Config c) {
-    this.keyDeleting = new KeyDeletingService(store.purges(), c.keyDeletingInterval(),
+  private OmServices(PurgeSteps steps, Config c) {
+    this.keyDeleting = new KeyDeletingService(steps, c.keyDeletingInterval(),
         c.keyDeletingBatchSize());
-    this.openKeyCleanup = new OpenKeyCleanupService(store.purges(), c.openKeyCleanupInterval(),
+    this.openKeyCleanup = new OpenKeyCleanupService(steps, c.openKeyCleanupInterval(),
         c.openKeyExpireThreshold(), c.openKeyCleanupLimit());
-    this.multipartCleanup = new MultipartUploadCleanupService(store.purges(),
+    this.multipartCleanup = new MultipartUploadCleanupService(steps,
         c.multipartCleanupInterval(), c.multipartExpireThreshold(), c.multipartCleanupLimit());
-    this.directoryDeleting = new DirectoryDeletingService(store, c.directoryDeletingInterval(),
+    this.directoryDeleting = new DirectoryDeletingService(steps, c.directoryDeletingInterval(),
         c.directoryDeletingBatchSize());
     this.all = List.of(keyDeleting, openKeyCleanup, multipartCleanup, directoryDeleting);
   }
@@ -81,9 +81,19 @@ public final class OmServices implements AutoCloseable {
    *     batch size or limit out of range
    */
   public static OmServices create(OmMetadataStore store, Config config) {
-    Objects.requireNonNull(store, "store");
+    return create(PurgeSteps.on(store), config);
+  }
+
+  /**
+   * Creates (does not start) services that run their steps through {@code steps} (in a
+   * replicated group: as log entries from the leader).
+   *
+   * @throws IllegalArgumentException as {@link #create(OmMetadataStore, Config)}
+   */
+  public static OmServices create(PurgeSteps steps, Config config) {
+    Objects.requireNonNull(steps, "steps");
     Objects.requireNonNull(config, "config");
-    return new OmServices(store, config);
+    return new OmServices(steps, config);
   }
 
   public KeyDeletingService keyDeleting() {

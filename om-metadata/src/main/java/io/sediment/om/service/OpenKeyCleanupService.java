@@ -17,14 +17,14 @@ public final class OpenKeyCleanupService extends ExpiryService {
    * @param expireThreshold age (since opening) from which an open key or file expires
    * @param limit rows examined per table per run, 1 to {@link OmPurges#MAX_LIMIT}
    */
-  public OpenKeyCleanupService(OmPurges purges, Duration interval, Duration expireThreshold,
+  public OpenKeyCleanupService(PurgeSteps steps, Duration interval, Duration expireThreshold,
       int limit) {
-    super(NAME, purges, interval, expireThreshold, limit);
+    super(NAME, steps, interval, expireThreshold, limit);
   }
 
   @Override
   protected long runTask() {
-    return purges.expireOpenKeys(expireThreshold, limit).purged()
-        + purges.expireOpenFiles(expireThreshold, limit).purged();
+    return steps.expireOpenKeys(expireThreshold, limit)
+        + steps.expireOpenFiles(expireThreshold, limit);
   }
 }

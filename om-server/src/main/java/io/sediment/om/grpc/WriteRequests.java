@@ -7,7 +7,11 @@ import io.sediment.om.OmMetadataStore;
 import io.sediment.om.core.OmException;
 import io.sediment.om.requests.ReadGate;
 import io.sediment.om.requests.WritePath;
+import io.sediment.om.service.PurgeSteps;
 import io.sediment.proto.om.OmLogEntry;
+import io.sediment.proto.om.PurgeStep;
+import io.sediment.proto.om.PurgeStepResult;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 
@@ -66,12 +70,29 @@ public final class WriteRequests implements WritePath {
       store.appliedLog().adoptTokenSecret(entry.getAdoptTokenSecret().getSecret().toByteArray());
       return Empty.getDefaultInstance();
     }
+    if (entry.hasPurgeStep()) {
+      return PurgeStepResult.newBuilder().setPurged(purge(entry.getPurgeStep())).build();
+    }
     RpcBinder.WriteRoute<?> route = routes.get(entry.getRequestCase());
     if (route == null) {
       throw OmException.invalid("Log entry with no request this server applies: "
           + entry.getRequestCase());
     }
     return route.apply(entry);
+  }
+
+  private long purge(PurgeStep step) {
+    PurgeSteps steps = PurgeSteps.on(store);
+    Duration threshold = Duration.ofMillis(step.getThresholdMillis());
+    return switch (step.getKind()) {
+      case PURGE_DELETED_KEYS -> steps.purgeDeletedKeys(step.getLimit());
+      case EXPIRE_OPEN_KEYS -> steps.expireOpenKeys(threshold, step.getLimit());
+      case EXPIRE_OPEN_FILES -> steps.expireOpenFiles(threshold, step.getLimit());
+      case ABORT_EXPIRED_UPLOADS -> steps.abortExpiredUploads(threshold, step.getLimit());
+      case PURGE_DELETED_DIRECTORIES -> steps.purgeDeletedDirectories(step.getLimit());
+      case KIND_UNSPECIFIED, UNRECOGNIZED -> throw OmException.invalid(
+          "Purge step of unknown kind " + step.getKindValue());
+    };
   }
 
   @Override

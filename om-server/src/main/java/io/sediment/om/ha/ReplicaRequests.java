@@ -36,6 +36,11 @@ public final class ReplicaRequests implements Replication {
     return reads;
   }
 
+  /** The background services' steps, run by the leader through the log. */
+  public ReplicatedPurgeSteps purgeSteps() {
+    return new ReplicatedPurgeSteps(replica, writes);
+  }
+
   @Override
   public GetReplicationStatusResponse status() {
     ReplicaStatus s = replica.status();

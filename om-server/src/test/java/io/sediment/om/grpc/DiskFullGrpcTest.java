@@ -18,6 +18,7 @@ import io.sediment.om.OmMetadataStore;
 import io.sediment.om.core.OmCounter;
 import io.sediment.om.core.OmException;
 import io.sediment.om.service.KeyDeletingService;
+import io.sediment.om.service.PurgeSteps;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.CreateVolumeRequest;
 import io.sediment.proto.om.GetVolumeRequest;
@@ -103,7 +104,7 @@ class DiskFullGrpcTest {
         assertEquals(ServingStatus.SERVING, status(health, OmServiceGrpc.SERVICE_NAME));
 
         // A background service failing on the full disk does not repeat the WARN at every run.
-        try (KeyDeletingService purge = new KeyDeletingService(f.store.purges(),
+        try (KeyDeletingService purge = new KeyDeletingService(PurgeSteps.on(f.store),
             Duration.ofMillis(50), 1000)) {
           purge.start();
           waitFor(() -> purge.metrics().failures() >= 3, 10_000, "three failed purge runs");

@@ -19,6 +19,8 @@ import io.sediment.proto.om.CreateSnapshotRequest;
 import io.sediment.proto.om.CreateSnapshotResponse;
 import io.sediment.proto.om.CreateVolumeRequest;
 import io.sediment.proto.om.CreateVolumeResponse;
+import io.sediment.proto.om.DeleteKeyRequest;
+import io.sediment.proto.om.DeleteKeyResponse;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.OmLogEntry;
 import io.sediment.proto.om.OpenKeyRequest;
@@ -193,6 +195,40 @@ class ReplicatedWritePathTest {
     ListPage<KeyInfo> next = follower.store.listKeys("vol", "bkt", "", "", 1, page.nextToken());
 
     assertEquals("k1", next.items().get(0).getKeyName());
+  }
+
+  @Test
+  void backgroundStepsRunOnlyOnTheLeaderAndEveryReplicaPurgesTheSameRows() throws Exception {
+    ReplicaCluster.Node leader = namespace();
+    for (int i = 0; i < 6; i++) {
+      putKey(leader, "bkt", "k" + i);
+      leader.writes.write(OmLogEntry.newBuilder().setDeleteKey(DeleteKeyRequest.newBuilder()
+          .setVolume("vol").setBucket("bkt").setKey("k" + i)), DeleteKeyResponse.parser());
+    }
+    leader.writes.write(OmLogEntry.newBuilder().setOpenKey(OpenKeyRequest.newBuilder()
+        .setVolume("vol").setBucket("bkt").setKey("left-open").setOwner("alice")),
+        OpenKeyResponse.parser());
+    cluster.awaitCaughtUp(leader, WAIT);
+    ReplicaCluster.Node follower = cluster.follower(leader);
+    String before = ReplicaCluster.checksum(follower.store);
+    ReplicaRequests followerRequests =
+        new ReplicaRequests(follower.replica, follower.store, java.time.Clock.systemUTC());
+
+    assertEquals(0, followerRequests.purgeSteps().purgeDeletedKeys(100),
+        "a follower's step does nothing");
+    assertEquals(before, ReplicaCluster.checksum(follower.store));
+
+    ReplicaRequests leaderRequests =
+        new ReplicaRequests(leader.replica, leader.store, java.time.Clock.systemUTC());
+    assertEquals(6, leaderRequests.purgeSteps().purgeDeletedKeys(100));
+    assertEquals(1, leaderRequests.purgeSteps().expireOpenKeys(Duration.ofMillis(1), 100),
+        "the entry's time is the cutoff's now on every replica");
+    cluster.awaitCaughtUp(leader, WAIT);
+    String expected = ReplicaCluster.checksum(leader.store);
+    for (ReplicaCluster.Node n : cluster.running.values()) {
+      assertEquals(expected, ReplicaCluster.checksum(n.store), n.id + " differs from the leader");
+      assertEquals(0L, (long) n.store.counters().get(io.sediment.om.core.OmCounter.DELETED_KEYS));
+    }
   }
 
   private static Context.Key<RequestIds.Ids> keyForTest() {
