@@ -5,6 +5,7 @@ import io.grpc.StatusRuntimeException;
 import io.sediment.proto.om.AdminServiceGrpc;
 import io.sediment.proto.om.GetReplicationStatusRequest;
 import io.sediment.proto.om.GetReplicationStatusResponse;
+import io.sediment.proto.om.TransferLeaderRequest;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -16,7 +17,7 @@ import picocli.CommandLine.Option;
 /** {@code sediment ha}: the replicated group's state, as each replica reports it. */
 @Command(name = "ha", mixinStandardHelpOptions = true,
     description = "Operate a replicated group of `sediment serve --ha-id`.",
-    subcommands = {HaCommand.Status.class})
+    subcommands = {HaCommand.Status.class, HaCommand.TransferLeader.class})
 final class HaCommand implements Runnable {
 
   @CommandLine.Spec
@@ -24,7 +25,8 @@ final class HaCommand implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "Name a subcommand: status");
+    throw new CommandLine.ParameterException(spec.commandLine(),
+        "Name a subcommand: status, transfer-leader");
   }
 
   /** {@code sediment ha status}: one line per replica. */
@@ -97,6 +99,27 @@ final class HaCommand implements Runnable {
       } finally {
         TargetOptions.close(channel);
       }
+    }
+  }
+
+  /** {@code sediment ha transfer-leader}: hands the leadership to another replica. */
+  @Command(name = "transfer-leader", mixinStandardHelpOptions = true,
+      description = {"Asks the leader at --target to hand the leadership to replica --to, and "
+          + "waits until it leads (e.g. before stopping the leader's machine)."})
+  static final class TransferLeader extends ClientCommand {
+
+    @Option(names = "--to", paramLabel = "ID", required = true,
+        description = "The replica id that is to lead.")
+    String to;
+
+    @Override
+    public Integer call() {
+      // Leave the call's deadline two seconds beyond the wait for the new leader.
+      long waitMillis =
+          Math.min(Integer.MAX_VALUE, Math.max(1000, target.timeoutSeconds * 1000 - 2000));
+      return adminCall(admin -> admin.transferLeader(TransferLeaderRequest.newBuilder()
+              .setToReplica(to).setTimeoutMillis((int) waitMillis).build()),
+          done -> spec.commandLine().getOut().printf("%s leads the group now.%n", to));
     }
   }
 }

@@ -12,6 +12,7 @@ import io.sediment.db.stats.TableTombstoneStats;
 import io.sediment.db.stats.TombstoneStats;
 import io.sediment.db.tombstone.CompactionScheduler;
 import io.sediment.om.OmMetadataStore;
+import io.sediment.om.core.OmException;
 import io.sediment.om.requests.Replication;
 import io.sediment.om.core.OmCounter;
 import io.sediment.om.service.BackgroundService;
@@ -29,6 +30,8 @@ import io.sediment.proto.om.GetCountersResponse;
 import io.sediment.proto.om.GetReplicationStatusRequest;
 import io.sediment.proto.om.GetReplicationStatusResponse;
 import io.sediment.proto.om.GetServiceStatsRequest;
+import io.sediment.proto.om.TransferLeaderRequest;
+import io.sediment.proto.om.TransferLeaderResponse;
 import io.sediment.proto.om.GetServiceStatsResponse;
 import io.sediment.proto.om.GetTableStatsRequest;
 import io.sediment.proto.om.GetTableStatsResponse;
@@ -74,6 +77,20 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
     this.store = Objects.requireNonNull(store, "store");
     this.services = services;
     this.replication = replication;
+  }
+
+  @Override
+  public void transferLeader(TransferLeaderRequest req,
+      StreamObserver<TransferLeaderResponse> obs) {
+    UnaryCalls.run(obs, () -> {
+      if (replication == null) {
+        throw new OmException(OmException.Code.FAILED_PRECONDITION,
+            "This server is a single node, not a replica of a group");
+      }
+      replication.transferLeader(req.getToReplica(), java.time.Duration.ofMillis(
+          req.getTimeoutMillis() == 0 ? 10_000 : Integer.toUnsignedLong(req.getTimeoutMillis())));
+      return TransferLeaderResponse.getDefaultInstance();
+    });
   }
 
   @Override

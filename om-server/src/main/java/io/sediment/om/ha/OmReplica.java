@@ -29,6 +29,7 @@ import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.TransferLeadershipRequest;
 import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
 import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.server.DivisionInfo;
@@ -235,6 +236,46 @@ public final class OmReplica implements AutoCloseable {
 
   private static OmException unavailable(String why, Throwable cause) {
     return new OmException(OmException.Code.UNAVAILABLE, why, cause);
+  }
+
+  /**
+   * Hands the group's leadership to replica {@code toId} (this replica must lead) and returns
+   * once it has taken over.
+   *
+   * @throws NotLeaderException if this replica is not the leader
+   * @throws OmException FAILED_PRECONDITION for an id not in the group, or when the new leader
+   *     was not elected within {@code timeout}
+   */
+  public void transferLeadership(String toId, Duration timeout) {
+    if (options.peers().all().stream().noneMatch(p -> p.id().equals(toId))) {
+      throw new OmException(OmException.Code.FAILED_PRECONDITION, "Replica '" + toId
+          + "' is not in the group " + options.peers());
+    }
+    if (!isLeader()) {
+      ReplicaStatus s = status();
+      throw new NotLeaderException(id(), s.leaderId(), s.leaderAddress());
+    }
+    if (toId.equals(id())) {
+      return;
+    }
+    TransferLeadershipRequest request = new TransferLeadershipRequest(localClient,
+        server.getId(), group.getGroupId(), nextLocalCallId(), RaftPeerId.valueOf(toId),
+        timeout.toMillis());
+    RaftClientReply reply;
+    try {
+      reply = server.transferLeadershipAsync(request)
+          .get(timeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+    } catch (IOException | ExecutionException | TimeoutException e) {
+      throw new OmException(OmException.Code.FAILED_PRECONDITION, "Leadership did not pass to "
+          + toId + ": " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw unavailable("interrupted while handing over the leadership", e);
+    }
+    if (!reply.isSuccess()) {
+      throw new OmException(OmException.Code.FAILED_PRECONDITION, "Leadership did not pass to "
+          + toId + ": " + reply.getException(), reply.getException());
+    }
   }
 
   /** This replica's role and progress now. */

@@ -36,6 +36,11 @@ public final class ReplicaRequests implements Replication {
     return reads;
   }
 
+  @Override
+  public void transferLeader(String toReplica, java.time.Duration timeout) {
+    replica.transferLeadership(toReplica, timeout);
+  }
+
   /** The background services' steps, run by the leader through the log. */
   public ReplicatedPurgeSteps purgeSteps() {
     return new ReplicatedPurgeSteps(replica, writes);

@@ -18,4 +18,13 @@ public interface Replication {
 
   /** This replica's role and progress now. */
   GetReplicationStatusResponse status();
+
+  /**
+   * Hands the leadership to replica {@code toReplica} and returns once it leads.
+   *
+   * @throws NotLeaderException if this replica is not the leader
+   * @throws io.sediment.om.core.OmException FAILED_PRECONDITION for an unknown replica or one
+   *     that did not take over within {@code timeout}
+   */
+  void transferLeader(String toReplica, java.time.Duration timeout);
 }

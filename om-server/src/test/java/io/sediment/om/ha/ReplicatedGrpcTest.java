@@ -23,6 +23,7 @@ import io.sediment.proto.om.ListKeysResponse;
 import io.sediment.proto.om.OmServiceGrpc;
 import io.sediment.proto.om.OpenKeyRequest;
 import io.sediment.proto.om.OpenKeyResponse;
+import io.sediment.proto.om.TransferLeaderRequest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -150,5 +151,41 @@ class ReplicatedGrpcTest {
     assertEquals(acknowledged, listed,
         "every acknowledged key, once, in order; the token the old leader issued still works");
     assertFalse(listed.isEmpty());
+  }
+
+  @Test
+  void theLeaderHandsOverToTheReplicaAskedAndOnlyTheLeaderCan() throws Exception {
+    ReplicaCluster.Node leader = cluster.leader(WAIT);
+    ReplicaCluster.Node follower = cluster.follower(leader);
+    ManagedChannel toLeader = Grpc.newChannelBuilder(cluster.peers.rpcAddressOf(leader.id),
+        InsecureChannelCredentials.create()).build();
+    ManagedChannel toFollower = Grpc.newChannelBuilder(cluster.peers.rpcAddressOf(follower.id),
+        InsecureChannelCredentials.create()).build();
+    try {
+      var leaderAdmin = AdminServiceGrpc.newBlockingStub(toLeader)
+          .withDeadlineAfter(30, TimeUnit.SECONDS);
+      var followerAdmin = AdminServiceGrpc.newBlockingStub(toFollower)
+          .withDeadlineAfter(30, TimeUnit.SECONDS);
+      assertEquals(Status.Code.FAILED_PRECONDITION, org.junit.jupiter.api.Assertions.assertThrows(
+          StatusRuntimeException.class, () -> leaderAdmin.transferLeader(
+              TransferLeaderRequest.newBuilder().setToReplica("om9").build()))
+          .getStatus().getCode());
+      assertEquals(Status.Code.UNAVAILABLE, org.junit.jupiter.api.Assertions.assertThrows(
+          StatusRuntimeException.class, () -> followerAdmin.transferLeader(
+              TransferLeaderRequest.newBuilder().setToReplica(follower.id).build()))
+          .getStatus().getCode(), "a follower names the leader instead");
+
+      leaderAdmin.transferLeader(TransferLeaderRequest.newBuilder().setToReplica(follower.id)
+          .build());
+
+      assertEquals(follower.id, cluster.leader(WAIT).id);
+      assertEquals("LEADER", followerAdmin.getReplicationStatus(
+          GetReplicationStatusRequest.getDefaultInstance()).getRole());
+      client.call(OmServiceGrpc.getCreateVolumeMethod(),
+          CreateVolumeRequest.newBuilder().setVolume("after").setOwner("alice").build());
+    } finally {
+      toLeader.shutdownNow();
+      toFollower.shutdownNow();
+    }
   }
 }
