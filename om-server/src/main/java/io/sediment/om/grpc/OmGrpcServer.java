@@ -97,6 +97,9 @@ public final class OmGrpcServer implements AutoCloseable {
     this.services = b.services;
     this.replication = b.replication;
     this.metrics = new GrpcMetrics(registry);
+    if (replication != null) {
+      ReplicationMetrics.register(registry, replication);
+    }
   }
 
   public static Builder builder(OmMetadataStore store) {

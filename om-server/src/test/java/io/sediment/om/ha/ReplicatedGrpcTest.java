@@ -98,6 +98,10 @@ class ReplicatedGrpcTest {
           e.getTrailers().get(io.grpc.Metadata.Key.of(OmClient.LEADER_HEADER,
               io.grpc.Metadata.ASCII_STRING_MARSHALLER)));
 
+      assertEquals(1.0, gauge(leader, "sediment_replica_leader"));
+      assertEquals(0.0, gauge(follower, "sediment_replica_leader"));
+      assertEquals(leader.replica.status().term(), (long) gauge(follower, "sediment_replica_term"));
+
       GetReplicationStatusResponse status = AdminServiceGrpc.newBlockingStub(channel)
           .withDeadlineAfter(10, TimeUnit.SECONDS)
           .getReplicationStatus(GetReplicationStatusRequest.getDefaultInstance());
@@ -187,5 +191,16 @@ class ReplicatedGrpcTest {
       toLeader.shutdownNow();
       toFollower.shutdownNow();
     }
+  }
+
+  /** A gauge's value on {@code node}'s /prom registry. */
+  private static double gauge(ReplicaCluster.Node node, String name) {
+    for (var snapshot : node.grpc.registry().scrape()) {
+      if (snapshot.getMetadata().getPrometheusName().equals(name)) {
+        return ((io.prometheus.metrics.model.snapshots.GaugeSnapshot) snapshot).getDataPoints()
+            .get(0).getValue();
+      }
+    }
+    throw new AssertionError("no gauge " + name);
   }
 }
