@@ -3,9 +3,12 @@ package io.sediment.cli;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.AbstractStub;
 import io.sediment.om.grpc.OmGrpcServer;
 import io.sediment.proto.om.AdminServiceGrpc;
+import io.sediment.proto.om.GetReplicationStatusRequest;
+import io.sediment.proto.om.GetReplicationStatusResponse;
 import io.sediment.proto.om.OmServiceGrpc;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -22,8 +25,10 @@ final class TargetOptions {
 
   static final String DEFAULT_TARGET = OmGrpcServer.DEFAULT_HOST + ":" + OmGrpcServer.DEFAULT_PORT;
 
-  @Option(names = "--target", paramLabel = "HOST:PORT", defaultValue = DEFAULT_TARGET,
-      description = "gRPC address of a running `sediment serve` (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--target", paramLabel = "HOST:PORT[,...]", defaultValue = DEFAULT_TARGET,
+      description = "gRPC address of a running `sediment serve`, or of every replica of a "
+          + "replicated group: the command then goes to the one that leads "
+          + "(default: ${DEFAULT-VALUE}).")
   String target = DEFAULT_TARGET;
 
   @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60",
@@ -59,10 +64,48 @@ final class TargetOptions {
     return 0;
   }
 
-  /** A plaintext channel to the target; the caller shuts it down. */
+  /**
+   * A plaintext channel to the target; the caller shuts it down. With several targets, to the
+   * first that says it leads its group, or names the leader, or serves alone; else to the first.
+   */
   ManagedChannel open(CommandLine cmd) {
     checkTimeout(cmd);
-    return channelTo(cmd, target);
+    if (target.indexOf(',') < 0) {
+      return channelTo(cmd, target);
+    }
+    String[] targets = target.split(",");
+    for (String t : targets) {
+      ManagedChannel channel = channelTo(cmd, t.trim());
+      String leader = leaderSeenFrom(channel);
+      if (leader == null) {
+        close(channel);
+        continue;
+      }
+      if (leader.isEmpty() || leader.equals(t.trim())) {
+        return channel;
+      }
+      close(channel);
+      return channelTo(cmd, leader);
+    }
+    return channelTo(cmd, targets[0].trim());
+  }
+
+  /**
+   * Where {@code channel}'s server says writes go: "" for itself (a single node, or the leader),
+   * the leader's address, or null if it does not answer or knows no leader.
+   */
+  private static String leaderSeenFrom(ManagedChannel channel) {
+    try {
+      GetReplicationStatusResponse s = AdminServiceGrpc.newBlockingStub(channel)
+          .withDeadlineAfter(3, TimeUnit.SECONDS)
+          .getReplicationStatus(GetReplicationStatusRequest.getDefaultInstance());
+      if (!s.getReplicated() || "LEADER".equals(s.getRole())) {
+        return "";
+      }
+      return s.getLeaderAddress().isEmpty() ? null : s.getLeaderAddress();
+    } catch (StatusRuntimeException e) {
+      return null;
+    }
   }
 
   /** Refuses a {@code --timeout} below one second as a usage error. */

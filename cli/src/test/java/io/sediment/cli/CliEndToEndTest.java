@@ -67,6 +67,12 @@ class CliEndToEndTest {
       assertEquals(0, volumes.code(), volumes.err());
       assertEquals(2, volumes.out().lines().count(), volumes.out());
       assertTrue(volumes.out().contains("load-v000") && volumes.out().contains("load-v001"));
+      Run viaList = run("ls", "--target", "127.0.0.1:1," + target, "--timeout", "10");
+      assertEquals(volumes.out(), viaList.out(),
+          "of several targets, the one that answers and serves alone is used: " + viaList.err());
+      Run haStatus = run("ha", "status", "--target", target);
+      assertEquals(Sediment.EXIT_FAILURE, haStatus.code(), "no group, so no leader");
+      assertTrue(haStatus.out().contains("SINGLE"), haStatus.out());
 
       Run buckets = run("ls", "load-v000", "--target", target);
       assertEquals(List.of("fso-000", "obs-000", "obs-001"), buckets.out().lines()
