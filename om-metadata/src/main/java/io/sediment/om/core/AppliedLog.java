@@ -29,9 +29,9 @@ public final class AppliedLog {
   /**
    * Runs {@code write} (one call of the store's write API) as the application of the entry at
    * {@code position}: every row it writes carries {@code timeMillis} as its time (the leader's
-   * decision, not this replica's clock), and its batch records {@code position} as applied. A
-   * write that rejects (throws) changes nothing and records nothing; a write that changes nothing
-   * records nothing either.
+   * decision, not this replica's clock), and its batch records {@code position} as applied (also
+   * when the write changes nothing else). A write that rejects (throws) changes nothing and
+   * records nothing.
    */
   public <T> T apply(LogPosition position, long timeMillis, Supplier<T> write) {
     return ctx.applying(position, timeMillis, write);

@@ -29,7 +29,7 @@ public record LogPosition(long term, long index) implements Comparable<LogPositi
   /**
    * Reads the stored form.
    *
-   * @throws OmException DATA_LOSS if {@code bytes} is not 16 bytes (a damaged meta row)
+   * @throws OmException INTERNAL if {@code bytes} is not 16 bytes (a damaged meta row)
    */
   public static LogPosition decode(byte[] bytes) {
     if (bytes.length != ENCODED_LENGTH) {

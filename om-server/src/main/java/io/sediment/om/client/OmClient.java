@@ -115,6 +115,7 @@ public final class OmClient implements AutoCloseable {
     long backoff = options.initialBackoff().toMillis();
     String target = current;
     StatusRuntimeException last = null;
+    int hops = 0;
     while (true) {
       long left = deadline - System.nanoTime();
       if (left <= 0) {
@@ -135,8 +136,14 @@ public final class OmClient implements AutoCloseable {
         String leader = e.getTrailers() == null ? null : e.getTrailers().get(LEADER);
         if (leader != null && !leader.equals(target)) {
           target = leader;
+          if (++hops > 1) {
+            // Replicas naming each other: an election is running, wait before the next hop.
+            sleep(Math.min(backoff, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            backoff = Math.min(backoff * 2, options.maxBackoff().toMillis());
+          }
           continue;
         }
+        hops = 0;
         target = next(target);
         sleep(Math.min(backoff, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
         backoff = Math.min(backoff * 2, options.maxBackoff().toMillis());

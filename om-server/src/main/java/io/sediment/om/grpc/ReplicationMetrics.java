@@ -35,7 +35,7 @@ final class ReplicationMetrics {
         s -> Math.max(0, s.getCommitIndex() - s.getAppliedIndex()));
     GaugeWithCallback.builder()
         .name("sediment_replica_follower_match_index")
-        .help("On the leader: each follower's last log index known to match the leader's")
+        .help("On the leader: each follower's commit index as the leader last heard it")
         .labelNames("follower")
         .callback(cb -> {
           for (Map.Entry<String, Long> f :

@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.proto.RaftProtos.CommitInfoProto;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -76,7 +77,7 @@ public final class OmReplica implements AutoCloseable {
       peers.add(RaftPeer.newBuilder().setId(p.id()).setAddress(p.raftAddress()).build());
     }
     RaftGroup group = RaftGroup.valueOf(groupId(options.groupName()), peers);
-    RaftServer server;
+    RaftServer server = null;
     try {
       server = RaftServer.newBuilder()
           .setServerId(RaftPeerId.valueOf(options.selfId()))
@@ -86,10 +87,20 @@ public final class OmReplica implements AutoCloseable {
           .setOption(RaftStorage.StartupOption.RECOVER)
           .build();
       server.start();
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) {
+      if (server != null) {
+        try {
+          server.close();
+        } catch (IOException | RuntimeException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+      }
+      if (e instanceof RuntimeException r) {
+        throw r;
+      }
       throw new UncheckedIOException("Cannot start replica " + options.selfId() + " ("
           + options.peers().require(options.selfId()).raftAddress() + ", log in "
-          + options.storageDir() + "): " + e.getMessage(), e);
+          + options.storageDir() + "): " + e.getMessage(), (IOException) e);
     }
     return new OmReplica(options, server, group);
   }
@@ -160,7 +171,9 @@ public final class OmReplica implements AutoCloseable {
    * @param clientId the Ratis client id of the request's sender, or null for this replica's own
    * @param callId the sender's call id (with {@code clientId}: Ratis' retry cache answers a
    *     repeated request with the first one's reply instead of applying it twice)
-   * @throws NotLeaderException if this replica is not the leader (nothing appended)
+   * @throws NotLeaderException if this replica is not (or no longer) the leader: nothing was
+   *     appended, or an entry appended just before it stepped down may still be committed by
+   *     the next leader (a retry with the same ids is answered from the retry cache)
    * @throws OmException UNAVAILABLE if the group did not commit it within the request timeout
    *     (it may still be applied later)
    */
@@ -283,17 +296,14 @@ public final class OmReplica implements AutoCloseable {
     RaftServer.Division d = division();
     DivisionInfo info = d.getInfo();
     RaftPeerId leader = info.getLeaderId();
-    Map<String, Long> followerMatch = new java.util.LinkedHashMap<>();
+    Map<String, Long> followerMatch = new java.util.TreeMap<>();
     if (info.isLeader()) {
-      long[] match = info.getFollowerMatchIndices();
-      List<RaftPeer> others = new ArrayList<>();
-      for (RaftPeer p : group.getPeers()) {
-        if (!p.getId().equals(server.getId())) {
-          others.add(p);
+      // Keyed by the peer each figure belongs to (Ratis' own follower order is not the group's).
+      for (CommitInfoProto c : d.getCommitInfos()) {
+        String peer = RaftPeerId.valueOf(c.getServer().getId()).toString();
+        if (!peer.equals(id())) {
+          followerMatch.put(peer, c.getCommitIndex());
         }
-      }
-      for (int i = 0; i < match.length && i < others.size(); i++) {
-        followerMatch.put(others.get(i).getId().toString(), match[i]);
       }
     }
     return new ReplicaStatus(id(), info.getCurrentRole().name(), info.getCurrentTerm(),

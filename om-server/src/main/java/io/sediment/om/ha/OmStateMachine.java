@@ -96,17 +96,25 @@ final class OmStateMachine extends BaseStateMachine {
           + e.getMessage());
     } catch (OmException e) {
       if (isLocalFailure(e)) {
-        LOG.error("Replica cannot apply entry {}; stopping its state machine", position, e);
-        return CompletableFuture.failedFuture(e);
+        throw stop(position, e);
       }
       reply = error(e.code(), e.detail());
     } catch (RuntimeException e) {
-      LOG.error("Replica cannot apply entry {}; stopping its state machine", position, e);
-      return CompletableFuture.failedFuture(e);
+      throw stop(position, e);
     }
     updateLastAppliedTermIndex(logEntry.getTerm(), logEntry.getIndex());
     return CompletableFuture.completedFuture(
         Message.valueOf(UnsafeByteOperations.unsafeWrap(reply.toByteArray())));
+  }
+
+  /**
+   * The failure that stops this replica: thrown (not a failed future, after which Ratis 3.2.2
+   * would log it and go on to the next entry), so Ratis' updater stops applying and closes this
+   * replica's server with the entry not applied; the others go on.
+   */
+  private static RuntimeException stop(LogPosition position, RuntimeException e) {
+    LOG.error("Replica cannot apply entry {}; stopping it", position, e);
+    return e;
   }
 
   /**

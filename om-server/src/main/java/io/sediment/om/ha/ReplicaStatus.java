@@ -12,8 +12,8 @@ import java.util.Map;
  * @param leaderAddress that leader's OmService address, or null if unknown
  * @param commitIndex the last log index it knows to be committed
  * @param appliedIndex the last log index its store applied
- * @param followerMatchIndex on the leader: each follower's last index known to match the
- *     leader's log (its replication progress); empty elsewhere
+ * @param followerMatchIndex on the leader: each follower's commit index as the leader last
+ *     heard it (its replication progress); empty elsewhere
  */
 public record ReplicaStatus(String id, String role, long term, String leaderId,
     String leaderAddress, long commitIndex, long appliedIndex,

@@ -25,8 +25,12 @@ public final class ReplicatedReadGate implements ReadGate {
 
   @Override
   public void beforeRead() {
-    if (replica.options().followerReads() && !replica.isLeader()) {
-      return;
+    if (!replica.isLeader()) {
+      if (replica.options().followerReads()) {
+        return;
+      }
+      ReplicaStatus s = replica.status();
+      throw new NotLeaderException(replica.id(), s.leaderId(), s.leaderAddress());
     }
     try {
       replica.readBarrier();

@@ -63,6 +63,15 @@ public final class ReplicatedWritePath implements WritePath {
     if (secretAdopted) {
       return;
     }
+    synchronized (this) {
+      adoptOnce();
+    }
+  }
+
+  private void adoptOnce() {
+    if (secretAdopted) {
+      return;
+    }
     if (!store.appliedLog().tokenSecretAdopted()) {
       byte[] secret = new byte[32];
       new SecureRandom().nextBytes(secret);
