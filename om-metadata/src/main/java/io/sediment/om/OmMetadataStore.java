@@ -1,7 +1,6 @@
 package io.sediment.om;
 
 import io.sediment.db.DBStore;
-import io.sediment.db.DBStoreBuilder;
 import io.sediment.om.bucket.Buckets;
 import io.sediment.om.bucket.PropertyPatch;
 import io.sediment.om.bucket.Volumes;
@@ -22,13 +21,10 @@ import io.sediment.om.listing.ListObjectsV2Request;
 import io.sediment.om.listing.ListObjectsV2Result;
 import io.sediment.om.listing.ListPage;
 import io.sediment.om.listing.ObjectListings;
-import io.sediment.om.listing.Pager;
-import io.sediment.om.multipart.MultipartParts;
 import io.sediment.om.multipart.MultipartUploads;
 import io.sediment.om.openfiles.OpenFiles;
 import io.sediment.om.purge.LifecycleScans;
 import io.sediment.om.purge.OmPurges;
-import io.sediment.om.snapshot.SnapshotRows;
 import io.sediment.om.snapshot.SnapshotStores;
 import io.sediment.om.snapshot.Snapshots;
 import io.sediment.proto.om.BucketInfo;
@@ -55,40 +51,13 @@ import java.util.Objects;
  */
 public final class OmMetadataStore implements AutoCloseable {
 
-  private final OmContext ctx;
-  private final DBStore store;
   private final OmStoreOptions options;
-  private final Volumes volumes;
-  private final Buckets buckets;
-  private final ObjectKeys objectKeys;
-  private final ObjectListings listings;
-  private final SnapshotStores snapshotStores;
-  private final Snapshots snapshots;
-  private final MultipartUploads multipart;
-  private final OpenFiles openFiles;
-  private final OmPurges purges;
-  private final LifecycleScans lifecycle;
-  private final FsoNamespace fso;
+  /** The areas over the store's current files; replaced whole by {@link StoreReplacement}. */
+  private volatile OmAreas areas;
 
-  private OmMetadataStore(DBStore store, OmStoreOptions options) {
-    this.store = store;
+  private OmMetadataStore(OmAreas areas, OmStoreOptions options) {
     this.options = options;
-    this.ctx = new OmContext(store, options);
-    Pager pager = Pager.forStore(ctx);
-    SnapshotRows snapshotRows = new SnapshotRows(ctx);
-    MultipartParts parts = new MultipartParts(ctx);
-    this.volumes = new Volumes(ctx);
-    this.snapshotStores = new SnapshotStores(store.getPath().resolve(Snapshots.ROOT_DIR));
-    this.snapshots = new Snapshots(ctx, pager, snapshotRows, snapshotStores);
-    this.buckets = new Buckets(ctx, snapshotRows);
-    this.objectKeys = new ObjectKeys(ctx);
-    this.listings = new ObjectListings(ctx, pager);
-    this.multipart = new MultipartUploads(ctx, parts);
-    parts.moveInlineParts();
-    this.openFiles = new OpenFiles(ctx, pager);
-    this.purges = new OmPurges(ctx, parts);
-    this.lifecycle = new LifecycleScans(ctx);
-    this.fso = new FsoNamespace(ctx, pager);
+    this.areas = areas;
   }
 
   /** Opens (creating if missing) the store in {@code dir} with default options. */
@@ -96,16 +65,14 @@ public final class OmMetadataStore implements AutoCloseable {
     return open(dir, OmStoreOptions.defaults());
   }
 
-  /** Opens (creating if missing) the store in {@code dir}. */
+  /**
+   * Opens (creating if missing) the store in {@code dir}, first finishing or undoing a replacement
+   * of its files that a crash interrupted ({@link ReplicaFiles#installIncoming}).
+   */
   public static OmMetadataStore open(Path dir, OmStoreOptions options) {
     Objects.requireNonNull(options, "options");
-    DBStore store = DBStoreBuilder.newBuilder(OmDBDefinition.DEFINITION).setPath(dir).build();
-    try {
-      return new OmMetadataStore(store, options);
-    } catch (RuntimeException | Error e) {
-      store.close();
-      throw e;
-    }
+    ReplacementDirs.recover(dir);
+    return new OmMetadataStore(OmAreas.open(dir, options), options);
   }
 
   /** The options the store was opened with. */
@@ -115,186 +82,196 @@ public final class OmMetadataStore implements AutoCloseable {
 
   /** The underlying store, for tools and tests; writing through it bypasses every check. */
   public DBStore dbStore() {
-    return store;
+    return areas.store;
   }
 
   /** Applying a replicated log's entries to this store; see {@link AppliedLog}. */
   public AppliedLog appliedLog() {
-    return new AppliedLog(ctx);
+    return new AppliedLog(areas.ctx);
+  }
+
+  /** Whole copies of this store moving between replicas; see {@link ReplicaFiles}. */
+  public ReplicaFiles replicaFiles() {
+    return new ReplicaFiles(this);
+  }
+
+  OmAreas areas() {
+    return areas;
+  }
+
+  void areas(OmAreas replacement) {
+    areas = replacement;
   }
 
   /** The shared context (write path, ids, counters), for tests of this package. */
   OmContext context() {
-    return ctx;
+    return areas.ctx;
   }
 
   /** See {@link OmContext#counters}. */
   public Map<OmCounter, Long> counters() {
-    return ctx.counters();
+    return areas.ctx.counters();
   }
 
   /** The counters of one bucket. See {@link Buckets#counters}. */
   public Map<OmCounter, Long> bucketCounters(String volume, String bucket) {
-    return buckets.counters(volume, bucket);
+    return areas.buckets.counters(volume, bucket);
   }
 
   /** Counts every counted table from a scan, changing nothing. See {@link CounterScan#count}. */
   public Map<OmCounter, Long> countFromScan() {
-    return CounterScan.count(store);
+    return CounterScan.count(areas.store);
   }
 
   /** Resets the maintained counters to a scan's, under the write lock; returns the totals. */
   public Map<OmCounter, Long> recount() {
-    return CounterScan.recount(ctx);
+    return CounterScan.recount(areas.ctx);
   }
 
   /** Closes the snapshot stores, then the store. */
   @Override
   public void close() {
-    try {
-      snapshotStores.close();
-    } finally {
-      store.close();
-    }
+    areas.close();
   }
 
   // ---- Volumes ----
   /** Creates a volume. See {@link Volumes#create}. */
   public VolumeInfo createVolume(String volume, String owner) {
-    return volumes.create(volume, owner);
+    return areas.volumes.create(volume, owner);
   }
 
   /** Sets a volume's owner and quotas. See {@link Volumes#setProperties}. */
   public VolumeInfo setVolumeProperties(String volume, String owner, Long quotaInBytes,
       Long quotaInNamespace) {
-    return volumes.setProperties(volume, new PropertyPatch(owner, quotaInBytes, quotaInNamespace));
+    return areas.volumes.setProperties(volume,
+        new PropertyPatch(owner, quotaInBytes, quotaInNamespace));
   }
 
   /** A volume. See {@link Volumes#get}. */
   public VolumeInfo getVolumeInfo(String volume) {
-    return volumes.get(volume);
+    return areas.volumes.get(volume);
   }
 
   /** Deletes an empty volume. See {@link Volumes#delete}. */
   public void deleteVolume(String volume) {
-    volumes.delete(volume);
+    areas.volumes.delete(volume);
   }
 
   /** One page of volumes. See {@link ObjectListings#listVolumes}. */
   public ListPage<VolumeInfo> listVolumes(String prefix, String startAfter, int maxResults) {
-    return listings.listVolumes(prefix, startAfter, maxResults);
+    return areas.listings.listVolumes(prefix, startAfter, maxResults);
   }
 
   // ---- Buckets ----
   /** Creates a bucket. See {@link Buckets#create}. */
   public BucketInfo createBucket(String volume, String bucket, BucketLayout layout, String owner,
       long quotaInBytes) {
-    return buckets.create(volume, bucket, layout, owner, quotaInBytes);
+    return areas.buckets.create(volume, bucket, layout, owner, quotaInBytes);
   }
 
   /** Sets a bucket's owner and quotas. See {@link Buckets#setProperties}. */
   public BucketInfo setBucketProperties(String volume, String bucket, String owner,
       Long quotaInBytes, Long quotaInNamespace) {
-    return buckets.setProperties(volume, bucket,
+    return areas.buckets.setProperties(volume, bucket,
         new PropertyPatch(owner, quotaInBytes, quotaInNamespace));
   }
 
   /** A bucket. See {@link Buckets#get}. */
   public BucketInfo getBucketInfo(String volume, String bucket) {
-    return buckets.get(volume, bucket);
+    return areas.buckets.get(volume, bucket);
   }
 
   /** Deletes an empty bucket. See {@link Buckets#delete}. */
   public void deleteBucket(String volume, String bucket) {
-    buckets.delete(volume, bucket);
+    areas.buckets.delete(volume, bucket);
   }
 
   /** One page of a volume's buckets. See {@link ObjectListings#listBuckets}. */
   public ListPage<BucketInfo> listBuckets(String volume, String prefix, String startAfter,
       int maxResults) {
-    return listings.listBuckets(volume, prefix, startAfter, maxResults);
+    return areas.listings.listBuckets(volume, prefix, startAfter, maxResults);
   }
 
   // ---- Keys (OBJECT_STORE and LEGACY) ----
   /** Opens a key for writing. See {@link ObjectKeys#open}. */
   public OpenKeySession openKey(String volume, String bucket, String key, String owner) {
-    return objectKeys.open(volume, bucket, key, owner);
+    return areas.objectKeys.open(volume, bucket, key, owner);
   }
 
   /** Commits an open key. See {@link ObjectKeys#commit}. */
   public KeyInfo commitKey(String volume, String bucket, String key, long clientId, long dataSize) {
-    return objectKeys.commit(volume, bucket, key, clientId, dataSize);
+    return areas.objectKeys.commit(volume, bucket, key, clientId, dataSize);
   }
 
   /** A committed key. See {@link ObjectKeys#lookup}. */
   public KeyInfo lookupKey(String volume, String bucket, String key) {
-    return objectKeys.lookup(volume, bucket, key);
+    return areas.objectKeys.lookup(volume, bucket, key);
   }
 
   /** Deletes a key. See {@link ObjectKeys#delete}. */
   public void deleteKey(String volume, String bucket, String key) {
-    objectKeys.delete(volume, bucket, key);
+    areas.objectKeys.delete(volume, bucket, key);
   }
 
   /** One page of a bucket's keys. See {@link ObjectListings#listKeys}. */
   public ListPage<KeyInfo> listKeys(String volume, String bucket, String prefix,
       String startAfter, int maxKeys, String token) {
-    return listings.listKeys(volume, bucket, prefix, startAfter, maxKeys, token);
+    return areas.listings.listKeys(volume, bucket, prefix, startAfter, maxKeys, token);
   }
 
   /** S3 ListObjectsV2. See {@link ObjectListings#listObjectsV2}. */
   public ListObjectsV2Result listObjectsV2(ListObjectsV2Request request) {
-    return listings.listObjectsV2(request);
+    return areas.listings.listObjectsV2(request);
   }
 
   /** Renames a key. See {@link ObjectKeys#rename}. */
   public KeyInfo renameKey(String volume, String bucket, String fromKey, String toKey) {
-    return objectKeys.rename(volume, bucket, fromKey, toKey);
+    return areas.objectKeys.rename(volume, bucket, fromKey, toKey);
   }
 
   /** S3 ListObjects (version 1). See {@link ObjectListings#listObjectsV1}. */
   public ListObjectsV1Result listObjectsV1(ListObjectsV1Request request) {
-    return listings.listObjectsV1(request);
+    return areas.listings.listObjectsV1(request);
   }
 
   // ---- Feature areas ----
   /** Bucket snapshots: create, delete, read and list them, and read keys as they hold them. */
   public Snapshots snapshots() {
-    return snapshots;
+    return areas.snapshots;
   }
 
   /** S3 multipart uploads of OBJECT_STORE and LEGACY buckets. */
   public MultipartUploads multipart() {
-    return multipart;
+    return areas.multipart;
   }
 
   /** Directories and files of FILE_SYSTEM_OPTIMIZED buckets. */
   public FsoNamespace fso() {
-    return fso;
+    return areas.fso;
   }
 
   /** The keys and files open for writing. */
   public OpenFiles openFiles() {
-    return openFiles;
+    return areas.openFiles;
   }
 
   /** Resumable lifecycle scans of a bucket's committed keys. */
   public LifecycleScans lifecycle() {
-    return lifecycle;
+    return areas.lifecycle;
   }
 
   /** The snapshot stores (checkpoint root, stores open now), for tests of this package. */
   SnapshotStores snapshotStores() {
-    return snapshotStores;
+    return areas.snapshotStores;
   }
 
   /** The purge steps the background services run (io.sediment.om.service). */
   public OmPurges purges() {
-    return purges;
+    return areas.purges;
   }
 
   /** Read-only insight for Recon, pages capped by {@link OmStoreOptions#maxListSize()}. */
   public OmInsight insight() {
-    return OmInsight.over(store, options.maxListSize(), OmInsight.DEFAULT_WALK_BUDGET);
+    return OmInsight.over(areas.store, options.maxListSize(), OmInsight.DEFAULT_WALK_BUDGET);
   }
 }

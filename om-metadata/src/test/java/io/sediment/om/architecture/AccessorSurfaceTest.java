@@ -33,7 +33,7 @@ class AccessorSurfaceTest {
   private static final Set<Class<?>> INTERNAL = Set.of(OmContext.class, WriteTxn.class,
       ReadView.class, DBStore.class, Table.class, PageSource.class, Scan.class);
   private static final List<String> ACCESSORS =
-      List.of("snapshots", "multipart", "fso", "openFiles", "lifecycle");
+      List.of("snapshots", "multipart", "fso", "openFiles", "lifecycle", "replicaFiles");
 
   @Test
   void theFeatureAccessorsExposeOperationsOnly() throws Exception {

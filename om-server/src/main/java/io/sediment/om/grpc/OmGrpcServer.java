@@ -135,6 +135,10 @@ public final class OmGrpcServer implements AutoCloseable {
         .addService(ProtoReflectionServiceV1.newInstance())
         .addService(legacyReflection())
         .intercept(metrics);
+    if (replication != null) {
+      // The copy a replica behind the leader's purged log installs.
+      nb.addService(ServerInterceptors.intercept(new CheckpointService(store), chain));
+    }
     Server s = nb.build();
     try {
       s.start();

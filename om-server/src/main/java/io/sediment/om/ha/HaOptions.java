@@ -17,7 +17,9 @@ import java.util.Objects;
  *     elections on a loaded machine (default {@link #DEFAULT_ELECTION_TIMEOUT})
  * @param snapshotEvery how many applied entries trigger a snapshot (the store's applied position
  *     flushed), after which the log behind it may be purged (default
- *     {@value #DEFAULT_SNAPSHOT_EVERY})
+ *     {@value #DEFAULT_SNAPSHOT_EVERY}); the log's segments are sized to about this many entries,
+ *     since only whole segments are purged. A replica that was down while the log it missed was
+ *     purged catches up by installing a copy of the leader's store
  * @param requestTimeout how long a write or a read barrier waits for the group before it fails with
  *     UNAVAILABLE (default {@link #DEFAULT_REQUEST_TIMEOUT})
  * @param followerReads whether a follower serves reads from what it has applied (stale by at most

@@ -38,6 +38,7 @@ import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+import org.apache.ratis.util.SizeInBytes;
 import org.apache.ratis.util.TimeDuration;
 
 /**
@@ -82,7 +83,8 @@ public final class OmReplica implements AutoCloseable {
       server = RaftServer.newBuilder()
           .setServerId(RaftPeerId.valueOf(options.selfId()))
           .setGroup(group)
-          .setStateMachine(new OmStateMachine(store))
+          .setStateMachine(new OmStateMachine(store, new SnapshotInstall(store,
+              options.selfId(), options.peers()::rpcAddressOf, SnapshotInstall.DOWNLOAD_TIMEOUT)))
           .setProperties(properties(options))
           .setOption(RaftStorage.StartupOption.RECOVER)
           .build();
@@ -126,6 +128,11 @@ public final class OmReplica implements AutoCloseable {
     RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, o.snapshotEvery());
     // Without this a replica that is down pins the leader's log for ever.
     RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
+    // Only whole closed segments are purged: about one segment per snapshot interval lets the
+    // log behind a snapshot go (entries are a few hundred bytes), within Ratis' usual sizes.
+    long segment = Math.min(32L << 20, Math.max(8L << 10, o.snapshotEvery() * 512));
+    RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(segment));
+    RaftServerConfigKeys.Log.setPurgeGap(p, (int) Math.min(o.snapshotEvery(), 1024));
     // The store is the snapshot: a replica behind the purged log is told to install one rather
     // than sent files by Ratis.
     RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, false);
@@ -310,6 +317,11 @@ public final class OmReplica implements AutoCloseable {
         leader == null ? null : leader.toString(),
         leader == null ? null : options.peers().rpcAddressOf(leader.toString()),
         d.getRaftLog().getLastCommittedIndex(), info.getLastAppliedIndex(), followerMatch);
+  }
+
+  /** The index of the first entry this replica's Raft log still holds (the rest was purged). */
+  long logStartIndex() {
+    return division().getRaftLog().getStartIndex();
   }
 
   private RaftServer.Division division() {

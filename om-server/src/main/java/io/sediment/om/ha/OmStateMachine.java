@@ -11,9 +11,13 @@ import io.sediment.proto.om.OmLogReply;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.apache.ratis.proto.RaftProtos;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.protocol.TermIndex;
 import org.apache.ratis.server.raftlog.RaftLog;
@@ -25,6 +29,7 @@ import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.statemachine.impl.FileListSnapshotInfo;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+import org.apache.ratis.util.LifeCycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,8 +47,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Snapshots are the store itself at its applied position: {@link #takeSnapshot} records the
  * position and flushes the memtables, after which Ratis may purge the log behind it. A follower
- * behind the purged log is told to install a snapshot from the leader (not done yet: it stays
- * behind and says so in its log).
+ * behind the purged log is told to install a snapshot from the leader
+ * ({@link #notifyInstallSnapshotFromLeader}): on a thread of its own it downloads a copy of the
+ * leader's store and replaces its own with it ({@link SnapshotInstall}); applying waits while the
+ * files are swapped; Ratis then pauses and {@linkplain #reinitialize reinitializes} this state
+ * machine at the copy's position and goes on from the log entry after it.
  *
  * <p>Reads: {@link #query} answers an empty message; it is the barrier of a linearizable read,
  * after which the caller reads the store directly.
@@ -55,23 +63,53 @@ final class OmStateMachine extends BaseStateMachine {
   private final OmMetadataStore store;
   private final WriteRequests requests;
   private final PositionStorage storage = new PositionStorage();
+  private final SnapshotInstall install;
+  /** Held while an entry is applied, a snapshot taken or the store's files swapped. */
+  private final Object storeLock = new Object();
+  private final ExecutorService installs = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "sediment-snapshot-install");
+    t.setDaemon(true);
+    return t;
+  });
 
-  OmStateMachine(OmMetadataStore store) {
+  OmStateMachine(OmMetadataStore store, SnapshotInstall install) {
     this.store = store;
     this.requests = WriteRequests.over(store);
+    this.install = install;
   }
 
   @Override
   public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage)
       throws IOException {
     super.initialize(server, groupId, raftStorage);
-    getLifeCycle().startAndTransition(() -> {
-      store.appliedLog().lastApplied().ifPresent(p -> {
-        TermIndex applied = TermIndex.valueOf(p.term(), p.index());
-        setLastAppliedTermIndex(applied);
-        storage.latest = snapshotAt(applied);
-      });
+    getLifeCycle().startAndTransition(this::loadAppliedPosition);
+  }
+
+  private void loadAppliedPosition() {
+    store.appliedLog().lastApplied().ifPresent(p -> {
+      TermIndex applied = TermIndex.valueOf(p.term(), p.index());
+      setLastAppliedTermIndex(applied);
+      storage.latest = snapshotAt(applied);
     });
+  }
+
+  /** Ratis stops applying before it reloads this state machine after an install. Idempotent. */
+  @Override
+  public void pause() {
+    if (getLifeCycleState() == LifeCycle.State.RUNNING) {
+      getLifeCycle().transition(LifeCycle.State.PAUSING);
+      getLifeCycle().transition(LifeCycle.State.PAUSED);
+    }
+  }
+
+  /** After an install: the applied position is the installed store's. */
+  @Override
+  public void reinitialize() {
+    synchronized (storeLock) {
+      loadAppliedPosition();
+    }
+    getLifeCycle().transition(LifeCycle.State.STARTING);
+    getLifeCycle().transition(LifeCycle.State.RUNNING);
   }
 
   @Override
@@ -81,6 +119,12 @@ final class OmStateMachine extends BaseStateMachine {
 
   @Override
   public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
+    synchronized (storeLock) {
+      return applyLocked(trx);
+    }
+  }
+
+  private CompletableFuture<Message> applyLocked(TransactionContext trx) {
     RaftProtos.LogEntryProto logEntry = trx.getLogEntry();
     LogPosition position = new LogPosition(logEntry.getTerm(), logEntry.getIndex());
     OmLogReply reply;
@@ -144,6 +188,12 @@ final class OmStateMachine extends BaseStateMachine {
 
   @Override
   public long takeSnapshot() {
+    synchronized (storeLock) {
+      return takeSnapshotLocked();
+    }
+  }
+
+  private long takeSnapshotLocked() {
     TermIndex applied = getLastAppliedTermIndex();
     if (applied == null || applied.getIndex() < 0) {
       return RaftLog.INVALID_LOG_INDEX;
@@ -155,13 +205,40 @@ final class OmStateMachine extends BaseStateMachine {
     return applied.getIndex();
   }
 
+  /**
+   * Downloads the leader's store and installs it in place of this replica's (see the class
+   * comment); the future completes with the installed position, or exceptionally (Ratis asks again
+   * at the leader's next notice) if the download or the install failed, the store unchanged.
+   */
   @Override
   public CompletableFuture<TermIndex> notifyInstallSnapshotFromLeader(
       RaftProtos.RoleInfoProto roleInfo, TermIndex firstTermIndexInLog) {
-    LOG.warn("The leader purged its log up to {} and asks this replica to install a snapshot; "
-        + "snapshot install is not implemented yet, so this replica stays behind until its "
-        + "store is replaced by a checkpoint of the leader's", firstTermIndexInLog);
-    return CompletableFuture.completedFuture(null);
+    String leaderId = RaftPeerId.valueOf(
+        roleInfo.getFollowerInfo().getLeaderInfo().getId().getId()).toString();
+    LOG.info("Replica is behind the leader's log, which starts at {}: installing a copy of "
+        + "replica '{}''s store", firstTermIndexInLog, leaderId);
+    return CompletableFuture.supplyAsync(() -> {
+      try {
+        CheckpointDownload.Received copy = install.download(leaderId);
+        LogPosition position;
+        synchronized (storeLock) {
+          position = install.install(copy);
+          TermIndex installed = TermIndex.valueOf(position.term(), position.index());
+          storage.latest = snapshotAt(installed);
+          return installed;
+        }
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("Installing a copy of replica '{}''s store failed; this replica's store is "
+            + "unchanged and the leader will ask again", leaderId, e);
+        throw new CompletionException(e);
+      }
+    }, installs);
+  }
+
+  @Override
+  public void close() throws IOException {
+    installs.shutdownNow();
+    super.close();
   }
 
   private static SnapshotInfo snapshotAt(TermIndex applied) {

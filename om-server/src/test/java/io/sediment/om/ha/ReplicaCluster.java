@@ -48,6 +48,7 @@ final class ReplicaCluster implements AutoCloseable {
   final HaPeers peers;
   final Duration electionTimeout;
   private final boolean followerReads;
+  private final long snapshotEvery;
   /** Whether each replica serves OmService on its peer's RPC port. */
   boolean serveGrpc;
   final Map<String, Node> running = new LinkedHashMap<>();
@@ -59,7 +60,13 @@ final class ReplicaCluster implements AutoCloseable {
 
   ReplicaCluster(Path root, int size, Duration electionTimeout, boolean followerReads,
       boolean serveGrpc) throws IOException {
+    this(root, size, electionTimeout, followerReads, serveGrpc, HaOptions.DEFAULT_SNAPSHOT_EVERY);
+  }
+
+  ReplicaCluster(Path root, int size, Duration electionTimeout, boolean followerReads,
+      boolean serveGrpc, long snapshotEvery) throws IOException {
     this.serveGrpc = serveGrpc;
+    this.snapshotEvery = snapshotEvery;
     this.root = root;
     this.electionTimeout = electionTimeout;
     this.followerReads = followerReads;
@@ -90,7 +97,8 @@ final class ReplicaCluster implements AutoCloseable {
       HaOptions options = HaOptions.of(id, peers, root.resolve(id).resolve("ratis"))
           .withElectionTimeout(electionTimeout)
           .withRequestTimeout(Duration.ofSeconds(20))
-          .withFollowerReads(followerReads);
+          .withFollowerReads(followerReads)
+          .withSnapshotEvery(snapshotEvery);
       Node node = new Node(id, store, OmReplica.start(store, options));
       running.put(id, node);
       if (serveGrpc) {
