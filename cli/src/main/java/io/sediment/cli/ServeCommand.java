@@ -178,7 +178,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         LOG.info(background.describe());
         if (!noRecon) {
-          reconHandle = startRecon(store, registry);
+          reconHandle = startRecon(store, registry, replicated);
         }
         if (installShutdownHook) {
           hook = new Thread(() -> {
@@ -250,18 +250,21 @@ final class ServeCommand implements Callable<Integer> {
 
   /**
    * Starts Recon over {@code store} (read-only views on RocksDB snapshots of the live store) bound
-   * to --host:--recon-port, exporting {@code registry} (the per-RPC gRPC metrics) on /prom. The
+   * to --host:--recon-port, exporting {@code registry} (the per-RPC gRPC metrics) on /prom and,
+   * in a group, {@code replicated}'s status on its Replication panel (else "single node"). The
    * caller closes it after the gRPC server has drained and before the store closes.
    *
    * @return what closes Recon (its HTTP server, then its source; never the store)
    * @throws CliFailure if the port cannot be bound
    */
-  private AutoCloseable startRecon(OmMetadataStore store, PrometheusRegistry registry) {
+  private AutoCloseable startRecon(OmMetadataStore store, PrometheusRegistry registry,
+      ReplicaRequests replicated) {
     ReconSource source = ReconSource.embedded(store);
     ReconServer r;
     try {
-      r = ReconServer.start(ReconConfig.defaults().withHost(host).withPort(reconPort), source,
-          registry);
+      ReconConfig config = ReconConfig.defaults().withHost(host).withPort(reconPort);
+      r = replicated == null ? ReconServer.start(config, source, registry)
+          : ReconServer.start(config, source, registry, replicated::status);
     } catch (IOException e) {
       source.close();
       throw new CliFailure(e.getMessage() + " (is another server using the port? pick one with "

@@ -78,6 +78,9 @@ class ServeReconTest {
       assertEquals(200, prom.statusCode());
       assertTrue(prom.body().contains("sediment_grpc_server_calls_total{"),
           "Recon exports the gRPC server's per-RPC metrics");
+      assertFalse(prom.body().contains("\nratis_"), "a single node has no Raft metrics");
+      assertEquals("SINGLE", JSON.readTree(get(http, url + "/api/v1/replication/status").body())
+          .get("role").asText());
     } finally {
       s.stop();
     }
@@ -94,6 +97,50 @@ class ServeReconTest {
     int store = lastIndexOf(log, "Store closed");
     assertTrue(grpc >= 0 && grpc < recon && recon < services && services < store,
         "shutdown order in the log:\n" + String.join("\n", log));
+  }
+
+  @Test
+  void aReplicaShowsItsRoleOnReconAndRatisMetricsOnProm() throws Exception {
+    int raftPort;
+    try (ServerSocket free = new ServerSocket(0)) {
+      raftPort = free.getLocalPort();
+    }
+    // A group of one: it elects itself. An id no other test in this JVM uses (Ratis keeps its
+    // metric registries per replica id).
+    Serving s = Serving.start(dir.resolve("data"), "--recon-port", "0", "--ha-id", "recon-r1",
+        "--peers", "recon-r1=127.0.0.1:" + raftPort, "--election-timeout", "300ms");
+    try {
+      HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+      String url = s.serve.recon.url();
+      JsonNode status = null;
+      for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+          System.nanoTime() < deadline; Thread.sleep(100)) {
+        status = JSON.readTree(get(http, url + "/api/v1/replication/status").body());
+        if (status.get("role").asText().equals("LEADER")) {
+          break;
+        }
+      }
+      assertEquals("LEADER", status.get("role").asText(), status.toString());
+      assertTrue(status.get("replicated").asBoolean());
+      assertEquals("recon-r1", status.get("replicaId").asText());
+      assertTrue(status.get("term").asLong() >= 1, status.toString());
+      assertEquals(0, status.get("applyLag").asLong(), status.toString());
+
+      Run load = run("load", "--target", s.serve.server.target(), "--volumes", "1", "--buckets",
+          "1", "--keys", "3", "--open-keys", "0", "--delete-fraction", "0", "--fso-buckets", "0",
+          "--multipart-uploads", "0", "--no-snapshots", "--no-progress");
+      assertEquals(0, load.code(), load.err());
+      String prom = get(http, url + "/prom").body();
+      assertTrue(prom.contains("\nratis_server_client_write_request_seconds_count "), prom);
+      assertTrue(prom.contains("\nratis_log_worker_flush_time_seconds{quantile=\"0.99\"} "), prom);
+      assertTrue(prom.contains("\nsediment_replica_leader 1"), prom);
+      JsonNode after = JSON.readTree(get(http, url + "/api/v1/replication/status").body());
+      assertTrue(after.get("appliedIndex").asLong() > status.get("appliedIndex").asLong(),
+          "the writes advanced the applied index: " + after);
+    } finally {
+      s.stop();
+    }
+    assertEquals(0, s.code.get(), s.err.toString());
   }
 
   @Test

@@ -13,6 +13,7 @@ import io.sediment.om.core.OmCounter;
 import io.sediment.om.insight.OmInsight;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.DirectoryInfo;
+import io.sediment.proto.om.GetReplicationStatusResponse;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.VolumeInfo;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The JSON endpoints under {@code /api/v1}: each turns query {@link Params} into a response body
@@ -33,9 +35,11 @@ final class ReconApi {
   static final int TOP_SUB_PATHS = 30;
 
   private final ReconSource source;
+  private final Supplier<GetReplicationStatusResponse> replication;
 
-  ReconApi(ReconSource source) {
+  ReconApi(ReconSource source, Supplier<GetReplicationStatusResponse> replication) {
     this.source = source;
+    this.replication = replication;
   }
 
   /** The routes: path below {@code /api/v1} to handler. */
@@ -54,6 +58,7 @@ final class ReconApi {
     r.put("/db/tables", p -> tables());
     r.put("/db/tombstones", p -> tombstones());
     r.put("/db/status", p -> status());
+    r.put("/replication/status", p -> replication());
     return r;
   }
 
@@ -388,6 +393,29 @@ final class ReconApi {
     out.put("catchUps", source.catchUps());
     out.put("catchUpFailures", source.catchUpFailures());
     out.put("pageSizeCap", insight().maxLimit());
+    return out;
+  }
+
+  // ---- /replication (ours) --------------------------------------------------------------------
+
+  /** This replica's place in its group; role SINGLE and nothing else for a single node. */
+  Object replication() {
+    GetReplicationStatusResponse s = replication.get();
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("replicated", s.getReplicated());
+    if (!s.getReplicated()) {
+      out.put("role", "SINGLE");
+      return out;
+    }
+    out.put("replicaId", s.getReplicaId());
+    out.put("role", s.getRole());
+    out.put("term", s.getTerm());
+    out.put("leaderId", s.getLeaderId().isEmpty() ? null : s.getLeaderId());
+    out.put("leaderAddress", s.getLeaderAddress().isEmpty() ? null : s.getLeaderAddress());
+    out.put("commitIndex", s.getCommitIndex());
+    out.put("appliedIndex", s.getAppliedIndex());
+    out.put("applyLag", Math.max(0, s.getCommitIndex() - s.getAppliedIndex()));
+    out.put("followerMatchIndex", new java.util.TreeMap<>(s.getFollowerMatchIndexMap()));
     return out;
   }
 

@@ -6,6 +6,7 @@ import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.sediment.proto.om.GetReplicationStatusResponse;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -55,7 +57,25 @@ public final class ReconServer implements AutoCloseable {
    */
   public static ReconServer start(ReconConfig config, ReconSource source, PrometheusRegistry extra)
       throws IOException {
+    return start(config, source, extra, SINGLE_NODE);
+  }
+
+  /** A single node's replication status: not replicated. */
+  static final Supplier<GetReplicationStatusResponse> SINGLE_NODE =
+      GetReplicationStatusResponse::getDefaultInstance;
+
+  /**
+   * Starts a server over {@code source} that also shows the replica's place in its group
+   * ({@code /api/v1/replication/status} and the page's Replication panel).
+   *
+   * @param replication this replica's status, read at each request (it may throw
+   *     {@link io.sediment.om.core.OmException} UNAVAILABLE, answered 503)
+   * @see #start(ReconConfig, ReconSource, PrometheusRegistry)
+   */
+  public static ReconServer start(ReconConfig config, ReconSource source, PrometheusRegistry extra,
+      Supplier<GetReplicationStatusResponse> replication) throws IOException {
     Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(replication, "replication");
     Objects.requireNonNull(source, "source");
     PrometheusRegistry own = new PrometheusRegistry();
     own.register(new StoreMetrics(source));
@@ -72,7 +92,8 @@ public final class ReconServer implements AutoCloseable {
     connector.setHost(config.host());
     connector.setPort(config.port());
     server.addConnector(connector);
-    server.setHandler(new ReconHandler(new ReconApi(source), () -> scrape(own, extra), requests));
+    server.setHandler(new ReconHandler(new ReconApi(source, replication),
+        () -> scrape(own, extra), requests));
     server.setErrorHandler(new JsonErrorHandler());
     server.setStopTimeout(2_000);
     try {

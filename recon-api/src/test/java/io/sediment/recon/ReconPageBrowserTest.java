@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sediment.om.OmMetadataStore;
+import io.sediment.proto.om.GetReplicationStatusResponse;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -117,6 +118,7 @@ class ReconPageBrowserTest {
         JsonNode deleted = api(recon.url() + "/api/v1/keys/deletePending?limit=10");
         assertTrue(dom.contains(">" + deleted.at("/deletedKeyInfo/9/path").asText() + "<"));
         assertEquals("page 1", byId(dom, "open-keys-page"));
+        assertEquals("single node", byId(dom, "replica-role"));
         // The charts rendered (ECharts from the jar drew SVG).
         assertTrue(dom.contains("<svg"), "no chart was drawn");
         assertTrue(dom.contains("deletedTable"), "tombstone chart names the tables");
@@ -128,6 +130,35 @@ class ReconPageBrowserTest {
             "--screenshot=" + shot, url), dir.resolve("chromium-shot.log"));
         assertTrue(Files.size(shot) > 10_000, "screenshot written: " + shot);
       }
+    }
+  }
+
+  @Test
+  void pageShowsTheReplicasRoleTermAppliedIndexAndLag() throws Exception {
+    if (!Files.isExecutable(CHROMIUM)) {
+      fail("Headless Chromium is needed at " + CHROMIUM + ": install it with"
+          + " `apt-get update && apt-get install -y chromium`");
+    }
+    GetReplicationStatusResponse status = GetReplicationStatusResponse.newBuilder()
+        .setReplicated(true).setReplicaId("om2").setRole("FOLLOWER").setTerm(3)
+        .setLeaderId("om1").setLeaderAddress("127.0.0.1:9862").setCommitIndex(42)
+        .setAppliedIndex(40).build();
+    try (OmMetadataStore om = TestNamespace.open(dir.resolve("om"));
+        ReconServer recon = ReconServer.start(ReconConfig.defaults().withPort(0),
+            ReconSource.embedded(om), null, () -> status)) {
+      String dom = run(chromium(dir.resolve("profile-dom"), "--dump-dom", recon.url() + "/"),
+          dir.resolve("chromium-dom.log"));
+      assertTrue(dom.contains("data-ready=\"true\""), () -> "the page did not finish loading: "
+          + byIdOrDom(dom));
+
+      JsonNode api = api(recon.url() + "/api/v1/replication/status");
+      assertEquals("FOLLOWER", api.get("role").asText());
+      assertEquals(api.get("role").asText(), byId(dom, "replica-role"));
+      assertEquals("om2", byId(dom, "replica-id"));
+      assertEquals("3", byId(dom, "replica-term"));
+      assertEquals("40", byId(dom, "replica-applied"));
+      assertEquals("2", byId(dom, "replica-lag"));
+      assertEquals("om1 (127.0.0.1:9862)", byId(dom, "replica-leader"));
     }
   }
 

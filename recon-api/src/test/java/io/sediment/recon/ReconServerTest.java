@@ -14,6 +14,7 @@ import io.sediment.om.core.OmCounter;
 import io.sediment.om.core.OmDBDefinition;
 import io.sediment.om.core.OpenKeySession;
 import io.sediment.om.insight.OmInsight;
+import io.sediment.proto.om.GetReplicationStatusResponse;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -504,6 +505,64 @@ class ReconServerTest {
     assertEquals(0.0, s.value("sediment_partitions_pinned", Map.of("requested", "auto")));
     assertEquals("gauge", s.types().get("sediment_store_out_of_space"));
     assertEquals(0.0, s.value("sediment_store_out_of_space", Map.of()));
+  }
+
+  @Test
+  void aSingleNodeSaysSoInTheReplicationStatus() {
+    JsonNode r = get("/api/v1/replication/status");
+    assertFalse(r.get("replicated").asBoolean());
+    assertEquals("SINGLE", r.get("role").asText());
+    assertEquals(2, r.size(), "nothing else for a single node: " + r);
+  }
+
+  @Test
+  void aReplicaShowsItsRoleTermAppliedIndexAndLagAsItsSupplierSaysAtEachRequest()
+      throws IOException {
+    java.util.concurrent.atomic.AtomicReference<GetReplicationStatusResponse> now =
+        new java.util.concurrent.atomic.AtomicReference<>(GetReplicationStatusResponse.newBuilder()
+            .setReplicated(true).setReplicaId("om2").setRole("FOLLOWER").setTerm(3)
+            .setLeaderId("om1").setLeaderAddress("127.0.0.1:9862").setCommitIndex(42)
+            .setAppliedIndex(40).build());
+    try (ReconServer replica = ReconServer.start(ReconConfig.defaults().withPort(0),
+        ReconSource.embedded(om), null, () -> {
+          GetReplicationStatusResponse v = now.get();
+          if (v == null) {
+            throw new io.sediment.om.core.OmException(io.sediment.om.core.OmException.Code
+                .UNAVAILABLE, "this replica's Raft server is not running");
+          }
+          return v;
+        })) {
+      ReconServer saved = recon;
+      recon = replica;
+      try {
+        JsonNode r = get("/api/v1/replication/status");
+        assertTrue(r.get("replicated").asBoolean());
+        assertEquals("om2", r.get("replicaId").asText());
+        assertEquals("FOLLOWER", r.get("role").asText());
+        assertEquals(3, r.get("term").asLong());
+        assertEquals("om1", r.get("leaderId").asText());
+        assertEquals("127.0.0.1:9862", r.get("leaderAddress").asText());
+        assertEquals(42, r.get("commitIndex").asLong());
+        assertEquals(40, r.get("appliedIndex").asLong());
+        assertEquals(2, r.get("applyLag").asLong());
+        assertEquals(0, r.get("followerMatchIndex").size());
+
+        now.set(now.get().toBuilder().setRole("LEADER").setLeaderId("om2").setAppliedIndex(42)
+            .putFollowerMatchIndex("om1", 41).putFollowerMatchIndex("om3", 42).build());
+        r = get("/api/v1/replication/status");
+        assertEquals("LEADER", r.get("role").asText());
+        assertEquals(0, r.get("applyLag").asLong());
+        assertEquals(41, r.at("/followerMatchIndex/om1").asLong());
+        assertEquals(42, r.at("/followerMatchIndex/om3").asLong());
+
+        now.set(null);
+        Reply down = send("GET", "/api/v1/replication/status");
+        assertEquals(503, down.status(), down.body());
+        assertTrue(down.body().contains("not running"), down.body());
+      } finally {
+        recon = saved;
+      }
+    }
   }
 
   @Test

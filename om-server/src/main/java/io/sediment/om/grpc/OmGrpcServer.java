@@ -99,6 +99,7 @@ public final class OmGrpcServer implements AutoCloseable {
     this.metrics = new GrpcMetrics(registry);
     if (replication != null) {
       ReplicationMetrics.register(registry, replication);
+      replication.metrics().forEach(registry::register);
     }
   }
 

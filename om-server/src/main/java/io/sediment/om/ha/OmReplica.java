@@ -313,7 +313,9 @@ public final class OmReplica implements AutoCloseable {
         }
       }
     }
-    return new ReplicaStatus(id(), info.getCurrentRole().name(), info.getCurrentTerm(),
+    // A replica whose own storage failed has its Raft server stopped (see OmStateMachine).
+    String role = info.isAlive() ? info.getCurrentRole().name() : ReplicaStatus.STOPPED;
+    return new ReplicaStatus(id(), role, info.getCurrentTerm(),
         leader == null ? null : leader.toString(),
         leader == null ? null : options.peers().rpcAddressOf(leader.toString()),
         d.getRaftLog().getLastCommittedIndex(), info.getLastAppliedIndex(), followerMatch);

@@ -46,6 +46,12 @@ public final class ReplicaRequests implements Replication {
     return new ReplicatedPurgeSteps(replica, writes);
   }
 
+  /** Ratis' own metrics of this replica ({@link RatisMetrics}). */
+  @Override
+  public java.util.List<io.prometheus.metrics.model.registry.MultiCollector> metrics() {
+    return java.util.List.of(new RatisMetrics(replica.options()));
+  }
+
   @Override
   public GetReplicationStatusResponse status() {
     ReplicaStatus s = replica.status();

@@ -27,4 +27,12 @@ public interface Replication {
    *     that did not take over within {@code timeout}
    */
   void transferLeader(String toReplica, java.time.Duration timeout);
+
+  /**
+   * Metrics of the replication machinery itself, which the server registers on its metrics
+   * registry next to its own (none by default).
+   */
+  default java.util.List<io.prometheus.metrics.model.registry.MultiCollector> metrics() {
+    return java.util.List.of();
+  }
 }

@@ -58,18 +58,18 @@ class ReplicatedWritePathTest {
     cluster.close();
   }
 
-  private static OmLogEntry.Builder createVolume(String name) {
+  static OmLogEntry.Builder createVolume(String name) {
     return OmLogEntry.newBuilder().setCreateVolume(
         CreateVolumeRequest.newBuilder().setVolume(name).setOwner("alice"));
   }
 
-  private static OmLogEntry.Builder createBucket(String volume, String bucket) {
+  static OmLogEntry.Builder createBucket(String volume, String bucket) {
     return OmLogEntry.newBuilder().setCreateBucket(CreateBucketRequest.newBuilder()
         .setVolume(volume).setBucket(bucket).setLayout(BucketLayout.OBJECT_STORE)
         .setOwner("alice"));
   }
 
-  private static KeyInfo putKey(ReplicaCluster.Node n, String bucket, String key) {
+  static KeyInfo putKey(ReplicaCluster.Node n, String bucket, String key) {
     OpenKeyResponse open = n.writes.write(OmLogEntry.newBuilder().setOpenKey(OpenKeyRequest
         .newBuilder().setVolume("vol").setBucket(bucket).setKey(key).setOwner("alice")),
         OpenKeyResponse.parser());

@@ -160,9 +160,26 @@ async function showSummary() {
   text('tile-pending-deletes', pending.totalDeletedKeys);
 }
 
+// This replica's place in its group, or "single node".
+async function showReplication() {
+  const r = await get('/replication/status');
+  if (!r.replicated) {
+    text('replica-role', 'single node');
+    return;
+  }
+  text('replica-role', r.role);
+  text('replica-id', r.replicaId);
+  text('replica-term', r.term);
+  text('replica-applied', r.appliedIndex);
+  text('replica-lag', r.applyLag);
+  text('replica-leader', r.leaderId === null ? 'none (election)' : r.leaderId
+      + (r.leaderAddress === null ? '' : ' (' + r.leaderAddress + ')'));
+}
+
 async function main() {
   try {
-    await Promise.all([showSummary(), showTables(), showTombstones(), showOpenKeys(), showPendingDeletes()]);
+    await Promise.all([showSummary(), showReplication(), showTables(), showTombstones(), showOpenKeys(),
+      showPendingDeletes()]);
     text('status', 'as of ' + when(Date.now()));
     document.body.dataset.ready = 'true';
   } catch (e) {
