@@ -21,7 +21,8 @@ import sys
 
 
 SPREADS = []
-UNITS = {"pointget": "ops/s"}
+UNITS = {"pointget": "ops/s", "replication": "ops/s"}
+THREADS = {"pointget": "both threads", "replication": "all 64 client threads"}
 METRICS = {}
 
 
@@ -474,6 +475,29 @@ def getrange(results):
     return "\n".join(out)
 
 
+def replication(results):
+    single, se = find(results, "createKey", setup="single")
+    repl, re_ = find(results, "createKey", setup="replicated3")
+    rows = []
+    for label, s, e, setup in [
+            ("single: one server, SyncPolicy.DURABLE (group-committed WAL fsync)", single, se, "single"),
+            ("replicated3: three replicas of a Ratis group, each Raft log fsynced, stores "
+             "PROCESS_CRASH_SAFE; clients send to the leader", repl, re_, "replicated3")]:
+        if s is None:
+            continue
+        term = metric("createKey", (("setup", setup),), "leaderTerm")
+        rows.append([label, us(s, e), ratio(s, single), "—" if term is None else count(term)])
+    out = ["#### Durable key creation (OpenKey + CommitKey of a new key) at 64 clients, gRPC on"
+           " loopback; all replicas and the clients share this machine\n",
+           table(["setup", "keys created/s", "/ single", "leader's term at the end (1: no election)"],
+                 rows, "lrrr")]
+    if single and repl:
+        r = repl / single
+        out.append(f"\nTarget: replicated3 / single ≥ ×0.5 (issue 17): measured ×{r:.2f}, "
+                   f"{'met' if r >= 0.5 else 'NOT met'}.")
+    return "\n".join(out)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("suite")
@@ -493,7 +517,8 @@ def main():
         sys.exit("bench_report: no results in " + " ".join(a.json))
     load_metrics(a.json)
     body = {"positioning": positioning, "getrange": getrange, "trailing": trailing,
-            "accounting": accounting, "pointget": pointget}[a.suite](results)
+            "accounting": accounting, "pointget": pointget,
+            "replication": replication}[a.suite](results)
     took = f"{a.seconds // 60} min {a.seconds % 60} s" if a.seconds is not None else "?"
     print(f"### bench {a.suite} ({a.mode})\n")
     if a.stat == "median":
@@ -501,7 +526,7 @@ def main():
     else:
         figure = "figures are the mean ± standard deviation of all measurement iterations"
     figure += f" (widest max/min spread of one benchmark's iterations: ×{max(SPREADS):.2f})"
-    kind = "operations per second, both threads together" if unit == "ops/s" \
+    kind = f"operations per second, {THREADS.get(a.suite)} together" if unit == "ops/s" \
         else "average time per operation"
     data = ""
     if a.data_seconds is not None:
