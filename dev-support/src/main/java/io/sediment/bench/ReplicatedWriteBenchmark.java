@@ -61,13 +61,15 @@ import org.openjdk.jmh.annotations.Threads;
  *       (default election timeout); a write is acknowledged once a majority holds it in its log
  *       and the leader has applied it.
  * </ul>
- * Both serve with the default handler threads ({@value OmGrpcServer#DEFAULT_HANDLER_THREADS})
- * and are reached through one {@link OmClient} (given every replica, it sends to the leader and
+ * Both serve with {@link #handlerThreads} handler threads (default: serve's,
+ * {@value OmGrpcServer#DEFAULT_HANDLER_THREADS}), which bounds the calls in flight on a server
+ * (a replicated write holds its handler until the group has applied it), and are reached through one {@link OmClient} (given every replica, it sends to the leader and
  * follows its hints), so the client path is the same. Everything runs in one JVM on one machine:
  * the clients, and in {@code replicated3} all three replicas, share its cores and its disk.
  * Stores and logs live in a temporary directory deleted after the trial. At the end of a trial the
  * benchmark prints the leader's term as {@code #metric} lines (an election during the trial shows
- * as a term above 1). Run through {@code dev-support/bin/bench replication [--quick]}.
+ * as a term above 1); with {@code -Dsediment.bench.ratisTimers=true} in the fork's JVM options
+ * also each replica's Ratis timers ({@code #ratis} lines, see {@link RatisTimers}). Run through {@code dev-support/bin/bench replication [--quick]}.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -81,6 +83,10 @@ public class ReplicatedWriteBenchmark {
   /** {@code single} or {@code replicated3} (see the class comment). */
   @Param({"single", "replicated3"})
   public String setup;
+
+  /** Each server's handler threads ({@code serve --handler-threads}; its default is 16). */
+  @Param({"16"})
+  public int handlerThreads;
 
   private Path dir;
   /** What the trial opened, closed in reverse order. */
@@ -110,7 +116,7 @@ public class ReplicatedWriteBenchmark {
         OmStoreOptions.defaults().withSyncPolicy(SyncPolicy.DURABLE));
     open.push(store);
     OmGrpcServer server = OmGrpcServer.builder(store).port(freePort())
-        .drainTimeout(Duration.ofSeconds(1)).build();
+        .handlerThreads(handlerThreads).drainTimeout(Duration.ofSeconds(1)).build();
     server.start();
     open.push(server);
     return server.target();
@@ -132,7 +138,7 @@ public class ReplicatedWriteBenchmark {
       open.push(replica);
       replicas.add(replica);
       OmGrpcServer server = OmGrpcServer.builder(store).port(p.rpcPort())
-          .drainTimeout(Duration.ofSeconds(1))
+          .handlerThreads(handlerThreads).drainTimeout(Duration.ofSeconds(1))
           .replication(new ReplicaRequests(replica, store, Clock.systemUTC())).build();
       server.start();
       open.push(server);
@@ -162,10 +168,14 @@ public class ReplicatedWriteBenchmark {
   public void tearDown() throws Exception {
     for (OmReplica r : replicas) {
       ReplicaStatus s = r.status();
+      if (Boolean.getBoolean("sediment.bench.ratisTimers")) {
+        RatisTimers.of(s.id()).forEach((name, value) ->
+            System.out.println("#ratis " + s.id() + " " + s.role() + " " + name + " " + value));
+      }
       if (s.role().equals("LEADER")) {
-        System.out.println("#metric createKey setup=" + setup + " leaderTerm=" + s.term());
-        System.out.println("#metric createKey setup=" + setup + " appliedIndex="
-            + s.appliedIndex());
+        String params = "handlerThreads=" + handlerThreads + ",setup=" + setup;
+        System.out.println("#metric createKey " + params + " leaderTerm=" + s.term());
+        System.out.println("#metric createKey " + params + " appliedIndex=" + s.appliedIndex());
       }
     }
     if (client != null) {
