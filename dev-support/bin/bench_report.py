@@ -21,7 +21,8 @@ import sys
 
 
 SPREADS = []
-UNITS = {"pointget": "ops/s"}
+UNITS = {"pointget": "ops/s", "replication": "ops/s"}
+THREADS = {"pointget": "both threads", "replication": "all 64 client threads"}
 METRICS = {}
 
 
@@ -474,6 +475,35 @@ def getrange(results):
     return "\n".join(out)
 
 
+def replication(results):
+    out = ["#### Durable key creation (OpenKey + CommitKey of a new key) at 64 clients, gRPC on"
+           " loopback; all replicas and the clients share this machine\n"]
+    rows = []
+    verdicts = []
+    for h in values(results, "handlerThreads"):
+        single, _ = find(results, "createKey", setup="single", handlerThreads=h)
+        for label, setup in [
+                ("single: one server, SyncPolicy.DURABLE (group-committed WAL fsync)", "single"),
+                ("replicated3: three replicas of a Ratis group, each Raft log fsynced, stores "
+                 "PROCESS_CRASH_SAFE; clients send to the leader", "replicated3")]:
+            s, e = find(results, "createKey", setup=setup, handlerThreads=h)
+            if s is None:
+                continue
+            params = (("handlerThreads", str(h)), ("setup", setup))
+            term = metric("createKey", params, "leaderTerm")
+            rows.append([label, str(h), us(s, e), ratio(s, single),
+                         "—" if term is None else count(term)])
+            if setup == "replicated3" and single:
+                r = s / single
+                verdicts.append(f"- {h} handler threads: replicated3 / single ×{r:.2f}, target"
+                                f" ≥ ×0.5 (issue 17): {'met' if r >= 0.5 else 'NOT met'}")
+    out.append(table(["setup", "handler threads per server", "keys created/s", "/ single",
+                      "leader's term at the end (1: no election)"], rows, "lrrrr"))
+    if verdicts:
+        out.append("\n" + "\n".join(verdicts))
+    return "\n".join(out)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("suite")
@@ -493,7 +523,8 @@ def main():
         sys.exit("bench_report: no results in " + " ".join(a.json))
     load_metrics(a.json)
     body = {"positioning": positioning, "getrange": getrange, "trailing": trailing,
-            "accounting": accounting, "pointget": pointget}[a.suite](results)
+            "accounting": accounting, "pointget": pointget,
+            "replication": replication}[a.suite](results)
     took = f"{a.seconds // 60} min {a.seconds % 60} s" if a.seconds is not None else "?"
     print(f"### bench {a.suite} ({a.mode})\n")
     if a.stat == "median":
@@ -501,7 +532,7 @@ def main():
     else:
         figure = "figures are the mean ± standard deviation of all measurement iterations"
     figure += f" (widest max/min spread of one benchmark's iterations: ×{max(SPREADS):.2f})"
-    kind = "operations per second, both threads together" if unit == "ops/s" \
+    kind = f"operations per second, {THREADS.get(a.suite)} together" if unit == "ops/s" \
         else "average time per operation"
     data = ""
     if a.data_seconds is not None:
