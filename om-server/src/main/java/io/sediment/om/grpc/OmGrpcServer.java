@@ -19,8 +19,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -113,6 +115,20 @@ public final class OmGrpcServer implements AutoCloseable {
    * @throws IOException if the address cannot be bound (for example the port is in use)
    * @throws IllegalStateException if already started
    */
+  /**
+   * Runs a write's answer on the handler threads; once they are shut down (a drain), on the
+   * completing thread, so that no call is left unanswered.
+   */
+  private static Executor completionsOn(ExecutorService handlers) {
+    return task -> {
+      try {
+        handlers.execute(task);
+      } catch (RejectedExecutionException shutDown) {
+        task.run();
+      }
+    };
+  }
+
   public synchronized OmGrpcServer start() throws IOException {
     if (server != null) {
       throw new IllegalStateException("Server already started");
@@ -122,7 +138,8 @@ public final class OmGrpcServer implements AutoCloseable {
     // Outermost of the chain: the request ids are in the context for everything inside.
     chain.add(new RequestIds());
     OmServiceImpl om = replication == null ? new OmServiceImpl(store)
-        : new OmServiceImpl(store, replication.writes(), replication.reads());
+        : new OmServiceImpl(store, replication.writes(), replication.reads(),
+            completionsOn(executor));
     NettyServerBuilder nb = NettyServerBuilder.forAddress(new InetSocketAddress(host, requestedPort))
         .executor(executor)
         .maxInboundMessageSize(maxInboundMessageBytes)

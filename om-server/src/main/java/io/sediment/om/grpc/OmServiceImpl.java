@@ -7,6 +7,7 @@ import io.sediment.om.requests.ReadGate;
 import io.sediment.om.requests.WritePath;
 import io.sediment.proto.om.OmServiceGrpc;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 
 /**
  * {@code OmService}: each RPC is one call of the {@link OmMetadataStore} facade, run through
@@ -28,24 +29,31 @@ public final class OmServiceImpl implements BindableService {
   private final OmMetadataStore store;
   private final WritePath writes;
   private final ReadGate reads;
+  private final Executor completions;
 
   /** A single-node service: writes applied on the calling thread, reads ungated. */
   public OmServiceImpl(OmMetadataStore store) {
-    this(store, WriteRequests.over(store), ReadGate.NONE);
+    this(store, WriteRequests.over(store), ReadGate.NONE, Runnable::run);
   }
 
-  /** A service whose writes take {@code writes} and whose reads pass {@code reads} first. */
-  public OmServiceImpl(OmMetadataStore store, WritePath writes, ReadGate reads) {
+  /**
+   * A service whose writes take {@code writes} and whose reads pass {@code reads} first; a write
+   * the path completes later is answered on {@code completions} (the server's handler threads,
+   * never the thread that completed it, which may be a replica's apply thread).
+   */
+  public OmServiceImpl(OmMetadataStore store, WritePath writes, ReadGate reads,
+      Executor completions) {
     this.store = Objects.requireNonNull(store, "store");
     this.writes = Objects.requireNonNull(writes, "writes");
     this.reads = Objects.requireNonNull(reads, "reads");
+    this.completions = Objects.requireNonNull(completions, "completions");
   }
 
   @Override
   public ServerServiceDefinition bindService() {
     ServerServiceDefinition.Builder service =
         ServerServiceDefinition.builder(OmServiceGrpc.getServiceDescriptor());
-    bindAreas(store, new RpcBinder(service, reads, writes));
+    bindAreas(store, new RpcBinder(service, reads, writes, completions));
     return service.build();
   }
 

@@ -10,14 +10,16 @@ import io.sediment.proto.om.OmLogEntry;
 import java.io.ByteArrayInputStream;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 
 /**
  * Binds the RPCs of an area class: a read runs its handler after the {@link ReadGate}; a write is
  * put into a log entry and runs through the {@link WritePath}, which applies it with the handler
- * registered here for the entry's request ({@link #route}). Binding without a service only
- * collects those handlers (for the state machine of a replica).
+ * registered here for the entry's request ({@link #route}); the call is answered when the path
+ * completes the write, so a path that waits for a group holds no handler thread meanwhile.
+ * Binding without a service only collects those handlers (for the state machine of a replica).
  *
  * <p>Not thread-safe: used while a service is built; the routes it collected are then read-only.
  */
@@ -35,16 +37,20 @@ final class RpcBinder {
   private final ServerServiceDefinition.Builder service;
   private final ReadGate reads;
   private final WritePath writes;
+  private final Executor completions;
   private final Map<OmLogEntry.RequestCase, WriteRoute<?>> routes =
       new EnumMap<>(OmLogEntry.RequestCase.class);
 
   /**
    * @param service where the RPCs are added, or null to collect the write routes only
+   * @param completions where a write's call is answered once its path completes it
    */
-  RpcBinder(ServerServiceDefinition.Builder service, ReadGate reads, WritePath writes) {
+  RpcBinder(ServerServiceDefinition.Builder service, ReadGate reads, WritePath writes,
+      Executor completions) {
     this.service = service;
     this.reads = reads;
     this.writes = writes;
+    this.completions = completions;
   }
 
   /** Binds a read-only RPC. */
@@ -71,11 +77,11 @@ final class RpcBinder {
     }
     if (service != null) {
       Parser<R> parser = parserOf(method);
-      UnaryCalls.bind(service, method, req -> {
+      UnaryCalls.bindAsync(service, method, req -> {
         OmLogEntry.Builder entry = OmLogEntry.newBuilder();
         into.accept(entry, req);
-        return writes.write(entry, parser);
-      });
+        return writes.writeAsync(entry, parser);
+      }, completions);
     }
   }
 

@@ -40,7 +40,7 @@ public final class WriteRequests implements WritePath {
 
   /** The write handlers of every area class over {@code store}. */
   public static WriteRequests over(OmMetadataStore store) {
-    RpcBinder collect = new RpcBinder(null, ReadGate.NONE, null);
+    RpcBinder collect = new RpcBinder(null, ReadGate.NONE, null, null);
     OmServiceImpl.bindAreas(store, collect);
     return new WriteRequests(store, Map.copyOf(collect.routes()));
   }

@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -185,14 +187,29 @@ public final class OmReplica implements AutoCloseable {
    *     (it may still be applied later)
    */
   public OmLogReply submit(OmLogEntry entry, ClientId clientId, long callId) {
-    RaftClientReply reply = send(RaftClientRequest.writeRequestType(),
-        Message.valueOf(UnsafeByteOperations.unsafeWrap(entry.toByteArray())), clientId, callId);
     try {
-      return OmLogReply.parseFrom(reply.getMessage().getContent().asReadOnlyByteBuffer());
-    } catch (InvalidProtocolBufferException e) {
-      throw new OmException(OmException.Code.INTERNAL, "Unreadable reply to log entry "
-          + reply.getLogIndex() + ": " + e.getMessage(), e);
+      return submitAsync(entry, clientId, callId).join();
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : e;
     }
+  }
+
+  /**
+   * {@link #submit}, completing later: the future holds the reply, or fails with the exception
+   * {@link #submit} would throw. Nothing waits on the calling thread.
+   */
+  public CompletableFuture<OmLogReply> submitAsync(OmLogEntry entry, ClientId clientId,
+      long callId) {
+    return sendAsync(RaftClientRequest.writeRequestType(),
+        Message.valueOf(UnsafeByteOperations.unsafeWrap(entry.toByteArray())), clientId, callId)
+        .thenApply(reply -> {
+          try {
+            return OmLogReply.parseFrom(reply.getMessage().getContent().asReadOnlyByteBuffer());
+          } catch (InvalidProtocolBufferException e) {
+            throw new OmException(OmException.Code.INTERNAL, "Unreadable reply to log entry "
+                + reply.getLogIndex() + ": " + e.getMessage(), e);
+          }
+        });
   }
 
   /** A fresh call id under this replica's own client id (for requests that carry none). */
@@ -213,6 +230,19 @@ public final class OmReplica implements AutoCloseable {
 
   private RaftClientReply send(RaftClientRequest.Type type, Message message, ClientId clientId,
       long callId) {
+    try {
+      return sendAsync(type, message, clientId, callId).join();
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : e;
+    }
+  }
+
+  /**
+   * Submits a request to this replica's Raft server; the future fails with
+   * {@link NotLeaderException} or {@link OmException} UNAVAILABLE as {@link #submit} documents.
+   */
+  private CompletableFuture<RaftClientReply> sendAsync(RaftClientRequest.Type type,
+      Message message, ClientId clientId, long callId) {
     RaftClientRequest request = RaftClientRequest.newBuilder()
         .setClientId(clientId == null ? localClient : clientId)
         .setServerId(server.getId())
@@ -221,21 +251,30 @@ public final class OmReplica implements AutoCloseable {
         .setMessage(message)
         .setType(type)
         .build();
-    RaftClientReply reply;
+    CompletableFuture<RaftClientReply> submitted;
     try {
-      reply = server.submitClientRequestAsync(request)
-          .get(options.requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
+      submitted = server.submitClientRequestAsync(request);
     } catch (IOException e) {
-      throw unavailable("this replica is not running: " + e.getMessage(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw unavailable("interrupted while waiting for the group", e);
-    } catch (ExecutionException e) {
-      throw unavailable("the group failed the request: " + e.getCause(), e.getCause());
-    } catch (TimeoutException e) {
-      throw unavailable("the group did not answer within " + options.requestTimeout()
-          + " (no majority?); a write may still be applied later", e);
+      return CompletableFuture.failedFuture(
+          unavailable("this replica is not running: " + e.getMessage(), e));
     }
+    return submitted
+        .orTimeout(options.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
+        .handle((reply, failure) -> {
+          if (failure != null) {
+            Throwable cause = failure instanceof CompletionException c && c.getCause() != null
+                ? c.getCause() : failure;
+            throw cause instanceof TimeoutException
+                ? unavailable("the group did not answer within " + options.requestTimeout()
+                    + " (no majority?); a write may still be applied later", cause)
+                : unavailable("the group failed the request: " + cause, cause);
+          }
+          return checked(reply);
+        });
+  }
+
+  /** {@code reply} if it succeeded; else the exception that says why, thrown. */
+  private RaftClientReply checked(RaftClientReply reply) {
     if (reply.isSuccess()) {
       return reply;
     }

@@ -15,6 +15,8 @@ import io.sediment.proto.om.OmLogReply;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.apache.ratis.protocol.ClientId;
 
 /**
@@ -49,13 +51,31 @@ public final class ReplicatedWritePath implements WritePath {
 
   @Override
   public <R extends Message> R write(OmLogEntry.Builder entry, Parser<R> parser) {
-    ensureGroupTokenSecret();
-    RequestIds.Ids ids = RequestIds.current();
-    OmLogEntry decided = WriteRequests.preExecute(entry, clock.millis());
-    OmLogReply reply = ids == null
-        ? replica.submit(decided, null, replica.nextLocalCallId())
-        : replica.submit(decided, ClientId.valueOf(ids.clientId()), ids.callId());
-    return parse(reply, parser);
+    try {
+      return writeAsync(entry, parser).join();
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : e;
+    }
+  }
+
+  /**
+   * Pre-executes and submits on the calling thread (which must carry the call's
+   * {@link RequestIds}); the future completes on the thread that applied the entry here.
+   */
+  @Override
+  public <R extends Message> CompletableFuture<R> writeAsync(OmLogEntry.Builder entry,
+      Parser<R> parser) {
+    try {
+      ensureGroupTokenSecret();
+      RequestIds.Ids ids = RequestIds.current();
+      OmLogEntry decided = WriteRequests.preExecute(entry, clock.millis());
+      CompletableFuture<OmLogReply> reply = ids == null
+          ? replica.submitAsync(decided, null, replica.nextLocalCallId())
+          : replica.submitAsync(decided, ClientId.valueOf(ids.clientId()), ids.callId());
+      return reply.thenApply(r -> parse(r, parser));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
   }
 
   /** Appends the group's token secret unless this store already adopted one. */

@@ -3,6 +3,7 @@ package io.sediment.om.requests;
 import com.google.protobuf.Message;
 import com.google.protobuf.Parser;
 import io.sediment.proto.om.OmLogEntry;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Where a mutating request runs: on this store directly (the single-node server), or through a
@@ -20,4 +21,18 @@ public interface WritePath {
    * where it crossed a wire.
    */
   <R extends Message> R write(OmLogEntry.Builder entry, Parser<R> parser);
+
+  /**
+   * {@link #write}, completing later: the future holds the response or the exception
+   * {@link #write} would throw. The default runs {@link #write} on the calling thread; a path that
+   * waits for others (a replicated log) returns at once, so the caller's thread is free meanwhile.
+   */
+  default <R extends Message> CompletableFuture<R> writeAsync(OmLogEntry.Builder entry,
+      Parser<R> parser) {
+    try {
+      return CompletableFuture.completedFuture(write(entry, parser));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
 }
