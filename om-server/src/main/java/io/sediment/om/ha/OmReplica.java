@@ -54,6 +54,9 @@ import org.apache.ratis.util.TimeDuration;
  */
 public final class OmReplica implements AutoCloseable {
 
+  /** The least time a replica being added may stay silent before the change fails. */
+  static final Duration STAGING_TIMEOUT_FLOOR = Duration.ofSeconds(10);
+
   private final HaOptions options;
   private final RaftServer server;
   private final RaftGroup group;
@@ -154,6 +157,11 @@ public final class OmReplica implements AutoCloseable {
     long min = o.electionTimeoutMin().toMillis();
     RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(min, TimeUnit.MILLISECONDS));
     RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(2 * min, TimeUnit.MILLISECONDS));
+    // How long a replica being added may stay silent before the leader gives the change up.
+    // Ratis' default (three election timeouts, under 2 s with short ones) fails additions on a
+    // busy machine, where the leader's first contact with the new replica took 3 to 4 s.
+    RaftServerConfigKeys.setStagingTimeout(p, TimeDuration.valueOf(
+        Math.max(6 * min, STAGING_TIMEOUT_FLOOR.toMillis()), TimeUnit.MILLISECONDS));
     RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
     RaftServerConfigKeys.Read.setTimeout(p,
         TimeDuration.valueOf(o.requestTimeout().toMillis(), TimeUnit.MILLISECONDS));
