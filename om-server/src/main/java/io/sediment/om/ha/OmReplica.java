@@ -387,10 +387,11 @@ public final class OmReplica implements AutoCloseable {
 
   /**
    * Adds replica {@code peer} to the group (this replica must lead) and returns once the new
-   * configuration is committed. Ratis first brings the new replica up to date (from the log, or
-   * by telling it to install a snapshot when the log behind it is purged) and only then commits a
-   * configuration that counts it, so the group's majority never depends on a replica still
-   * catching up. The new replica must be running already, started with {@link #join}.
+   * configuration is committed. Ratis first brings the new replica up to date (it offers the
+   * replica a snapshot to install, then sends the log from there, or from the start when the
+   * replica's state machine has no snapshot to install) and only then commits a configuration
+   * that counts it, so the group's majority never depends on a replica still catching up. The new
+   * replica must be running already, started with {@link #join}.
    *
    * @param peer the replica to add; its OmService port is recorded in the group's configuration
    *     (where every replica finds it for leader hints)
