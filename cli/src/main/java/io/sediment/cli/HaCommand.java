@@ -2,11 +2,16 @@ package io.sediment.cli;
 
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
+import io.sediment.om.ha.HaPeers;
+import io.sediment.proto.om.AddPeerRequest;
 import io.sediment.proto.om.AdminServiceGrpc;
 import io.sediment.proto.om.GetReplicationStatusRequest;
 import io.sediment.proto.om.GetReplicationStatusResponse;
+import io.sediment.proto.om.GroupMember;
+import io.sediment.proto.om.RemovePeerRequest;
 import io.sediment.proto.om.TransferLeaderRequest;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -17,7 +22,8 @@ import picocli.CommandLine.Option;
 /** {@code sediment ha}: the replicated group's state, as each replica reports it. */
 @Command(name = "ha", mixinStandardHelpOptions = true,
     description = "Operate a replicated group of `sediment serve --ha-id`.",
-    subcommands = {HaCommand.Status.class, HaCommand.TransferLeader.class})
+    subcommands = {HaCommand.Status.class, HaCommand.TransferLeader.class,
+        HaCommand.AddPeer.class, HaCommand.RemovePeer.class})
 final class HaCommand implements Runnable {
 
   @CommandLine.Spec
@@ -26,7 +32,7 @@ final class HaCommand implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(spec.commandLine(),
-        "Name a subcommand: status, transfer-leader");
+        "Name a subcommand: status, transfer-leader, add-peer, remove-peer");
   }
 
   /** {@code sediment ha status}: one line per replica. */
@@ -83,6 +89,12 @@ final class HaCommand implements Runnable {
           out.printf("%-22s   follower %s has %d of %d%n", "", f.getKey(), f.getValue(),
               r.getCommitIndex());
         }
+        if (r.getRole().equals("LEADER")) {
+          out.printf("%-22s   members: %s%n", "", members(r.getMembersList()));
+        } else if (r.getMembersCount() == 0) {
+          out.printf("%-22s   not a member yet (started with --ha-join: add it with ha "
+              + "add-peer)%n", "");
+        }
       }
       out.flush();
       return anyLeader ? 0 : Sediment.EXIT_FAILURE;
@@ -102,6 +114,22 @@ final class HaCommand implements Runnable {
     }
   }
 
+  /** The group's members on one line: {@code om1 (raft HOST:PORT, rpc HOST:PORT), ...}. */
+  static String members(List<GroupMember> members) {
+    StringBuilder b = new StringBuilder();
+    for (GroupMember m : members) {
+      if (b.length() > 0) {
+        b.append(", ");
+      }
+      b.append(m.getReplicaId()).append(" (raft ").append(m.getRaftAddress());
+      if (!m.getRpcAddress().isEmpty()) {
+        b.append(", rpc ").append(m.getRpcAddress());
+      }
+      b.append(')');
+    }
+    return b.toString();
+  }
+
   /** {@code sediment ha transfer-leader}: hands the leadership to another replica. */
   @Command(name = "transfer-leader", mixinStandardHelpOptions = true,
       description = {"Asks the leader at --target to hand the leadership to replica --to, and "
@@ -114,12 +142,77 @@ final class HaCommand implements Runnable {
 
     @Override
     public Integer call() {
-      // Leave the call's deadline two seconds beyond the wait for the new leader.
-      long waitMillis =
-          Math.min(Integer.MAX_VALUE, Math.max(1000, target.timeoutSeconds * 1000 - 2000));
       return adminCall(admin -> admin.transferLeader(TransferLeaderRequest.newBuilder()
-              .setToReplica(to).setTimeoutMillis((int) waitMillis).build()),
+              .setToReplica(to).setTimeoutMillis(serverWaitMillis(target)).build()),
           done -> spec.commandLine().getOut().printf("%s leads the group now.%n", to));
+    }
+  }
+
+  /**
+   * How long the server may wait for the group (a new leader, a membership change): the call's
+   * deadline less two seconds, so the server's answer arrives before the deadline.
+   */
+  static int serverWaitMillis(TargetOptions target) {
+    return (int) Math.min(Integer.MAX_VALUE, Math.max(1000, target.timeoutSeconds * 1000 - 2000));
+  }
+
+  /** {@code sediment ha add-peer}: adds a replica to the group. */
+  @Command(name = "add-peer", mixinStandardHelpOptions = true,
+      description = {"Asks the leader at --target to add replica --peer to the group, and waits "
+          + "until it has caught up and counts as a member. Start the new replica first, with "
+          + "`serve --ha-id ID --peers ... --ha-join`."})
+  static final class AddPeer extends ClientCommand {
+
+    @Option(names = "--peer", paramLabel = "ID=HOST:RAFT_PORT:RPC_PORT", required = true,
+        description = "The new replica: its id, the host and port of its Raft server and its "
+            + "gRPC port (its serve --port), as in --peers.")
+    String peer;
+
+    @Override
+    public Integer call() {
+      HaPeers.Peer p = parse(spec.commandLine(), peer);
+      return adminCall(admin -> admin.addPeer(AddPeerRequest.newBuilder().setReplicaId(p.id())
+              .setHost(p.host()).setRaftPort(p.raftPort()).setRpcPort(p.rpcPort())
+              .setTimeoutMillis(serverWaitMillis(target)).build()),
+          done -> spec.commandLine().getOut().printf("Added %s. Members: %s%n", p.id(),
+              members(done.getMembersList())));
+    }
+
+    static HaPeers.Peer parse(CommandLine cmd, String spec) {
+      if (spec.contains(",")) {
+        throw new CommandLine.ParameterException(cmd, "--peer names one replica: '" + spec + "'");
+      }
+      HaPeers.Peer p;
+      try {
+        p = HaPeers.parse(spec).all().get(0);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(cmd, "--peer: " + e.getMessage());
+      }
+      if (p.rpcPort() == null) {
+        throw new CommandLine.ParameterException(cmd, "--peer '" + spec + "' lacks the gRPC "
+            + "port (ID=HOST:RAFT_PORT:RPC_PORT): the group names it to clients when it leads");
+      }
+      return p;
+    }
+  }
+
+  /** {@code sediment ha remove-peer}: removes a replica from the group. */
+  @Command(name = "remove-peer", mixinStandardHelpOptions = true,
+      description = {"Asks the leader at --target to remove replica --id from the group, and "
+          + "waits until the group no longer counts it; then stop that replica's serve. To "
+          + "remove the leader, move the leadership first (ha transfer-leader)."})
+  static final class RemovePeer extends ClientCommand {
+
+    @Option(names = "--id", paramLabel = "ID", required = true,
+        description = "The replica id to remove.")
+    String id;
+
+    @Override
+    public Integer call() {
+      return adminCall(admin -> admin.removePeer(RemovePeerRequest.newBuilder().setReplicaId(id)
+              .setTimeoutMillis(serverWaitMillis(target)).build()),
+          done -> spec.commandLine().getOut().printf("Removed %s: stop its serve now. "
+              + "Members: %s%n", id, members(done.getMembersList())));
     }
   }
 }

@@ -1,7 +1,9 @@
 package io.sediment.cli;
 
 import io.sediment.om.ha.HaOptions;
+import io.sediment.om.OmMetadataStore;
 import io.sediment.om.ha.HaPeers;
+import io.sediment.om.ha.OmReplica;
 import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Option;
@@ -40,6 +42,14 @@ final class HaServeOptions {
           + "behind the leader) instead of naming the leader.")
   boolean followerReads;
 
+  @Option(names = "--ha-join",
+      description = "Start as a new replica waiting to be added to a running group (by `ha "
+          + "add-peer` sent to its leader), instead of a member of the group --peers names; "
+          + "--peers must name this replica and may name the group's others. Once added, the "
+          + "members its log records take precedence over --peers and this flag at every "
+          + "restart.")
+  boolean join;
+
   boolean enabled() {
     return id != null;
   }
@@ -49,6 +59,9 @@ final class HaServeOptions {
       throw new CommandLine.ParameterException(cmd, "--ha-id and --peers go together");
     }
     if (id == null) {
+      if (join) {
+        throw new CommandLine.ParameterException(cmd, "--ha-join needs --ha-id and --peers");
+      }
       return;
     }
     try {
@@ -56,6 +69,15 @@ final class HaServeOptions {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cmd, e.getMessage());
     }
+  }
+
+  /**
+   * Starts this replica over {@code store}, its Raft log under {@code ratisDir}: a member of the
+   * group, or (with {@code --ha-join}) a replica waiting to be added to it.
+   */
+  OmReplica start(OmMetadataStore store, Path ratisDir) {
+    HaOptions options = options(ratisDir);
+    return join ? OmReplica.join(store, options) : OmReplica.start(store, options);
   }
 
   /** This replica's options, its Raft log under {@code ratisDir}. */

@@ -151,7 +151,7 @@ final class ServeCommand implements Callable<Integer> {
             .drainTimeout(drain).registry(registry);
         ReplicaRequests replicated = null;
         if (ha.enabled()) {
-          replica = OmReplica.start(store, ha.options(StoreDirs.ratis(dataDir)));
+          replica = ha.start(store, StoreDirs.ratis(dataDir));
           replicated = new ReplicaRequests(replica, store, Clock.systemUTC());
           builder.replication(replicated);
         }

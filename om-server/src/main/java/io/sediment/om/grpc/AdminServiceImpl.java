@@ -18,6 +18,8 @@ import io.sediment.om.core.OmCounter;
 import io.sediment.om.service.BackgroundService;
 import io.sediment.om.service.OmServices;
 import io.sediment.om.service.ServiceMetrics;
+import io.sediment.proto.om.AddPeerRequest;
+import io.sediment.proto.om.AddPeerResponse;
 import io.sediment.proto.om.AdminServiceGrpc;
 import io.sediment.proto.om.CompactTableRequest;
 import io.sediment.proto.om.CompactTableResponse;
@@ -39,6 +41,8 @@ import io.sediment.proto.om.GetTombstoneStatsRequest;
 import io.sediment.proto.om.GetTombstoneStatsResponse;
 import io.sediment.proto.om.HotRangeProto;
 import io.sediment.proto.om.KeyRangeProto;
+import io.sediment.proto.om.RemovePeerRequest;
+import io.sediment.proto.om.RemovePeerResponse;
 import io.sediment.proto.om.ServiceStats;
 import io.sediment.proto.om.TableStats;
 import io.sediment.proto.om.TableTombstones;
@@ -91,6 +95,40 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
           req.getTimeoutMillis() == 0 ? 10_000 : Integer.toUnsignedLong(req.getTimeoutMillis())));
       return TransferLeaderResponse.getDefaultInstance();
     });
+  }
+
+  @Override
+  public void addPeer(AddPeerRequest req, StreamObserver<AddPeerResponse> obs) {
+    UnaryCalls.run(obs, () -> AddPeerResponse.newBuilder().addAllMembers(replication()
+        .addPeer(req.getReplicaId(), req.getHost(), portOf(req.getRaftPort()),
+            portOf(req.getRpcPort()), membershipTimeout(req.getTimeoutMillis())))
+        .build());
+  }
+
+  @Override
+  public void removePeer(RemovePeerRequest req, StreamObserver<RemovePeerResponse> obs) {
+    UnaryCalls.run(obs, () -> RemovePeerResponse.newBuilder().addAllMembers(replication()
+        .removePeer(req.getReplicaId(), membershipTimeout(req.getTimeoutMillis())))
+        .build());
+  }
+
+  /** The group this server is a replica of; FAILED_PRECONDITION on a single node. */
+  private Replication replication() {
+    if (replication == null) {
+      throw new OmException(OmException.Code.FAILED_PRECONDITION,
+          "This server is a single node, not a replica of a group");
+    }
+    return replication;
+  }
+
+  /** A port from the wire, where uint32 may exceed an int: out of range either way. */
+  private static int portOf(int unsigned) {
+    return (int) Math.min(Integer.MAX_VALUE, Integer.toUnsignedLong(unsigned));
+  }
+
+  /** A membership change's wait: the request's, or 30 s (a new replica may take a while). */
+  private static java.time.Duration membershipTimeout(int millis) {
+    return java.time.Duration.ofMillis(millis == 0 ? 30_000 : Integer.toUnsignedLong(millis));
   }
 
   @Override

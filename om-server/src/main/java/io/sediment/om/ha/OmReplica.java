@@ -32,8 +32,12 @@ import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.SetConfigurationRequest;
 import org.apache.ratis.protocol.TransferLeadershipRequest;
 import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
+import org.apache.ratis.protocol.exceptions.ReconfigurationInProgressException;
+import org.apache.ratis.protocol.exceptions.ReconfigurationTimeoutException;
+import org.apache.ratis.protocol.exceptions.SetConfigurationException;
 import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
@@ -52,6 +56,9 @@ import org.apache.ratis.util.TimeDuration;
  * Thread-safe.
  */
 public final class OmReplica implements AutoCloseable {
+
+  /** The least time a replica being added may stay silent before the change fails. */
+  static final Duration STAGING_TIMEOUT_FLOOR = Duration.ofSeconds(10);
 
   private final HaOptions options;
   private final RaftServer server;
@@ -77,9 +84,40 @@ public final class OmReplica implements AutoCloseable {
   public static OmReplica start(OmMetadataStore store, HaOptions options) {
     List<RaftPeer> peers = new ArrayList<>();
     for (HaPeers.Peer p : options.peers().all()) {
-      peers.add(RaftPeer.newBuilder().setId(p.id()).setAddress(p.raftAddress()).build());
+      peers.add(raftPeer(p));
     }
-    RaftGroup group = RaftGroup.valueOf(groupId(options.groupName()), peers);
+    return start(store, options, RaftGroup.valueOf(groupId(options.groupName()), peers));
+  }
+
+  /**
+   * Starts this replica's Raft server over {@code store} as a replica about to be added to a
+   * running group: with no members of its own, it elects nobody and waits until the group's
+   * leader adds it ({@link #addPeer}) and sends it the log (or tells it to install a snapshot).
+   * {@link HaOptions#peers} must name this replica (its Raft port); the other peers it names only
+   * serve as leader hints until the group's configuration arrives. If this replica's log exists
+   * already (it joined before), the configuration recorded there is used, as by {@link #start}.
+   *
+   * @throws UncheckedIOException if the Raft server cannot start
+   */
+  public static OmReplica join(OmMetadataStore store, HaOptions options) {
+    return start(store, options, RaftGroup.valueOf(groupId(options.groupName())));
+  }
+
+  /**
+   * The Ratis peer of {@code p}. Its client address is the replica's OmService address: Sediment
+   * runs no Ratis client, so that field carries where this replica's own clients go, and every
+   * replica learns it from the group's configuration (the leader hint for a replica added at
+   * runtime, which no replica's {@code --peers} names).
+   */
+  static RaftPeer raftPeer(HaPeers.Peer p) {
+    RaftPeer.Builder b = RaftPeer.newBuilder().setId(p.id()).setAddress(p.raftAddress());
+    if (p.rpcAddress() != null) {
+      b.setClientAddress(p.rpcAddress());
+    }
+    return b.build();
+  }
+
+  private static OmReplica start(OmMetadataStore store, HaOptions options, RaftGroup group) {
     RaftServer server = null;
     try {
       server = RaftServer.newBuilder()
@@ -123,6 +161,11 @@ public final class OmReplica implements AutoCloseable {
     long min = o.electionTimeoutMin().toMillis();
     RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(min, TimeUnit.MILLISECONDS));
     RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(2 * min, TimeUnit.MILLISECONDS));
+    // How long a replica being added may stay silent before the leader gives the change up.
+    // Ratis' default (three election timeouts, under 2 s with short ones) fails additions on a
+    // busy machine, where the leader's first contact with the new replica took 3 to 4 s.
+    RaftServerConfigKeys.setStagingTimeout(p, TimeDuration.valueOf(
+        Math.max(6 * min, STAGING_TIMEOUT_FLOOR.toMillis()), TimeUnit.MILLISECONDS));
     RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
     RaftServerConfigKeys.Read.setTimeout(p,
         TimeDuration.valueOf(o.requestTimeout().toMillis(), TimeUnit.MILLISECONDS));
@@ -284,7 +327,7 @@ public final class OmReplica implements AutoCloseable {
       RaftPeer leader = notLeader.getSuggestedLeader();
       String leaderId = leader == null ? null : leader.getId().toString();
       throw new NotLeaderException(id(), leaderId,
-          leaderId == null ? null : options.peers().rpcAddressOf(leaderId));
+          leaderId == null ? null : rpcAddressOf(division(), leaderId));
     }
     if (reply.getException() instanceof LeaderNotReadyException) {
       throw unavailable("this replica was just elected leader and is not ready yet: retry", null);
@@ -306,9 +349,10 @@ public final class OmReplica implements AutoCloseable {
    *     was not elected within {@code timeout}
    */
   public void transferLeadership(String toId, Duration timeout) {
-    if (options.peers().all().stream().noneMatch(p -> p.id().equals(toId))) {
+    List<GroupMember> members = members();
+    if (members.stream().noneMatch(m -> m.id().equals(toId))) {
       throw new OmException(OmException.Code.FAILED_PRECONDITION, "Replica '" + toId
-          + "' is not in the group " + options.peers());
+          + "' is not in the group " + memberIds(members));
     }
     if (!isLeader()) {
       ReplicaStatus s = status();
@@ -356,13 +400,181 @@ public final class OmReplica implements AutoCloseable {
     String role = info.isAlive() ? info.getCurrentRole().name() : ReplicaStatus.STOPPED;
     return new ReplicaStatus(id(), role, info.getCurrentTerm(),
         leader == null ? null : leader.toString(),
-        leader == null ? null : options.peers().rpcAddressOf(leader.toString()),
+        leader == null ? null : rpcAddressOf(d, leader.toString()),
         d.getRaftLog().getLastCommittedIndex(), info.getLastAppliedIndex(), followerMatch);
   }
 
   /** The index of the first entry this replica's Raft log still holds (the rest was purged). */
   long logStartIndex() {
     return division().getRaftLog().getStartIndex();
+  }
+
+  /**
+   * The OmService address of replica {@code replicaId}: the one the group's configuration records
+   * (so replicas added at runtime are found), else the one {@code --peers} gave, else null.
+   */
+  private String rpcAddressOf(RaftServer.Division d, String replicaId) {
+    for (RaftPeer p : d.getRaftConf().getAllPeers()) {
+      if (p.getId().toString().equals(replicaId) && p.getClientAddress() != null
+          && !p.getClientAddress().isEmpty()) {
+        return p.getClientAddress();
+      }
+    }
+    return options.peers().rpcAddressOf(replicaId);
+  }
+
+  /**
+   * The voting members of the group's current configuration as this replica knows it (on the
+   * leader: the group's; a follower may be a configuration change behind), in the
+   * configuration's order. Empty on a replica started with {@link #join} until it is added.
+   */
+  public List<GroupMember> members() {
+    RaftServer.Division d = division();
+    List<GroupMember> out = new ArrayList<>();
+    for (RaftPeer p : d.getRaftConf().getCurrentPeers()) {
+      out.add(new GroupMember(p.getId().toString(), p.getAddress(),
+          rpcAddressOf(d, p.getId().toString())));
+    }
+    return out;
+  }
+
+  /**
+   * Adds replica {@code peer} to the group (this replica must lead) and returns once the new
+   * configuration is committed. Ratis first brings the new replica up to date (it offers the
+   * replica a snapshot to install, then sends the log from there, or from the start when the
+   * replica's state machine has no snapshot to install) and only then commits a configuration
+   * that counts it, so the group's majority never depends on a replica still catching up. The new
+   * replica must be running already, started with {@link #join}.
+   *
+   * @param peer the replica to add; its OmService port is recorded in the group's configuration
+   *     (where every replica finds it for leader hints)
+   * @throws NotLeaderException if this replica is not the leader (nothing changed)
+   * @throws OmException FAILED_PRECONDITION, nothing changed: the id or the Raft address is in
+   *     the group already, another change is in progress, or the new replica did not catch up
+   *     (is it running, with {@code --ha-join}?); UNAVAILABLE if the change did not finish
+   *     within {@code timeout} (it may still complete: look at the members in status)
+   */
+  public void addPeer(HaPeers.Peer peer, Duration timeout) {
+    List<RaftPeer> current = stableConfigurationOnLeader();
+    for (RaftPeer p : current) {
+      if (p.getId().toString().equals(peer.id())) {
+        throw new OmException(OmException.Code.FAILED_PRECONDITION, "Replica '" + peer.id()
+            + "' is in the group already (" + memberIds(members()) + ")");
+      }
+      if (p.getAddress().equals(peer.raftAddress())) {
+        throw new OmException(OmException.Code.FAILED_PRECONDITION, "Replica '" + p.getId()
+            + "' of the group listens on " + peer.raftAddress() + " already");
+      }
+    }
+    List<RaftPeer> next = new ArrayList<>(current);
+    next.add(raftPeer(peer));
+    setConfiguration(current, next, "add replica " + peer.id(), timeout);
+  }
+
+  /**
+   * Removes replica {@code replicaId} from the group (this replica must lead, and may not remove
+   * itself) and returns once the configuration without it is committed. The removed replica
+   * stays running until its operator stops it; it no longer receives the log, and the group
+   * tells it to shut its Raft server down if it starts an election.
+   *
+   * @throws NotLeaderException if this replica is not the leader (nothing changed)
+   * @throws OmException FAILED_PRECONDITION, nothing changed: no such member, the leader itself
+   *     (transfer the leadership first), the last member, or another change is in progress;
+   *     UNAVAILABLE if the change did not finish within {@code timeout}
+   */
+  public void removePeer(String replicaId, Duration timeout) {
+    List<RaftPeer> current = stableConfigurationOnLeader();
+    List<RaftPeer> next = new ArrayList<>(current);
+    if (!next.removeIf(p -> p.getId().toString().equals(replicaId))) {
+      throw new OmException(OmException.Code.FAILED_PRECONDITION, "Replica '" + replicaId
+          + "' is not in the group (" + memberIds(members()) + ")");
+    }
+    if (next.isEmpty()) {
+      throw new OmException(OmException.Code.FAILED_PRECONDITION, "Replica '" + replicaId
+          + "' is the group's last member: a group cannot lose its last replica");
+    }
+    if (replicaId.equals(id())) {
+      throw new OmException(OmException.Code.FAILED_PRECONDITION, "Replica '" + replicaId
+          + "' is the leader: transfer the leadership to another replica first, then remove it "
+          + "through the new leader");
+    }
+    setConfiguration(current, next, "remove replica " + replicaId, timeout);
+  }
+
+  /**
+   * The leader's current voting members.
+   *
+   * @throws NotLeaderException on a follower
+   * @throws OmException FAILED_PRECONDITION while a configuration change is in progress
+   */
+  private List<RaftPeer> stableConfigurationOnLeader() {
+    if (!isLeader()) {
+      ReplicaStatus s = status();
+      throw new NotLeaderException(id(), s.leaderId(), s.leaderAddress());
+    }
+    var conf = division().getRaftConf();
+    if (!conf.getPreviousPeers().isEmpty()) {
+      throw new OmException(OmException.Code.FAILED_PRECONDITION, "Another membership change is "
+          + "in progress (" + conf + "): retry once it is done");
+    }
+    return new ArrayList<>(conf.getCurrentPeers());
+  }
+
+  /**
+   * Replaces the voting members {@code current} with {@code next}, if the group's members are
+   * still {@code current} (Ratis compares them, so a change made meanwhile by someone else fails
+   * this one instead of being undone). Always the list form of the request: Ratis 3.2.2's array
+   * form of the admin call drops the servers.
+   */
+  private void setConfiguration(List<RaftPeer> current, List<RaftPeer> next, String what,
+      Duration timeout) {
+    SetConfigurationRequest request = new SetConfigurationRequest(localClient, server.getId(),
+        group.getGroupId(), nextLocalCallId(), SetConfigurationRequest.Arguments.newBuilder()
+            .setServersInCurrentConf(current)
+            .setServersInNewConf(next)
+            .setMode(SetConfigurationRequest.Mode.COMPARE_AND_SET)
+            .build());
+    RaftClientReply reply;
+    try {
+      reply = server.setConfigurationAsync(request)
+          .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (IOException e) {
+      // Refused up front (another change in progress, the members changed meanwhile).
+      throw refused(what, e);
+    } catch (ExecutionException e) {
+      throw refused(what, e.getCause());
+    } catch (TimeoutException e) {
+      throw unavailable("Could not " + what + " within " + timeout + ": the change may still "
+          + "complete; look at the members in `ha status`", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw unavailable("interrupted while waiting to " + what, e);
+    }
+    if (reply.isSuccess()) {
+      return;
+    }
+    if (reply.getNotLeaderException() != null) {
+      ReplicaStatus s = status();
+      throw new NotLeaderException(id(), s.leaderId(), s.leaderAddress());
+    }
+    throw refused(what, reply.getException());
+  }
+
+  /** A configuration change Ratis refused or gave up on. */
+  private static OmException refused(String what, Throwable cause) {
+    String why = cause instanceof ReconfigurationTimeoutException
+        ? "the new replica did not catch up (is it running, started with --ha-join?): " : "";
+    // These three are raised before the new configuration enters the log.
+    boolean unchanged = cause instanceof ReconfigurationTimeoutException
+        || cause instanceof ReconfigurationInProgressException
+        || cause instanceof SetConfigurationException;
+    return new OmException(OmException.Code.FAILED_PRECONDITION, "Cannot " + what + ": " + why
+        + cause.getMessage() + (unchanged ? "; the group's members are unchanged"
+            : "; look at the members in `ha status`"), cause);
+  }
+
+  private static String memberIds(List<GroupMember> members) {
+    return members.stream().map(GroupMember::id).toList().toString();
   }
 
   private RaftServer.Division division() {

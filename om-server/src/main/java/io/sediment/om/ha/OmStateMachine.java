@@ -213,13 +213,23 @@ final class OmStateMachine extends BaseStateMachine {
   @Override
   public CompletableFuture<TermIndex> notifyInstallSnapshotFromLeader(
       RaftProtos.RoleInfoProto roleInfo, TermIndex firstTermIndexInLog) {
-    String leaderId = RaftPeerId.valueOf(
-        roleInfo.getFollowerInfo().getLeaderInfo().getId().getId()).toString();
+    RaftProtos.RaftPeerProto leader = roleInfo.getFollowerInfo().getLeaderInfo().getId();
+    String leaderId = RaftPeerId.valueOf(leader.getId()).toString();
+    TermIndex applied = getLastAppliedTermIndex();
+    long appliedIndex = applied == null ? RaftLog.INVALID_LOG_INDEX : applied.getIndex();
+    if (firstTermIndexInLog.getIndex() <= appliedIndex + 1) {
+      // Ratis also asks a replica that joins the group; the log it needs is all there.
+      LOG.info("The leader's log starts at {}, this replica applied up to {}: no copy needed, "
+          + "the log follows", firstTermIndexInLog, appliedIndex);
+      return CompletableFuture.completedFuture(null);
+    }
+    // A member added at runtime has its OM address in the group's configuration only.
+    String address = leader.getClientAddress().isEmpty() ? null : leader.getClientAddress();
     LOG.info("Replica is behind the leader's log, which starts at {}: installing a copy of "
         + "replica '{}''s store", firstTermIndexInLog, leaderId);
     return CompletableFuture.supplyAsync(() -> {
       try {
-        CheckpointDownload.Received copy = install.download(leaderId);
+        CheckpointDownload.Received copy = install.download(leaderId, address);
         LogPosition position;
         synchronized (storeLock) {
           position = install.install(copy);

@@ -6,6 +6,8 @@ import io.sediment.om.requests.Replication;
 import io.sediment.om.requests.WritePath;
 import io.sediment.proto.om.GetReplicationStatusResponse;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
 
 /**
  * What a gRPC server over a replica's store needs ({@link Replication}): the replicated write
@@ -41,6 +43,31 @@ public final class ReplicaRequests implements Replication {
     replica.transferLeadership(toReplica, timeout);
   }
 
+  @Override
+  public List<io.sediment.proto.om.GroupMember> addPeer(String replicaId, String host, int raftPort, int rpcPort,
+      Duration timeout) {
+    // The --peers grammar validates the id, host and ports as serve does.
+    HaPeers.Peer peer = HaPeers.parse(replicaId + "=" + host + ":" + raftPort + ":" + rpcPort)
+        .all().get(0);
+    replica.addPeer(peer, timeout);
+    return members();
+  }
+
+  @Override
+  public List<io.sediment.proto.om.GroupMember> removePeer(String replicaId, Duration timeout) {
+    replica.removePeer(replicaId, timeout);
+    return members();
+  }
+
+  private List<io.sediment.proto.om.GroupMember> members() {
+    return replica.members().stream().map(ReplicaRequests::toProto).toList();
+  }
+
+  private static io.sediment.proto.om.GroupMember toProto(GroupMember m) {
+    return io.sediment.proto.om.GroupMember.newBuilder().setReplicaId(m.id()).setRaftAddress(m.raftAddress())
+        .setRpcAddress(m.rpcAddress() == null ? "" : m.rpcAddress()).build();
+  }
+
   /** The background services' steps, run by the leader through the log. */
   public ReplicatedPurgeSteps purgeSteps() {
     return new ReplicatedPurgeSteps(replica, writes);
@@ -65,6 +92,7 @@ public final class ReplicaRequests implements Replication {
         .setCommitIndex(s.commitIndex())
         .setAppliedIndex(s.appliedIndex())
         .putAllFollowerMatchIndex(s.followerMatchIndex())
+        .addAllMembers(members())
         .build();
   }
 }

@@ -44,10 +44,12 @@ final class SnapshotInstall {
    * Downloads the copy of replica {@code leaderId} and checks it (this replica's store is
    * untouched); call {@link #install} next.
    *
+   * @param knownAddress the leader's OM RPC address if the caller knows it, else null (then the
+   *     address the constructor's lookup gives)
    * @throws IOException if the leader's RPC address is unknown or the download fails
    */
-  CheckpointDownload.Received download(String leaderId) throws IOException {
-    String address = rpcAddressOf.apply(leaderId);
+  CheckpointDownload.Received download(String leaderId, String knownAddress) throws IOException {
+    String address = knownAddress != null ? knownAddress : rpcAddressOf.apply(leaderId);
     if (address == null) {
       throw new IOException("Replica '" + leaderId + "' has no known OM RPC address to fetch a "
           + "copy of its store from (give each peer as ID=HOST:RAFT_PORT:RPC_PORT)");

@@ -35,4 +35,27 @@ public interface Replication {
   default java.util.List<io.prometheus.metrics.model.registry.MultiCollector> metrics() {
     return java.util.List.of();
   }
+
+  /**
+   * Adds replica {@code replicaId} (Raft at {@code host:raftPort}, OmService at
+   * {@code host:rpcPort}) to the group, and returns the members once the change is committed.
+   *
+   * @throws NotLeaderException if this replica is not the leader
+   * @throws IllegalArgumentException for a malformed id, host or port (nothing changed)
+   * @throws io.sediment.om.core.OmException FAILED_PRECONDITION if the group refused the change
+   *     (nothing changed), UNAVAILABLE if it did not finish within {@code timeout}
+   */
+  java.util.List<io.sediment.proto.om.GroupMember> addPeer(String replicaId, String host,
+      int raftPort, int rpcPort, java.time.Duration timeout);
+
+  /**
+   * Removes replica {@code replicaId} from the group, and returns the members once the change is
+   * committed.
+   *
+   * @throws NotLeaderException if this replica is not the leader
+   * @throws io.sediment.om.core.OmException FAILED_PRECONDITION if the group refused the change
+   *     (nothing changed), UNAVAILABLE if it did not finish within {@code timeout}
+   */
+  java.util.List<io.sediment.proto.om.GroupMember> removePeer(String replicaId,
+      java.time.Duration timeout);
 }

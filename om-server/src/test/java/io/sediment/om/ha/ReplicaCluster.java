@@ -52,6 +52,8 @@ final class ReplicaCluster implements AutoCloseable {
   /** Whether each replica serves OmService on its peer's RPC port. */
   boolean serveGrpc;
   final Map<String, Node> running = new LinkedHashMap<>();
+  /** Replicas that join the group at runtime ({@link #join}), which {@link #peers} lacks. */
+  final Map<String, HaPeers.Peer> joiners = new LinkedHashMap<>();
 
   ReplicaCluster(Path root, int size, Duration electionTimeout, boolean followerReads)
       throws IOException {
@@ -90,19 +92,38 @@ final class ReplicaCluster implements AutoCloseable {
     }
   }
 
+  /** A peer on free loopback ports, for {@link #join}. */
+  static HaPeers.Peer newPeer(String id) throws IOException {
+    return HaPeers.parse(id + "=127.0.0.1:" + freePort() + ":" + freePort()).all().get(0);
+  }
+
+  /**
+   * Starts replica {@code peer} with no group of its own ({@link OmReplica#join}), knowing the
+   * group's peers and itself; it waits until the leader adds it. A later {@link #start} of the
+   * same id starts it the same way.
+   */
+  Node join(HaPeers.Peer peer) {
+    joiners.put(peer.id(), peer);
+    return start(peer.id());
+  }
+
   Node start(String id) {
+    HaPeers.Peer joiner = joiners.get(id);
+    HaPeers known = joiner == null ? peers : HaPeers.parse(
+        peers + "," + joiner.id() + "=" + joiner.raftAddress() + ":" + joiner.rpcPort());
     OmMetadataStore store = OmMetadataStore.open(root.resolve(id).resolve("store"),
         OmStoreOptions.defaults().withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
     try {
-      HaOptions options = HaOptions.of(id, peers, root.resolve(id).resolve("ratis"))
+      HaOptions options = HaOptions.of(id, known, root.resolve(id).resolve("ratis"))
           .withElectionTimeout(electionTimeout)
           .withRequestTimeout(Duration.ofSeconds(20))
           .withFollowerReads(followerReads)
           .withSnapshotEvery(snapshotEvery);
-      Node node = new Node(id, store, OmReplica.start(store, options));
+      Node node = new Node(id, store, joiner == null ? OmReplica.start(store, options)
+          : OmReplica.join(store, options));
       running.put(id, node);
       if (serveGrpc) {
-        node.grpc = OmGrpcServer.builder(store).port(peers.require(id).rpcPort())
+        node.grpc = OmGrpcServer.builder(store).port(known.require(id).rpcPort())
             .drainTimeout(Duration.ofSeconds(1))
             .replication(new ReplicaRequests(node.replica, store, Clock.systemUTC())).build();
         node.grpc.start();

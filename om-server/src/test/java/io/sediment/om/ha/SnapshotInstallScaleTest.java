@@ -117,7 +117,7 @@ class SnapshotInstallScaleTest {
         SnapshotInstall install = new SnapshotInstall(replica, "replica",
             id -> server.target(), SnapshotInstall.DOWNLOAD_TIMEOUT);
         long fetchStart = System.nanoTime();
-        CheckpointDownload.Received copy = install.download("leader");
+        CheckpointDownload.Received copy = install.download("leader", null);
         long fetchMs = (System.nanoTime() - fetchStart) / 1_000_000;
         long installStart = System.nanoTime();
         LogPosition installed = install.install(copy);
