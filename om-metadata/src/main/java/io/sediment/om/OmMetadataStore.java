@@ -32,8 +32,10 @@ import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.VolumeInfo;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The object-store namespace over one hdds-db store ({@link OmDBDefinition}): the public facade.
@@ -55,9 +57,12 @@ public final class OmMetadataStore implements AutoCloseable {
   /** The areas over the store's current files; replaced whole by {@link StoreReplacement}. */
   private volatile OmAreas areas;
 
+  private final List<Runnable> spaceListeners = new CopyOnWriteArrayList<>();
+
   private OmMetadataStore(OmAreas areas, OmStoreOptions options) {
     this.options = options;
     this.areas = areas;
+    areas.store.addOutOfSpaceListener(this::outOfSpaceChanged);
   }
 
   /** Opens (creating if missing) the store in {@code dir} with default options. */
@@ -101,6 +106,22 @@ public final class OmMetadataStore implements AutoCloseable {
 
   void areas(OmAreas replacement) {
     areas = replacement;
+    replacement.store.addOutOfSpaceListener(this::outOfSpaceChanged);
+    outOfSpaceChanged();
+  }
+
+  /**
+   * Calls {@code listener} whenever the store's out-of-space state may have changed (see
+   * {@link DBStore#addOutOfSpaceListener}), also across a replacement of the store's files;
+   * returns what unregisters it.
+   */
+  public Runnable addOutOfSpaceListener(Runnable listener) {
+    spaceListeners.add(listener);
+    return () -> spaceListeners.remove(listener);
+  }
+
+  private void outOfSpaceChanged() {
+    spaceListeners.forEach(Runnable::run);
   }
 
   /** The shared context (write path, ids, counters), for tests of this package. */

@@ -174,7 +174,7 @@ public final class OmGrpcServer implements AutoCloseable {
     health.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES, ServingStatus.SERVING);
     health.setStatus(OmServiceGrpc.SERVICE_NAME, ServingStatus.SERVING);
     health.setStatus(AdminServiceGrpc.SERVICE_NAME, ServingStatus.SERVING);
-    stopWatchingSpace = store.dbStore().addOutOfSpaceListener(this::updateWritesHealth);
+    stopWatchingSpace = store.addOutOfSpaceListener(this::updateWritesHealth);
     updateWritesHealth();
     LOG.info("gRPC OmService listening on {}:{}", host, port());
     return this;

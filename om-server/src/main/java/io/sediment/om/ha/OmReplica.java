@@ -16,13 +16,9 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.ratis.RaftConfigKeys;
-import org.apache.ratis.conf.RaftProperties;
-import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.proto.RaftProtos.CommitInfoProto;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
@@ -32,20 +28,11 @@ import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
-import org.apache.ratis.protocol.SetConfigurationRequest;
-import org.apache.ratis.protocol.TransferLeadershipRequest;
 import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
-import org.apache.ratis.protocol.exceptions.ReconfigurationInProgressException;
-import org.apache.ratis.protocol.exceptions.ReconfigurationTimeoutException;
-import org.apache.ratis.protocol.exceptions.SetConfigurationException;
-import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
-import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
-import org.apache.ratis.util.SizeInBytes;
-import org.apache.ratis.util.TimeDuration;
 
 /**
  * One replica of a replicated Sediment OM: a Ratis server in the group {@link HaOptions} names,
@@ -66,11 +53,13 @@ public final class OmReplica implements AutoCloseable {
   /** The Ratis client id of requests that carry none of their own. */
   private final ClientId localClient = ClientId.randomId();
   private final AtomicLong localCallIds = new AtomicLong();
+  private final GroupAdmin admin;
 
   private OmReplica(HaOptions options, RaftServer server, RaftGroup group) {
     this.options = options;
     this.server = server;
     this.group = group;
+    this.admin = new GroupAdmin(this, server, group, localClient);
   }
 
   /**
@@ -125,7 +114,7 @@ public final class OmReplica implements AutoCloseable {
           .setGroup(group)
           .setStateMachine(new OmStateMachine(store, new SnapshotInstall(store,
               options.selfId(), options.peers()::rpcAddressOf, SnapshotInstall.DOWNLOAD_TIMEOUT)))
-          .setProperties(properties(options))
+          .setProperties(ReplicaProperties.of(options))
           .setOption(RaftStorage.StartupOption.RECOVER)
           .build();
       server.start();
@@ -153,36 +142,6 @@ public final class OmReplica implements AutoCloseable {
         UUID.nameUUIDFromBytes(("sediment-om-group:" + name).getBytes(StandardCharsets.UTF_8)));
   }
 
-  private static RaftProperties properties(HaOptions o) {
-    RaftProperties p = new RaftProperties();
-    RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
-    GrpcConfigKeys.Server.setPort(p, o.peers().require(o.selfId()).raftPort());
-    RaftServerConfigKeys.setStorageDir(p, List.of(o.storageDir().toFile()));
-    long min = o.electionTimeoutMin().toMillis();
-    RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(min, TimeUnit.MILLISECONDS));
-    RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(2 * min, TimeUnit.MILLISECONDS));
-    // How long a replica being added may stay silent before the leader gives the change up.
-    // Ratis' default (three election timeouts, under 2 s with short ones) fails additions on a
-    // busy machine, where the leader's first contact with the new replica took 3 to 4 s.
-    RaftServerConfigKeys.setStagingTimeout(p, TimeDuration.valueOf(
-        Math.max(6 * min, STAGING_TIMEOUT_FLOOR.toMillis()), TimeUnit.MILLISECONDS));
-    RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
-    RaftServerConfigKeys.Read.setTimeout(p,
-        TimeDuration.valueOf(o.requestTimeout().toMillis(), TimeUnit.MILLISECONDS));
-    RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
-    RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, o.snapshotEvery());
-    // Without this a replica that is down pins the leader's log for ever.
-    RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
-    // Only whole closed segments are purged: about one segment per snapshot interval lets the
-    // log behind a snapshot go (entries are a few hundred bytes), within Ratis' usual sizes.
-    long segment = Math.min(32L << 20, Math.max(8L << 10, o.snapshotEvery() * 512));
-    RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(segment));
-    RaftServerConfigKeys.Log.setPurgeGap(p, (int) Math.min(o.snapshotEvery(), 1024));
-    // The store is the snapshot: a replica behind the purged log is told to install one rather
-    // than sent files by Ratis.
-    RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, false);
-    return p;
-  }
 
   /** This replica's id. */
   public String id() {
@@ -336,7 +295,7 @@ public final class OmReplica implements AutoCloseable {
         reply.getException());
   }
 
-  private static OmException unavailable(String why, Throwable cause) {
+  static OmException unavailable(String why, Throwable cause) {
     return new OmException(OmException.Code.UNAVAILABLE, why, cause);
   }
 
@@ -349,36 +308,7 @@ public final class OmReplica implements AutoCloseable {
    *     was not elected within {@code timeout}
    */
   public void transferLeadership(String toId, Duration timeout) {
-    List<GroupMember> members = members();
-    if (members.stream().noneMatch(m -> m.id().equals(toId))) {
-      throw new OmException(OmException.Code.FAILED_PRECONDITION, "Replica '" + toId
-          + "' is not in the group " + memberIds(members));
-    }
-    if (!isLeader()) {
-      ReplicaStatus s = status();
-      throw new NotLeaderException(id(), s.leaderId(), s.leaderAddress());
-    }
-    if (toId.equals(id())) {
-      return;
-    }
-    TransferLeadershipRequest request = new TransferLeadershipRequest(localClient,
-        server.getId(), group.getGroupId(), nextLocalCallId(), RaftPeerId.valueOf(toId),
-        timeout.toMillis());
-    RaftClientReply reply;
-    try {
-      reply = server.transferLeadershipAsync(request)
-          .get(timeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
-    } catch (IOException | ExecutionException | TimeoutException e) {
-      throw new OmException(OmException.Code.FAILED_PRECONDITION, "Leadership did not pass to "
-          + toId + ": " + e, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw unavailable("interrupted while handing over the leadership", e);
-    }
-    if (!reply.isSuccess()) {
-      throw new OmException(OmException.Code.FAILED_PRECONDITION, "Leadership did not pass to "
-          + toId + ": " + reply.getException(), reply.getException());
-    }
+    admin.transferLeadership(toId, timeout);
   }
 
   /** This replica's role and progress now. */
@@ -455,20 +385,7 @@ public final class OmReplica implements AutoCloseable {
    *     within {@code timeout} (it may still complete: look at the members in status)
    */
   public void addPeer(HaPeers.Peer peer, Duration timeout) {
-    List<RaftPeer> current = stableConfigurationOnLeader();
-    for (RaftPeer p : current) {
-      if (p.getId().toString().equals(peer.id())) {
-        throw new OmException(OmException.Code.FAILED_PRECONDITION, "Replica '" + peer.id()
-            + "' is in the group already (" + memberIds(members()) + ")");
-      }
-      if (p.getAddress().equals(peer.raftAddress())) {
-        throw new OmException(OmException.Code.FAILED_PRECONDITION, "Replica '" + p.getId()
-            + "' of the group listens on " + peer.raftAddress() + " already");
-      }
-    }
-    List<RaftPeer> next = new ArrayList<>(current);
-    next.add(raftPeer(peer));
-    setConfiguration(current, next, "add replica " + peer.id(), timeout);
+    admin.add(peer, timeout);
   }
 
   /**
@@ -483,101 +400,10 @@ public final class OmReplica implements AutoCloseable {
    *     UNAVAILABLE if the change did not finish within {@code timeout}
    */
   public void removePeer(String replicaId, Duration timeout) {
-    List<RaftPeer> current = stableConfigurationOnLeader();
-    List<RaftPeer> next = new ArrayList<>(current);
-    if (!next.removeIf(p -> p.getId().toString().equals(replicaId))) {
-      throw new OmException(OmException.Code.FAILED_PRECONDITION, "Replica '" + replicaId
-          + "' is not in the group (" + memberIds(members()) + ")");
-    }
-    if (next.isEmpty()) {
-      throw new OmException(OmException.Code.FAILED_PRECONDITION, "Replica '" + replicaId
-          + "' is the group's last member: a group cannot lose its last replica");
-    }
-    if (replicaId.equals(id())) {
-      throw new OmException(OmException.Code.FAILED_PRECONDITION, "Replica '" + replicaId
-          + "' is the leader: transfer the leadership to another replica first, then remove it "
-          + "through the new leader");
-    }
-    setConfiguration(current, next, "remove replica " + replicaId, timeout);
+    admin.remove(replicaId, timeout);
   }
 
-  /**
-   * The leader's current voting members.
-   *
-   * @throws NotLeaderException on a follower
-   * @throws OmException FAILED_PRECONDITION while a configuration change is in progress
-   */
-  private List<RaftPeer> stableConfigurationOnLeader() {
-    if (!isLeader()) {
-      ReplicaStatus s = status();
-      throw new NotLeaderException(id(), s.leaderId(), s.leaderAddress());
-    }
-    var conf = division().getRaftConf();
-    if (!conf.getPreviousPeers().isEmpty()) {
-      throw new OmException(OmException.Code.FAILED_PRECONDITION, "Another membership change is "
-          + "in progress (" + conf + "): retry once it is done");
-    }
-    return new ArrayList<>(conf.getCurrentPeers());
-  }
-
-  /**
-   * Replaces the voting members {@code current} with {@code next}, if the group's members are
-   * still {@code current} (Ratis compares them, so a change made meanwhile by someone else fails
-   * this one instead of being undone). Always the list form of the request: Ratis 3.2.2's array
-   * form of the admin call drops the servers.
-   */
-  private void setConfiguration(List<RaftPeer> current, List<RaftPeer> next, String what,
-      Duration timeout) {
-    SetConfigurationRequest request = new SetConfigurationRequest(localClient, server.getId(),
-        group.getGroupId(), nextLocalCallId(), SetConfigurationRequest.Arguments.newBuilder()
-            .setServersInCurrentConf(current)
-            .setServersInNewConf(next)
-            .setMode(SetConfigurationRequest.Mode.COMPARE_AND_SET)
-            .build());
-    RaftClientReply reply;
-    try {
-      reply = server.setConfigurationAsync(request)
-          .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (IOException e) {
-      // Refused up front (another change in progress, the members changed meanwhile).
-      throw refused(what, e);
-    } catch (ExecutionException e) {
-      throw refused(what, e.getCause());
-    } catch (TimeoutException e) {
-      throw unavailable("Could not " + what + " within " + timeout + ": the change may still "
-          + "complete; look at the members in `ha status`", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw unavailable("interrupted while waiting to " + what, e);
-    }
-    if (reply.isSuccess()) {
-      return;
-    }
-    if (reply.getNotLeaderException() != null) {
-      ReplicaStatus s = status();
-      throw new NotLeaderException(id(), s.leaderId(), s.leaderAddress());
-    }
-    throw refused(what, reply.getException());
-  }
-
-  /** A configuration change Ratis refused or gave up on. */
-  private static OmException refused(String what, Throwable cause) {
-    String why = cause instanceof ReconfigurationTimeoutException
-        ? "the new replica did not catch up (is it running, started with --ha-join?): " : "";
-    // These three are raised before the new configuration enters the log.
-    boolean unchanged = cause instanceof ReconfigurationTimeoutException
-        || cause instanceof ReconfigurationInProgressException
-        || cause instanceof SetConfigurationException;
-    return new OmException(OmException.Code.FAILED_PRECONDITION, "Cannot " + what + ": " + why
-        + cause.getMessage() + (unchanged ? "; the group's members are unchanged"
-            : "; look at the members in `ha status`"), cause);
-  }
-
-  private static String memberIds(List<GroupMember> members) {
-    return members.stream().map(GroupMember::id).toList().toString();
-  }
-
-  private RaftServer.Division division() {
+  RaftServer.Division division() {
     try {
       return server.getDivision(group.getGroupId());
     } catch (IOException e) {

@@ -19,9 +19,11 @@ import io.sediment.om.requests.Replication;
 import io.sediment.om.requests.WritePath;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.GetReplicationStatusResponse;
+import io.sediment.proto.om.GroupMember;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.OmLogEntry;
 import java.nio.file.Path;
+import java.util.List;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -65,6 +67,17 @@ class SnapshotInstallScaleTest {
 
     @Override
     public void transferLeader(String toReplica, Duration timeout) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public List<GroupMember> addPeer(String replicaId, String host, int raftPort, int rpcPort,
+        Duration timeout) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public List<GroupMember> removePeer(String replicaId, Duration timeout) {
       throw new UnsupportedOperationException();
     }
   };
