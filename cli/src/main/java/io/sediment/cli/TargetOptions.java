@@ -5,14 +5,17 @@ import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.AbstractStub;
+import io.sediment.om.client.OmClient;
 import io.sediment.om.grpc.OmGrpcServer;
 import io.sediment.proto.om.AdminServiceGrpc;
 import io.sediment.proto.om.GetReplicationStatusRequest;
 import io.sediment.proto.om.GetReplicationStatusResponse;
 import io.sediment.proto.om.OmServiceGrpc;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
@@ -42,10 +45,28 @@ final class TargetOptions {
 
   /**
    * Runs {@code calls} with an OmService stub on a new channel to the target; the calls take their
-   * deadline from {@link #deadline}. Returns 0, the command's exit code; a failed call propagates.
+   * deadline from {@link #deadline}. With several targets (a replicated group), each call goes to
+   * the leader and follows a failover ({@link OmClient#asChannel()}: retried with the same ids, so
+   * a write is not applied twice), each within {@code --timeout}. Returns 0, the command's exit
+   * code; a failed call propagates.
    */
   int om(CommandLine cmd, Consumer<OmServiceGrpc.OmServiceBlockingStub> calls) {
-    return onChannel(cmd, channel -> calls.accept(OmServiceGrpc.newBlockingStub(channel)));
+    if (target.indexOf(',') < 0) {
+      return onChannel(cmd, channel -> calls.accept(OmServiceGrpc.newBlockingStub(channel)));
+    }
+    // Several replicas: every call follows the leader, also when it changes mid-command.
+    checkTimeout(cmd);
+    List<String> targets = new ArrayList<>();
+    for (String t : target.split(",")) {
+      channelTo(cmd, t.trim()).shutdownNow(); // checks the address
+      targets.add(t.trim());
+    }
+    try (OmClient client = OmClient.connect(targets, OmClient.Options.defaults()
+        .withCallTimeout(Duration.ofSeconds(timeoutSeconds)))) {
+      calls.accept(OmServiceGrpc.newBlockingStub(client.asChannel()));
+      cmd.getOut().flush();
+    }
+    return 0;
   }
 
   /** {@link #om} for the AdminService. */

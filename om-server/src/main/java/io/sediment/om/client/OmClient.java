@@ -69,6 +69,9 @@ public final class OmClient implements AutoCloseable {
     }
   }
 
+  /** The largest answer accepted: a page of the longest listing the server allows. */
+  static final int MAX_ANSWER_BYTES = 64 << 20;
+
   private final List<String> targets;
   private final Options options;
   private final Map<String, ManagedChannel> channels = new LinkedHashMap<>();
@@ -172,7 +175,7 @@ public final class OmClient implements AutoCloseable {
     ManagedChannel ch;
     synchronized (channels) {
       ch = channels.computeIfAbsent(target, t -> Grpc.newChannelBuilder(t,
-          InsecureChannelCredentials.create()).build());
+          InsecureChannelCredentials.create()).maxInboundMessageSize(MAX_ANSWER_BYTES).build());
     }
     return ClientInterceptors.intercept(ch, new io.grpc.ClientInterceptor() {
       @Override
@@ -188,6 +191,15 @@ public final class OmClient implements AutoCloseable {
         };
       }
     });
+  }
+
+  /**
+   * This client as a gRPC channel for generated stubs: every unary call made through it runs as
+   * {@link #call} does (following the leader, retrying across a failover with the same ids), on
+   * the caller's thread. The stub's deadline is ignored; {@link Options#callTimeout()} applies.
+   */
+  public io.grpc.Channel asChannel() {
+    return new FailoverChannel(this, current);
   }
 
   /** The channels opened so far, by target (for tests). */

@@ -203,4 +203,22 @@ class ReplicatedGrpcTest {
     }
     throw new AssertionError("no gauge " + name);
   }
+
+  @Test
+  void aStubOverTheClientsChannelGoesOnThroughANewLeader() throws Exception {
+    OmServiceGrpc.OmServiceBlockingStub stub = OmServiceGrpc.newBlockingStub(client.asChannel());
+    stub.createVolume(CreateVolumeRequest.newBuilder().setVolume("vol").setOwner("alice")
+        .build());
+    cluster.stop(cluster.leader(WAIT).id);
+
+    stub.createBucket(CreateBucketRequest.newBuilder().setVolume("vol").setBucket("bkt")
+        .setLayout(BucketLayout.OBJECT_STORE).setOwner("alice").build());
+
+    assertEquals("alice", stub.getBucket(io.sediment.proto.om.GetBucketRequest.newBuilder()
+        .setVolume("vol").setBucket("bkt").build()).getBucket().getOwner());
+    StatusRuntimeException exists = org.junit.jupiter.api.Assertions.assertThrows(
+        StatusRuntimeException.class, () -> stub.createVolume(CreateVolumeRequest.newBuilder()
+            .setVolume("vol").setOwner("bob").build()));
+    assertEquals(Status.Code.ALREADY_EXISTS, exists.getStatus().getCode());
+  }
 }
