@@ -1,5 +1,6 @@
 package io.sediment.om;
 
+import io.sediment.om.core.FileTrees;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;

@@ -1,6 +1,7 @@
 package io.sediment.om;
 
 import io.sediment.om.core.AppliedLog;
+import io.sediment.om.core.FileTrees;
 import io.sediment.om.core.LogPosition;
 import io.sediment.om.core.OmException;
 import io.sediment.om.snapshot.Snapshots;

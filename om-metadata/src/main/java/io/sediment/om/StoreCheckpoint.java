@@ -1,5 +1,6 @@
 package io.sediment.om;
 
+import io.sediment.om.core.FileTrees;
 import io.sediment.om.core.LogPosition;
 import java.nio.file.Path;
 import java.util.List;

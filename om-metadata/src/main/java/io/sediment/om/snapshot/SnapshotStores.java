@@ -4,15 +4,15 @@ import io.sediment.db.DBProfile;
 import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
 import io.sediment.db.TombstonePolicy;
+import io.sediment.om.core.FileTrees;
 import io.sediment.om.core.OmDBDefinition;
-import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmException.Code;
+import io.sediment.om.core.OmException;
 import io.sediment.proto.om.SnapshotInfo;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -169,14 +169,9 @@ public final class SnapshotStores implements AutoCloseable {
 
   /** Deletes {@code path} recursively if it exists; a failure leaves it for the next open. */
   static void deleteQuietly(Path path) {
-    if (!Files.exists(path)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(path)) {
-      for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
-        Files.deleteIfExists(p);
-      }
-    } catch (IOException | UncheckedIOException e) {
+    try {
+      FileTrees.delete(path);
+    } catch (UncheckedIOException e) {
       // Left for removeAllBut at the next open.
     }
   }

@@ -1,4 +1,4 @@
-package io.sediment.om;
+package io.sediment.om.core;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,13 +14,13 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /** File-tree steps of whole-store copies: delete, link, list, rename durably. Stateless. */
-final class FileTrees {
+public final class FileTrees {
 
   private FileTrees() {
   }
 
   /** Deletes {@code path} and everything under it; nothing if it does not exist. */
-  static void delete(Path path) {
+  public static void delete(Path path) {
     if (!Files.exists(path)) {
       return;
     }
@@ -38,7 +38,7 @@ final class FileTrees {
    * a copy where the file system refuses a link. A file that disappears while this runs (a
    * leftover being removed) is skipped.
    */
-  static void linkTree(Path from, Path to) {
+  public static void linkTree(Path from, Path to) {
     if (!Files.isDirectory(from)) {
       return;
     }
@@ -73,7 +73,7 @@ final class FileTrees {
   }
 
   /** The regular files under {@code dir}, as paths relative to it with '/' separators, sorted. */
-  static List<String> files(Path dir) {
+  public static List<String> files(Path dir) {
     try (Stream<Path> walk = Files.walk(dir)) {
       return walk.filter(Files::isRegularFile)
           .map(p -> dir.relativize(p).toString().replace(dir.getFileSystem().getSeparator(), "/"))
@@ -85,7 +85,7 @@ final class FileTrees {
   }
 
   /** Renames {@code from} to {@code to} atomically, durably (the parent directory is fsynced). */
-  static void rename(Path from, Path to) {
+  public static void rename(Path from, Path to) {
     try {
       Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
       syncDirectory(to.toAbsolutePath().getParent());
@@ -95,7 +95,7 @@ final class FileTrees {
   }
 
   /** fsyncs a directory so that the names created or renamed in it survive a crash. */
-  static void syncDirectory(Path dir) throws IOException {
+  public static void syncDirectory(Path dir) throws IOException {
     try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
       ch.force(true);
     }
