@@ -48,8 +48,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * call throws {@link OmException}, changing nothing), serialized by one lock, durable under the
  * store's {@link io.sediment.om.core.SyncPolicy} when it returns. Listings: one bounded iterator
  * per page on one consistent view; {@code truncated} is exact; a page size of 0 is an empty page
- * after every check; tokens are opaque, MACed and bound to their request ({@link Pager}).
- * Thread-safe.
+ * after every check; tokens are opaque, MACed and bound to their request
+ * ({@link io.sediment.om.listing.Pager}). Thread-safe.
  */
 public final class OmMetadataStore implements AutoCloseable {
 
