@@ -113,7 +113,11 @@ public final class OmReplica implements AutoCloseable {
         UUID.nameUUIDFromBytes(("sediment-om-group:" + name).getBytes(StandardCharsets.UTF_8)));
   }
 
-  private static RaftProperties properties(HaOptions o) {
+  /**
+   * The Ratis properties a replica with options {@code o} runs with (a fresh object each call).
+   * Public so that a benchmark can run a bare Ratis group configured exactly like the replicas.
+   */
+  public static RaftProperties properties(HaOptions o) {
     RaftProperties p = new RaftProperties();
     RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
     GrpcConfigKeys.Server.setPort(p, o.peers().require(o.selfId()).raftPort());
