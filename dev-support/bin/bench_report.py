@@ -482,23 +482,38 @@ def replication(results):
     verdicts = []
     for h in values(results, "handlerThreads"):
         single, _ = find(results, "createKey", setup="single", handlerThreads=h)
-        for label, setup in [
-                ("single: one server, SyncPolicy.DURABLE (group-committed WAL fsync)", "single"),
+        floor, _ = find(results, "createKey", setup="ratisFloor", handlerThreads=h)
+        for label, setup, handlers in [
+                ("single: one server, SyncPolicy.DURABLE (group-committed WAL fsync)", "single",
+                 str(h)),
                 ("replicated3: three replicas of a Ratis group, each Raft log fsynced, stores "
-                 "PROCESS_CRASH_SAFE; clients send to the leader", "replicated3")]:
+                 "PROCESS_CRASH_SAFE; clients send to the leader", "replicated3", str(h)),
+                ("ratisFloor: three bare Ratis servers, replicas' Raft properties, no-op state "
+                 "machine; the 2 entries of a key appended in-process on the leader (no gRPC, no "
+                 "store)", "ratisFloor", "—")]:
             s, e = find(results, "createKey", setup=setup, handlerThreads=h)
             if s is None:
                 continue
             params = (("handlerThreads", str(h)), ("setup", setup))
             term = metric("createKey", params, "leaderTerm")
-            rows.append([label, str(h), us(s, e), ratio(s, single),
+            rows.append([label, handlers, us(s, e), ratio(s, single), ratio(s, floor),
                          "—" if term is None else count(term)])
             if setup == "replicated3" and single:
                 r = s / single
                 verdicts.append(f"- {h} handler threads: replicated3 / single ×{r:.2f}, target"
                                 f" ≥ ×0.5 (issue 17): {'met' if r >= 0.5 else 'NOT met'}")
+                if floor:
+                    verdicts.append(f"  - replicated3 keeps ×{s / floor:.2f} of the floor"
+                                    " (replicated3 / ratisFloor)")
+        if floor and single:
+            f = floor / single
+            reach = ("within reach of the floor" if f >= 0.5 else
+                     "out of reach on this machine: even the Raft log alone is below ×0.5")
+            verdicts.append(f"- floor: ratisFloor / single ×{f:.2f} (single at {h} handler"
+                            f" threads); target ×0.5 {reach}")
     out.append(table(["setup", "handler threads per server", "keys created/s", "/ single",
-                      "leader's term at the end (1: no election)"], rows, "lrrrr"))
+                      "/ ratisFloor", "leader's term at the end (1: no election)"], rows,
+                     "lrrrrr"))
     if verdicts:
         out.append("\n" + "\n".join(verdicts))
     return "\n".join(out)

@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+import org.apache.ratis.server.DivisionInfo;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -60,8 +61,14 @@ import org.openjdk.jmh.annotations.Threads;
  *       an {@link OmGrpcServer} with {@link ReplicaRequests}, as {@code serve --ha-id} runs them
  *       (default election timeout); a write is acknowledged once a majority holds it in its log
  *       and the leader has applied it.
+ *   <li>{@code ratisFloor}: the floor of {@code replicated3} on this machine, {@link RatisFloor}:
+ *       three bare Ratis servers in this JVM with the replicas' Raft properties and a state
+ *       machine that applies nothing; an operation appends an OpenKey entry and then a CommitKey
+ *       entry of Sediment's size through the leader's in-process submit, each waited for. No gRPC,
+ *       no store, no handler threads (all 64 clients submit at once): the cost of the Raft log
+ *       alone. {@code replicated3} cannot be faster than it on the same machine.
  * </ul>
- * Both serve with {@link #handlerThreads} handler threads (default: serve's,
+ * {@code single} and {@code replicated3} serve with {@link #handlerThreads} handler threads (default: serve's,
  * {@value OmGrpcServer#DEFAULT_HANDLER_THREADS}), which bounds the calls in flight on a server
  * (a replicated write holds its handler until the group has applied it), and are reached through one {@link OmClient} (given every replica, it sends to the leader and
  * follows its hints), so the client path is the same. Everything runs in one JVM on one machine:
@@ -80,8 +87,8 @@ public class ReplicatedWriteBenchmark {
   static final String VOLUME = "vol";
   static final String BUCKET = "bucket";
 
-  /** {@code single} or {@code replicated3} (see the class comment). */
-  @Param({"single", "replicated3"})
+  /** {@code single}, {@code replicated3} or {@code ratisFloor} (see the class comment). */
+  @Param({"single", "replicated3", "ratisFloor"})
   public String setup;
 
   /** Each server's handler threads ({@code serve --handler-threads}; its default is 16). */
@@ -93,6 +100,7 @@ public class ReplicatedWriteBenchmark {
   private final Deque<AutoCloseable> open = new ArrayDeque<>();
   private final List<OmReplica> replicas = new ArrayList<>();
   private OmClient client;
+  private RatisFloor floor;
   private final AtomicInteger writers = new AtomicInteger();
 
   @Setup(Level.Trial)
@@ -102,6 +110,11 @@ public class ReplicatedWriteBenchmark {
     switch (setup) {
       case "single" -> targets = List.of(startSingle());
       case "replicated3" -> targets = startGroup(3);
+      case "ratisFloor" -> {
+        floor = RatisFloor.start(dir, "floor", 3);
+        open.push(floor);
+        return;
+      }
       default -> throw new IllegalArgumentException("unknown setup " + setup);
     }
     client = OmClient.connect(targets, OmClient.Options.defaults());
@@ -166,6 +179,19 @@ public class ReplicatedWriteBenchmark {
 
   @TearDown(Level.Trial)
   public void tearDown() throws Exception {
+    String params = "handlerThreads=" + handlerThreads + ",setup=" + setup;
+    if (floor != null) {
+      DivisionInfo leader = floor.leaderInfo();
+      System.out.println("#metric createKey " + params + " leaderTerm=" + leader.getCurrentTerm());
+      System.out.println("#metric createKey " + params + " appliedIndex="
+          + leader.getLastAppliedIndex());
+      if (Boolean.getBoolean("sediment.bench.ratisTimers")) {
+        for (String id : floor.peerIds()) {
+          RatisTimers.of(id).forEach((name, value) ->
+              System.out.println("#ratis " + id + " " + name + " " + value));
+        }
+      }
+    }
     for (OmReplica r : replicas) {
       ReplicaStatus s = r.status();
       if (Boolean.getBoolean("sediment.bench.ratisTimers")) {
@@ -173,7 +199,6 @@ public class ReplicatedWriteBenchmark {
             System.out.println("#ratis " + s.id() + " " + s.role() + " " + name + " " + value));
       }
       if (s.role().equals("LEADER")) {
-        String params = "handlerThreads=" + handlerThreads + ",setup=" + setup;
         System.out.println("#metric createKey " + params + " leaderTerm=" + s.term());
         System.out.println("#metric createKey " + params + " appliedIndex=" + s.appliedIndex());
       }
@@ -211,9 +236,16 @@ public class ReplicatedWriteBenchmark {
     }
   }
 
-  /** OpenKey, then CommitKey of a new key; returns the committed key's object id. */
+  /**
+   * OpenKey, then CommitKey of a new key; returns the committed key's object id ({@code
+   * ratisFloor}: appends the two entries and returns 0).
+   */
   @Benchmark
   public long createKey(Writer w) {
+    if (floor != null) {
+      floor.createKey();
+      return 0;
+    }
     String key = w.prefix + w.next++;
     OpenKeyResponse opened = client.call(OmServiceGrpc.getOpenKeyMethod(),
         OpenKeyRequest.newBuilder().setVolume(VOLUME).setBucket(BUCKET).setKey(key).build());

@@ -10,14 +10,17 @@ import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.util.SizeInBytes;
 import org.apache.ratis.util.TimeDuration;
 
-/** The Ratis settings of one replica, from its {@link HaOptions}. Stateless. */
-final class ReplicaProperties {
+/**
+ * The Ratis settings of one replica, from its {@link HaOptions}. Public so that a benchmark can
+ * run a bare Ratis group configured exactly like the replicas. Stateless.
+ */
+public final class ReplicaProperties {
 
   private ReplicaProperties() {
   }
 
-  /** The properties a replica's Raft server is built with. */
-  static RaftProperties of(HaOptions o) {
+  /** The properties a replica's Raft server is built with (a fresh object each call). */
+  public static RaftProperties of(HaOptions o) {
     RaftProperties p = new RaftProperties();
     RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
     GrpcConfigKeys.Server.setPort(p, o.peers().require(o.selfId()).raftPort());
