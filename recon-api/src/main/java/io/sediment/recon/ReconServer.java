@@ -28,10 +28,10 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * (127.0.0.1 by default). Only GET (and HEAD: the same headers, no body) is served: every other
  * method is 405, an unknown path 404, a bad parameter 400, each with a JSON body
  * {@code {"code", "error", "message"}} and never a stack trace. Every response carries the
- * {@link SecurityHeaders}. Bound to a loopback address, it answers only requests whose Host header
- * names loopback ({@link LoopbackHosts}: 403 otherwise, against DNS rebinding); bound to any other
- * address that check is off. Closing stops the server (waiting briefly for requests in flight); it does not close the
- * source. Thread-safe.
+ * {@code SecurityHeaders}. Bound to a loopback address, it answers only requests whose Host header
+ * names loopback ({@code LoopbackHosts}: 403 otherwise, against DNS rebinding); bound to any other
+ * address that check is off. Closing stops the server (waiting briefly for requests in flight);
+ * it does not close the source. Thread-safe.
  *
  * <pre>{@code
  * try (ReconServer recon = ReconServer.start(ReconConfig.defaults(),

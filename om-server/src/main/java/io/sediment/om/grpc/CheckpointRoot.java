@@ -92,9 +92,9 @@ public final class CheckpointRoot {
    * @return an absolute path strictly below {@link #dir()} whose parent is {@link #dir()} or an
    *     existing directory inside it, reached without leaving the root
    * @throws StatusRuntimeException INVALID_ARGUMENT for a path that is empty, not a path, the root
-   *     itself, outside the root, too long ({@link CheckpointPaths#tooLong}), or leading out of it through a symbolic link; ALREADY_EXISTS
-   *     if something (even a dangling link) has the name; FAILED_PRECONDITION if its parent does
-   *     not exist or is not a directory
+   *     itself, outside the root, too long ({@link CheckpointPaths#tooLong}), or leading out of it
+   *     through a symbolic link; ALREADY_EXISTS if something (even a dangling link) has the name;
+   *     FAILED_PRECONDITION if its parent does not exist or is not a directory
    */
   Path resolve(String requested) {
     Path asked;
@@ -118,8 +118,7 @@ public final class CheckpointRoot {
     for (int i = 0; i < inside.getNameCount() - 1; i++) {
       Path next = parent.resolve(inside.getName(i));
       if (!Files.exists(next, LinkOption.NOFOLLOW_LINKS)) {
-        throw Status.FAILED_PRECONDITION.withDescription("The parent of checkpoint directory "
-            + real.resolve(inside) + ", " + next + ", is not an existing directory on the server's machine").asRuntimeException();
+        throw noParent(real.resolve(inside), next);
       }
       Path nextReal = realPath(next, requested);
       if (!nextReal.startsWith(real)) {
@@ -127,9 +126,7 @@ public final class CheckpointRoot {
             + real + " through the symbolic link " + next);
       }
       if (!Files.isDirectory(nextReal)) {
-        throw Status.FAILED_PRECONDITION.withDescription("The parent of checkpoint directory "
-            + real.resolve(inside) + ", " + next + ", is not an existing directory on the "
-            + "server's machine").asRuntimeException();
+        throw noParent(real.resolve(inside), next);
       }
       parent = nextReal;
     }
@@ -199,6 +196,12 @@ public final class CheckpointRoot {
     } catch (UnsupportedOperationException | IllegalArgumentException e) {
       return 2;
     }
+  }
+
+  private static StatusRuntimeException noParent(Path dir, Path parent) {
+    return Status.FAILED_PRECONDITION.withDescription("The parent of checkpoint directory " + dir
+        + ", " + parent + ", is not an existing directory on the server's machine")
+        .asRuntimeException();
   }
 
   private static StatusRuntimeException invalid(String message) {
