@@ -4,6 +4,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sediment.om.OmMetadataStore;
 import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.SyncPolicy;
+import io.sediment.om.grpc.CheckpointRoot;
 import io.sediment.om.grpc.OmGrpcServer;
 import io.sediment.om.ha.OmReplica;
 import io.sediment.om.ha.ReplicaRequests;
@@ -91,6 +92,12 @@ final class ServeCommand implements Callable<Integer> {
       description = "How long in-flight calls may finish at shutdown (default: ${DEFAULT-VALUE}).")
   int drainSeconds;
 
+  @Option(names = "--checkpoint-root", paramLabel = "DIR",
+      description = "The only directory `sediment checkpoint` writes under (a request's path is "
+          + "taken relative to it; an absolute one must lie inside it); created owner-only (0700) "
+          + "when absent (default: DATA/checkpoints).")
+  Path checkpointRoot;
+
   @Option(names = "--sync", paramLabel = "POLICY", defaultValue = "DURABLE",
       description = "When a write is acknowledged: DURABLE (after a group-committed WAL fsync) or "
           + "PROCESS_CRASH_SAFE (default: ${DEFAULT-VALUE}).")
@@ -148,7 +155,7 @@ final class ServeCommand implements Callable<Integer> {
         Duration drain = Duration.ofSeconds(drainSeconds);
         OmGrpcServer.Builder builder = OmGrpcServer.builder(store).host(host).port(port)
             .maxInboundMessageBytes(maxMessageBytes).handlerThreads(handlerThreads)
-            .drainTimeout(drain).registry(registry);
+            .drainTimeout(drain).registry(registry).checkpointRoot(checkpoints(dataDir));
         ReplicaRequests replicated = null;
         if (ha.enabled()) {
           replica = ha.start(store, StoreDirs.ratis(dataDir));
@@ -193,6 +200,7 @@ final class ServeCommand implements Callable<Integer> {
         out.println(r != null ? String.format("Recon at %s/ (JSON under /api/v1, metrics at /prom)",
             r.url()) : "Recon: none (--no-recon)");
         out.printf("  data: %s%n  logs: %s%n", StoreDirs.store(dataDir), logFile);
+        out.printf("  checkpoints: under %s only%n", s.checkpointRoot());
         if (replica != null) {
           out.printf("Replica %s of group '%s' (%s); Raft log in %s. Writes and the background "
               + "services' steps go through the leader.%n", replica.id(),
@@ -246,6 +254,17 @@ final class ServeCommand implements Callable<Integer> {
       stopped.countDown();
     }
     return 0;
+  }
+
+  /** The checkpoint root: --checkpoint-root, or DATA/checkpoints; created if absent. */
+  private CheckpointRoot checkpoints(Path dataDir) {
+    Path dir = checkpointRoot != null ? checkpointRoot : StoreDirs.checkpoints(dataDir);
+    try {
+      return CheckpointRoot.open(dir);
+    } catch (IOException e) {
+      throw new CliFailure("Cannot use " + dir + " as the checkpoint root: " + e.getMessage()
+          + " (pick another with --checkpoint-root)", e);
+    }
   }
 
   /**

@@ -31,6 +31,11 @@ final class StoreDirs {
     return data.resolve("logs");
   }
 
+  /** The default checkpoint root: the only place {@code sediment checkpoint} writes. */
+  static Path checkpoints(Path data) {
+    return data.resolve("checkpoints");
+  }
+
   /** Where a replica keeps its Raft log (Apache Ratis), beside its store. */
   static Path ratis(Path data) {
     return data.resolve("ratis");

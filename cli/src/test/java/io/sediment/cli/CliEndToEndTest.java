@@ -221,12 +221,19 @@ class CliEndToEndTest {
       assertEquals(io.sediment.om.core.OmDBDefinition.DEFINITION.tables().size(),
           compactAll.out().lines().count(), compactAll.out());
 
-      Path checkpoint = dir.resolve("cp");
-      Run cp = run("checkpoint", checkpoint.toString(), "--target", target);
+      assertTrue(serveOut.toString().contains("checkpoints: under "
+          + data.resolve("checkpoints").toRealPath()), serveOut.toString());
+      Path checkpoint = data.resolve("checkpoints/cp");
+      Run cp = run("checkpoint", "cp", "--target", target);
       assertEquals(0, cp.code(), cp.err());
       assertTrue(Files.isRegularFile(checkpoint.resolve("CURRENT")));
       assertEquals(1, run("checkpoint", checkpoint.toString(), "--target", target).code(),
           "an existing checkpoint directory is refused");
+      Run outside = run("checkpoint", dir.resolve("cp").toString(), "--target", target);
+      assertEquals(1, outside.code());
+      assertTrue(outside.err().contains("INVALID_ARGUMENT")
+          && outside.err().contains(data.resolve("checkpoints").toString()), outside.err());
+      assertFalse(Files.exists(dir.resolve("cp")), "nothing is written outside the root");
 
       Run second = run("serve", "--data", data.toString(), "--port", "0", "--recon-port", "0");
       assertEquals(1, second.code());

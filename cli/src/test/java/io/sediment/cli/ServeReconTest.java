@@ -157,6 +157,30 @@ class ServeReconTest {
   }
 
   @Test
+  void checkpointsGoUnderTheCheckpointRootFlagCreatedOwnerOnly() throws Exception {
+    Path root = dir.resolve("backups/sediment");
+    Serving s = Serving.start(dir.resolve("data"), "--no-recon", "--no-background-services",
+        "--checkpoint-root", root.toString());
+    try {
+      assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(
+          Files.getPosixFilePermissions(root)));
+      Run cp = run("checkpoint", "c1", "--target", s.serve.server.target());
+      assertEquals(0, cp.code(), cp.err());
+      assertTrue(cp.out().contains(root.resolve("c1").toString()), cp.out());
+      assertTrue(Files.isRegularFile(root.resolve("c1/CURRENT")));
+      Run out = run("checkpoint", "../c2", "--target", s.serve.server.target());
+      assertEquals(1, out.code(), out.out());
+      assertTrue(out.err().contains("INVALID_ARGUMENT") && out.err().contains(root.toString()),
+          out.err());
+      assertFalse(Files.exists(root.resolveSibling("c2")));
+      assertFalse(Files.exists(dir.resolve("data/checkpoints")), "the default root is unused");
+    } finally {
+      s.stop();
+    }
+    assertEquals(0, s.code.get(), s.err.toString());
+  }
+
+  @Test
   void aReconPortInUseFailsTheCommandAndReleasesTheStore() throws Exception {
     Path data = dir.resolve("data");
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {

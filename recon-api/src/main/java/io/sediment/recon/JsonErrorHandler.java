@@ -11,7 +11,7 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * Jetty's own errors (a request it refuses before Recon sees it, such as an ambiguous path) as
- * the same JSON body Recon uses, without stack traces.
+ * the same JSON body Recon uses, without stack traces, with the {@link SecurityHeaders}.
  */
 final class JsonErrorHandler extends ErrorHandler {
 
@@ -26,6 +26,7 @@ final class JsonErrorHandler extends ErrorHandler {
     Object message = code >= 500 ? "Internal error; see the server log"
         : request.getAttribute(ERROR_MESSAGE);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json; charset=utf-8");
+    SecurityHeaders.apply(response.getHeaders());
     response.write(true, ByteBuffer.wrap(body(code, message == null ? null : message.toString())),
         callback);
     return true;
@@ -34,6 +35,7 @@ final class JsonErrorHandler extends ErrorHandler {
   @Override
   public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
     fields.put(HttpHeader.CONTENT_TYPE, "application/json; charset=utf-8");
+    SecurityHeaders.apply(fields);
     return ByteBuffer.wrap(body(status, reason));
   }
 

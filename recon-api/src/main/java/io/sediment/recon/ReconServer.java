@@ -9,12 +9,15 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.sediment.proto.om.GetReplicationStatusResponse;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -22,10 +25,13 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 /**
  * Recon's HTTP server (Jetty 12): the read-only JSON API under {@code /api/v1}, Prometheus
  * metrics at {@code /prom} and the web page at {@code /}. Bound to {@link ReconConfig#host()}
- * (127.0.0.1 by default). Only GET is served: every other method is 405, an unknown path 404, a
- * bad parameter 400, each with a JSON body {@code {"code", "error", "message"}} and never a stack
- * trace. Closing stops the server (waiting briefly for requests in flight); it does not close the
- * source. Thread-safe.
+ * (127.0.0.1 by default). Only GET (and HEAD: the same headers, no body) is served: every other
+ * method is 405, an unknown path 404, a bad parameter 400, each with a JSON body
+ * {@code {"code", "error", "message"}} and never a stack trace. Every response carries the
+ * {@code SecurityHeaders}. Bound to a loopback address, it answers only requests whose Host header
+ * names loopback ({@code LoopbackHosts}: 403 otherwise, against DNS rebinding); bound to any other
+ * address that check is off. Closing stops the server (waiting briefly for requests in flight);
+ * it does not close the source. Thread-safe.
  *
  * <pre>{@code
  * try (ReconServer recon = ReconServer.start(ReconConfig.defaults(),
@@ -92,8 +98,10 @@ public final class ReconServer implements AutoCloseable {
     connector.setHost(config.host());
     connector.setPort(config.port());
     server.addConnector(connector);
-    server.setHandler(new ReconHandler(new ReconApi(source, replication),
-        () -> scrape(own, extra), requests));
+    Handler recon = new ReconHandler(new ReconApi(source, replication),
+        () -> scrape(own, extra), requests);
+    server.setHandler(new SecurityHeaders(onLoopback(config.host())
+        ? new LoopbackHosts(recon) : recon));
     server.setErrorHandler(new JsonErrorHandler());
     server.setStopTimeout(2_000);
     try {
@@ -108,6 +116,18 @@ public final class ReconServer implements AutoCloseable {
           + e.getMessage(), e);
     }
     return new ReconServer(server, connector, config.host());
+  }
+
+  /**
+   * Whether {@code host} (the bind address) is a loopback address, so that only loopback Host
+   * headers are answered; a wildcard or any other address turns that check off.
+   */
+  private static boolean onLoopback(String host) throws IOException {
+    try {
+      return InetAddress.getByName(host).isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      throw new IOException("Cannot start Recon on " + host + ": unknown host", e);
+    }
   }
 
   /** The port listened on (the ephemeral one chosen when configured with 0). */

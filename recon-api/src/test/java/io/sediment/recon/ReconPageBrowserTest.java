@@ -41,7 +41,9 @@ class ReconPageBrowserTest {
         "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--disable-default-apps",
         "--disable-extensions", "--mute-audio", "--user-data-dir=" + profile,
-        "--virtual-time-budget=15000", "--run-all-compositor-stages-before-draw"));
+        "--virtual-time-budget=15000", "--run-all-compositor-stages-before-draw",
+        // The page's console (where a Content-Security-Policy violation is reported) to stderr.
+        "--enable-logging=stderr", "--v=0"));
     cmd.addAll(List.of(args));
     return cmd;
   }
@@ -95,6 +97,7 @@ class ReconPageBrowserTest {
             dir.resolve("chromium-dom.log"));
         assertTrue(dom.contains("data-ready=\"true\""), () -> "the page did not finish loading: "
             + byIdOrDom(dom));
+        assertNoPolicyViolation(dir.resolve("chromium-dom.log"));
 
         JsonNode root = api(recon.url() + "/api/v1/namespace/summary?path=/");
         assertEquals(root.at("/countStats/numVolume").asText(), byId(dom, "tile-volumes"));
@@ -159,6 +162,18 @@ class ReconPageBrowserTest {
       assertEquals("40", byId(dom, "replica-applied"));
       assertEquals("2", byId(dom, "replica-lag"));
       assertEquals("om1 (127.0.0.1:9862)", byId(dom, "replica-leader"));
+    }
+  }
+
+  /**
+   * The page, its scripts and its charts ran under Recon's Content-Security-Policy without the
+   * browser refusing anything (Chromium reports each refusal on the console, logged to stderr).
+   */
+  private static void assertNoPolicyViolation(Path log) throws IOException {
+    String console = Files.readString(log);
+    for (String line : console.lines().toList()) {
+      assertTrue(!line.contains("Content Security Policy") && !line.contains("Refused to"),
+          () -> "the browser refused part of the page under its CSP: " + line);
     }
   }
 

@@ -46,8 +46,7 @@ import io.sediment.proto.om.RemovePeerResponse;
 import io.sediment.proto.om.ServiceStats;
 import io.sediment.proto.om.TableStats;
 import io.sediment.proto.om.TableTombstones;
-import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
@@ -57,7 +56,7 @@ import java.util.Objects;
  * namespace counters of the store behind the server, and the counters of its background services
  * (when the server was given them). Errors are mapped as in
  * {@link OmServiceImpl}; an unknown table is INVALID_ARGUMENT, an existing checkpoint directory
- * ALREADY_EXISTS.
+ * ALREADY_EXISTS, a checkpoint directory outside the {@link CheckpointRoot} INVALID_ARGUMENT.
  *
  * <p>Thread-safe.
  */
@@ -68,19 +67,26 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
   private final OmServices services;
   /** The group this server's store is replicated in, or {@code null} for a single node. */
   private final Replication replication;
+  /** Where checkpoints are written, or {@code null} when the server writes none. */
+  private final CheckpointRoot checkpointRoot;
 
+  /** Over {@code store} alone: no services, a single node, no checkpoints. */
   public AdminServiceImpl(OmMetadataStore store) {
-    this(store, null, null);
+    this(store, null, null, null);
   }
 
   /**
    * @param services the background services to report on; {@code null} for none
    * @param replication the replicated group to report on; {@code null} for a single node
+   * @param checkpointRoot where {@code CreateCheckpoint} writes; {@code null}: it writes nothing
+   *     (FAILED_PRECONDITION)
    */
-  public AdminServiceImpl(OmMetadataStore store, OmServices services, Replication replication) {
+  public AdminServiceImpl(OmMetadataStore store, OmServices services, Replication replication,
+      CheckpointRoot checkpointRoot) {
     this.store = Objects.requireNonNull(store, "store");
     this.services = services;
     this.replication = replication;
+    this.checkpointRoot = checkpointRoot;
   }
 
   @Override
@@ -197,30 +203,11 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
   public void createCheckpoint(CreateCheckpointRequest req,
       StreamObserver<CreateCheckpointResponse> obs) {
     UnaryCalls.run(obs, () -> {
-      Path dir;
-      try {
-        dir = Path.of(req.getDir());
-      } catch (InvalidPathException e) {
-        throw invalid("Checkpoint directory '" + req.getDir() + "' is not a valid path");
+      if (checkpointRoot == null) {
+        throw Status.FAILED_PRECONDITION.withDescription("This server has no checkpoint root, "
+            + "so it writes no checkpoints (serve --checkpoint-root DIR)").asRuntimeException();
       }
-      if (req.getDir().isEmpty() || !dir.isAbsolute()) {
-        throw invalid("Checkpoint directory must be an absolute path on the server's machine: '"
-            + req.getDir() + "'");
-      }
-      String tooLong = CheckpointPaths.tooLong(dir);
-      if (tooLong != null) {
-        throw invalid("Checkpoint directory is not a usable path: " + tooLong);
-      }
-      if (Files.exists(dir)) {
-        throw Status.ALREADY_EXISTS.withDescription("Checkpoint directory " + dir
-            + " already exists: name a new one").asRuntimeException();
-      }
-      Path parent = dir.getParent();
-      if (parent == null || !Files.isDirectory(parent)) {
-        throw Status.FAILED_PRECONDITION.withDescription("The parent of checkpoint directory "
-            + dir + ", " + parent + ", is not an existing directory on the server's machine")
-            .asRuntimeException();
-      }
+      Path dir = checkpointRoot.resolve(req.getDir());
       String unwritable = CheckpointPaths.cannotCreate(dir);
       if (unwritable != null) {
         throw Status.FAILED_PRECONDITION.withDescription("Cannot create checkpoint directory "
@@ -229,6 +216,10 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
       long start = System.nanoTime();
       try {
         db().createCheckpoint(dir);
+        CheckpointRoot.restrict(dir);
+      } catch (IOException e) {
+        throw Status.INTERNAL.withDescription("Checkpoint " + dir + " was written, but it could "
+            + "not be made readable by the server's user only: " + e).asRuntimeException();
       } catch (StoreException e) {
         // The path passed every check above, so what fails now is the target's file system (no
         // space left, a quota, a race with another writer): the caller's to fix, not a bug.

@@ -77,6 +77,7 @@ public final class OmGrpcServer implements AutoCloseable {
   private final List<ServerInterceptor> interceptors;
   private final OmServices services;
   private final Replication replication;
+  private final CheckpointRoot checkpointRoot;
   private final GrpcMetrics metrics;
 
   private final HealthStatusManager health = new HealthStatusManager();
@@ -98,6 +99,7 @@ public final class OmGrpcServer implements AutoCloseable {
     this.interceptors = List.copyOf(b.interceptors);
     this.services = b.services;
     this.replication = b.replication;
+    this.checkpointRoot = b.checkpointRoot;
     this.metrics = new GrpcMetrics(registry);
     if (replication != null) {
       ReplicationMetrics.register(registry, replication);
@@ -109,12 +111,6 @@ public final class OmGrpcServer implements AutoCloseable {
     return new Builder(store);
   }
 
-  /**
-   * Binds and starts serving.
-   *
-   * @throws IOException if the address cannot be bound (for example the port is in use)
-   * @throws IllegalStateException if already started
-   */
   /**
    * Runs a write's answer on the handler threads; once they are shut down (a drain), on the
    * completing thread, so that no call is left unanswered.
@@ -129,6 +125,12 @@ public final class OmGrpcServer implements AutoCloseable {
     };
   }
 
+  /**
+   * Binds and starts serving.
+   *
+   * @throws IOException if the address cannot be bound (for example the port is in use)
+   * @throws IllegalStateException if already started
+   */
   public synchronized OmGrpcServer start() throws IOException {
     if (server != null) {
       throw new IllegalStateException("Server already started");
@@ -147,7 +149,8 @@ public final class OmGrpcServer implements AutoCloseable {
         .addService(MalformedRequests.strict(
             ServerInterceptors.intercept(om, chain)))
         .addService(MalformedRequests.strict(
-            ServerInterceptors.intercept(new AdminServiceImpl(store, services, replication),
+            ServerInterceptors.intercept(new AdminServiceImpl(store, services, replication,
+                checkpointRoot),
                 chain)))
         .addService(health.getHealthService())
         .addService(ProtoReflectionServiceV1.newInstance())
@@ -207,6 +210,11 @@ public final class OmGrpcServer implements AutoCloseable {
       return a.getPort();
     }
     return server.getPort();
+  }
+
+  /** Where {@code CreateCheckpoint} writes, or {@code null} when it writes nothing. */
+  public CheckpointRoot checkpointRoot() {
+    return checkpointRoot;
   }
 
   public String host() {
@@ -309,6 +317,7 @@ public final class OmGrpcServer implements AutoCloseable {
     private final List<ServerInterceptor> interceptors = new ArrayList<>();
     private OmServices services;
     private Replication replication;
+    private CheckpointRoot checkpointRoot;
 
     private Builder(OmMetadataStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -387,6 +396,15 @@ public final class OmGrpcServer implements AutoCloseable {
      */
     public Builder replication(Replication r) {
       this.replication = Objects.requireNonNull(r, "replication");
+      return this;
+    }
+
+    /**
+     * The directory {@code AdminService.CreateCheckpoint} writes under (default: none, and the
+     * call is FAILED_PRECONDITION).
+     */
+    public Builder checkpointRoot(CheckpointRoot root) {
+      this.checkpointRoot = Objects.requireNonNull(root, "root");
       return this;
     }
 

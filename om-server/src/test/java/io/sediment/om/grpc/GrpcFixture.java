@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A store in a directory, an {@link OmGrpcServer} over it on an ephemeral loopback port, and a
- * real channel to it. {@link #close()} closes channel, server and store (each once).
+ * real channel to it; checkpoints go to {@link #checkpointRoot()}. {@link #close()} closes channel, server and store (each once).
  */
 final class GrpcFixture implements AutoCloseable {
 
@@ -35,6 +35,12 @@ final class GrpcFixture implements AutoCloseable {
     this.store = OmMetadataStore.open(dir, options);
     OmGrpcServer.Builder b = OmGrpcServer.builder(store).port(0).registry(registry)
         .maxInboundMessageBytes(maxInbound).drainTimeout(Duration.ofSeconds(5));
+    try {
+      b.checkpointRoot(CheckpointRoot.open(checkpointRoot()));
+    } catch (IOException | RuntimeException e) {
+      store.close();
+      throw e;
+    }
     for (ServerInterceptor i : extra) {
       b.interceptor(i);
     }
@@ -51,6 +57,11 @@ final class GrpcFixture implements AutoCloseable {
 
   GrpcFixture(Path dir, ServerInterceptor... extra) throws IOException {
     this(dir, OmStoreOptions.defaults(), OmGrpcServer.DEFAULT_MAX_INBOUND_MESSAGE_BYTES, extra);
+  }
+
+  /** Where the server writes checkpoints: "checkpoints" beside the store's directory. */
+  Path checkpointRoot() {
+    return dir.resolveSibling("checkpoints");
   }
 
   ManagedChannel newChannel() {

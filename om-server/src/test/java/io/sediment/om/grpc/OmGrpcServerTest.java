@@ -273,7 +273,7 @@ class OmGrpcServerTest {
   // ---- errors -----------------------------------------------------------------------------------
 
   @Test
-  void errorsMapToStatusCodesWithMessagesAndChangeNothing() {
+  void errorsMapToStatusCodesWithMessagesAndChangeNothing() throws Exception {
     volumeAndBucket("vol", "bkt", BucketLayout.OBJECT_STORE);
     commit("vol", "bkt", "k", 1);
     f.store.createBucket("vol", "fso", BucketLayout.FILE_SYSTEM_OPTIMIZED, "", 0);
@@ -304,23 +304,25 @@ class OmGrpcServerTest {
         .contains("size"), big.getMessage());
     assertStatus(Status.Code.INVALID_ARGUMENT, () -> f.admin.compactTable(
         CompactTableRequest.newBuilder().setTable("noSuchTable").build()));
+    Path root = f.checkpointRoot();
     assertStatus(Status.Code.INVALID_ARGUMENT, () -> f.admin.createCheckpoint(
-        CreateCheckpointRequest.newBuilder().setDir("relative/dir").build()));
+        CreateCheckpointRequest.newBuilder().setDir("../outside").build()));
+    Files.createDirectory(root.resolve("taken"));
     assertStatus(Status.Code.ALREADY_EXISTS, () -> f.admin.createCheckpoint(
-        CreateCheckpointRequest.newBuilder().setDir(dir.toString()).build()));
+        CreateCheckpointRequest.newBuilder().setDir(root.resolve("taken").toString()).build()));
     StatusRuntimeException noParent = assertStatus(Status.Code.FAILED_PRECONDITION,
         () -> f.admin.createCheckpoint(CreateCheckpointRequest.newBuilder()
-            .setDir(dir.resolve("missing/cp").toString()).build()));
-    assertTrue(noParent.getStatus().getDescription().contains(dir.resolve("missing").toString()),
+            .setDir("missing/cp").build()));
+    assertTrue(noParent.getStatus().getDescription().contains(root.resolve("missing").toString()),
         noParent.getStatus().getDescription());
     assertStatus(Status.Code.INVALID_ARGUMENT, () -> f.admin.createCheckpoint(
-        CreateCheckpointRequest.newBuilder().setDir(dir.resolve("n".repeat(300)).toString())
-            .build()));
+        CreateCheckpointRequest.newBuilder().setDir("n".repeat(300)).build()));
     if (java.nio.file.Files.isDirectory(Path.of("/proc/self"))) {
-      StatusRuntimeException proc = assertStatus(Status.Code.FAILED_PRECONDITION,
+      StatusRuntimeException proc = assertStatus(Status.Code.INVALID_ARGUMENT,
           () -> f.admin.createCheckpoint(CreateCheckpointRequest.newBuilder().setDir("/proc/x")
               .build()));
-      assertTrue(proc.getStatus().getDescription().contains("/proc/x"),
+      assertTrue(proc.getStatus().getDescription().contains("/proc/x")
+          && proc.getStatus().getDescription().contains(root.toString()),
           proc.getStatus().getDescription());
     }
   }
@@ -427,9 +429,10 @@ class OmGrpcServerTest {
     assertEquals(30, c.getTombstonesBefore());
     assertEquals(0, c.getTombstonesAfter());
 
-    Path cp = dir.resolve("checkpoint-1");
-    assertEquals(cp.toString(), f.admin.createCheckpoint(CreateCheckpointRequest.newBuilder()
-        .setDir(cp.toString()).build()).getDir());
+    Path cp = f.checkpointRoot().resolve("checkpoint-1");
+    assertEquals(f.checkpointRoot().toRealPath().resolve("checkpoint-1").toString(),
+        f.admin.createCheckpoint(CreateCheckpointRequest.newBuilder()
+        .setDir("checkpoint-1").build()).getDir());
     assertTrue(Files.isDirectory(cp));
     try (OmMetadataStore copy = OmMetadataStore.open(cp)) {
       assertEquals(20, copy.listKeys("vol", "bkt", null, null, 100, null).items().size());
