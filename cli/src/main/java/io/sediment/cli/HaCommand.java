@@ -50,6 +50,9 @@ final class HaCommand implements Runnable {
         description = "Deadline of each replica's answer (default: ${DEFAULT-VALUE}).")
     long timeoutSeconds;
 
+    @CommandLine.Mixin
+    ClientTlsOptions tls = new ClientTlsOptions();
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -101,7 +104,7 @@ final class HaCommand implements Runnable {
     }
 
     private GetReplicationStatusResponse ask(CommandLine cmd, String target) {
-      ManagedChannel channel = TargetOptions.channelTo(cmd, target.trim());
+      ManagedChannel channel = TargetOptions.channelTo(cmd, target.trim(), tls.credentials(cmd));
       try {
         return AdminServiceGrpc.newBlockingStub(channel)
             .withDeadlineAfter(timeoutSeconds, TimeUnit.SECONDS)

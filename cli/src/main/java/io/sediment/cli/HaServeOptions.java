@@ -4,6 +4,7 @@ import io.sediment.om.ha.HaOptions;
 import io.sediment.om.OmMetadataStore;
 import io.sediment.om.ha.HaPeers;
 import io.sediment.om.ha.OmReplica;
+import io.sediment.om.tls.TlsMaterial;
 import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Option;
@@ -73,10 +74,11 @@ final class HaServeOptions {
 
   /**
    * Starts this replica over {@code store}, its Raft log under {@code ratisDir}: a member of the
-   * group, or (with {@code --ha-join}) a replica waiting to be added to it.
+   * group, or (with {@code --ha-join}) a replica waiting to be added to it. With {@code tls}
+   * (null: plaintext) its Raft traffic and snapshot copies go over mutual TLS.
    */
-  OmReplica start(OmMetadataStore store, Path ratisDir) {
-    HaOptions options = options(ratisDir);
+  OmReplica start(OmMetadataStore store, Path ratisDir, TlsMaterial tls) {
+    HaOptions options = tls == null ? options(ratisDir) : options(ratisDir).withTls(tls);
     return join ? OmReplica.join(store, options) : OmReplica.start(store, options);
   }
 
@@ -85,7 +87,6 @@ final class HaServeOptions {
     HaOptions o = HaOptions.of(id, HaPeers.parse(peers), ratisDir)
         .withElectionTimeout(electionTimeout)
         .withFollowerReads(followerReads);
-    return new HaOptions(o.selfId(), o.peers(), o.storageDir(), group, o.electionTimeoutMin(),
-        o.snapshotEvery(), o.requestTimeout(), o.followerReads());
+    return o.withGroupName(group);
   }
 }

@@ -1,5 +1,6 @@
 package io.sediment.cli;
 
+import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.sediment.om.OmMetadataStore;
 import io.sediment.om.core.OmStoreOptions;
@@ -72,7 +73,7 @@ final class LoadCommand implements Callable<Integer> {
         throw new CliFailure("Cannot start the loader's loopback server: " + e.getMessage(), e);
       }
       try {
-        load(TargetOptions.channelTo(cmd, local.target()));
+        load(TargetOptions.channelTo(cmd, local.target(), InsecureChannelCredentials.create()));
       } finally {
         local.shutdown(OmGrpcServer.DEFAULT_DRAIN_TIMEOUT);
         store.dbStore().syncWal();

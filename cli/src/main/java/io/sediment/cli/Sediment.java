@@ -48,7 +48,14 @@ public final class Sediment implements Runnable {
       Status st = s.getStatus();
       String text = st.getCode() + (st.getDescription() == null ? "" : ": " + st.getDescription());
       if (st.getCode() == Status.Code.UNAVAILABLE) {
-        return text + " (is `sediment serve` running at the --target address?)";
+        String tls = tlsFailure(s);
+        if (tls != null) {
+          return text + " (TLS handshake failed: " + tls + "; does --tls-ca name the CA that "
+              + "signed the server's certificate, and is it valid? A server started with "
+              + "--tls-ca also needs --tls-cert and --tls-key)";
+        }
+        return text + " (is `sediment serve` running at the --target address? If it serves "
+            + "TLS, call it with --tls-ca)";
       }
       if (st.getCode() == Status.Code.DEADLINE_EXCEEDED) {
         return text + " (raise --timeout?)";
@@ -56,6 +63,16 @@ public final class Sediment implements Runnable {
       return text;
     }
     return e.getMessage() == null ? e.toString() : e.getMessage();
+  }
+
+  /** The message of the TLS failure behind {@code e}, or null if it is not one. */
+  private static String tlsFailure(Throwable e) {
+    for (Throwable c = e; c != null; c = c.getCause()) {
+      if (c instanceof javax.net.ssl.SSLException) {
+        return c.getMessage();
+      }
+    }
+    return null;
   }
 
   public static void main(String[] args) {

@@ -9,6 +9,7 @@ import io.sediment.om.grpc.OmGrpcServer;
 import io.sediment.om.ha.OmReplica;
 import io.sediment.om.ha.ReplicaRequests;
 import io.sediment.om.service.OmServices;
+import io.sediment.om.tls.TlsMaterial;
 import io.sediment.recon.ReconConfig;
 import io.sediment.recon.ReconServer;
 import io.sediment.recon.ReconSource;
@@ -28,7 +29,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
 /**
- * {@code sediment serve}: the OM gRPC service, Recon HTTP (read-only insight over the same store,
+ * {@code sediment serve}: the OM gRPC service (TLS with {@code --tls-cert}; plaintext only on
+ * loopback unless {@code --insecure-bind-any}), Recon HTTP (HTTPS with TLS) (read-only insight over the same store,
  * unless {@code --no-recon}) and the background services (key purge, open-key cleanup, multipart
  * upload cleanup, directory purge) over an embedded store under the data directory, until Ctrl-C
  * or SIGTERM; then a graceful shutdown: stop accepting, drain in-flight calls, stop Recon, stop the
@@ -109,6 +111,9 @@ final class ServeCommand implements Callable<Integer> {
   @CommandLine.Mixin
   HaServeOptions ha = new HaServeOptions();
 
+  @CommandLine.Mixin
+  ServeTlsOptions tls = new ServeTlsOptions();
+
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -139,6 +144,7 @@ final class ServeCommand implements Callable<Integer> {
     Path dataDir = data.toAbsolutePath().normalize();
     Files.createDirectories(StoreDirs.logs(dataDir));
     Path logFile = StoreDirs.logs(dataDir).resolve("sediment.log");
+    TlsMaterial tlsMaterial = tls.enabled() ? tls.load() : null;
     try (ServeLogging logging = ServeLogging.start(logFile)) {
       // A replica's durability is its Raft log's (synced on a majority before a write is
       // acknowledged); its store replays the log from its applied position after a crash.
@@ -156,9 +162,12 @@ final class ServeCommand implements Callable<Integer> {
         OmGrpcServer.Builder builder = OmGrpcServer.builder(store).host(host).port(port)
             .maxInboundMessageBytes(maxMessageBytes).handlerThreads(handlerThreads)
             .drainTimeout(drain).registry(registry).checkpointRoot(checkpoints(dataDir));
+        if (tlsMaterial != null) {
+          builder.credentials(tlsMaterial.serverCredentials());
+        }
         ReplicaRequests replicated = null;
         if (ha.enabled()) {
-          replica = ha.start(store, StoreDirs.ratis(dataDir));
+          replica = ha.start(store, StoreDirs.ratis(dataDir), tlsMaterial);
           replicated = new ReplicaRequests(replica, store, Clock.systemUTC());
           builder.replication(replicated);
         }
@@ -185,7 +194,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         LOG.info(background.describe());
         if (!noRecon) {
-          reconHandle = startRecon(store, registry, replicated);
+          reconHandle = startRecon(store, registry, replicated, tlsMaterial);
         }
         if (installShutdownHook) {
           hook = new Thread(() -> {
@@ -195,7 +204,12 @@ final class ServeCommand implements Callable<Integer> {
           Runtime.getRuntime().addShutdownHook(hook);
           StopSignals.install(this::requestStop);
         }
-        out.printf("Sediment OM gRPC service listening on %s%n", s.target());
+        out.printf("Sediment OM gRPC service listening on %s (%s)%n", s.target(),
+            tlsMaterial == null ? "plaintext, no TLS"
+                : "TLS" + (tlsMaterial.hasTrustedCa() ? ", client certificates required" : ""));
+        out.println("Unauthenticated: every client that reaches the port may read and change "
+            + "everything" + (tlsMaterial != null && tlsMaterial.hasTrustedCa()
+                ? " once its certificate is accepted" : "") + ".");
         ReconServer r = this.recon;
         out.println(r != null ? String.format("Recon at %s/ (JSON under /api/v1, metrics at /prom)",
             r.url()) : "Recon: none (--no-recon)");
@@ -203,8 +217,9 @@ final class ServeCommand implements Callable<Integer> {
         out.printf("  checkpoints: under %s only%n", s.checkpointRoot());
         if (replica != null) {
           out.printf("Replica %s of group '%s' (%s); Raft log in %s. Writes and the background "
-              + "services' steps go through the leader.%n", replica.id(),
-              replica.options().groupName(), replica.options().peers(), StoreDirs.ratis(dataDir));
+              + "services' steps go through the leader. Replication traffic: %s.%n", replica.id(),
+              replica.options().groupName(), replica.options().peers(), StoreDirs.ratis(dataDir),
+              tlsMaterial == null ? "plaintext" : "mutual TLS");
         }
         out.println(background.describe());
         out.printf("Stop with Ctrl-C (or SIGTERM: kill %d): in-flight calls drain for up to %d s, "
@@ -277,11 +292,12 @@ final class ServeCommand implements Callable<Integer> {
    * @throws CliFailure if the port cannot be bound
    */
   private AutoCloseable startRecon(OmMetadataStore store, PrometheusRegistry registry,
-      ReplicaRequests replicated) {
+      ReplicaRequests replicated, TlsMaterial tlsMaterial) {
     ReconSource source = ReconSource.embedded(store);
     ReconServer r;
     try {
-      ReconConfig config = ReconConfig.defaults().withHost(host).withPort(reconPort);
+      ReconConfig config = ReconConfig.defaults().withHost(host).withPort(reconPort)
+          .withTls(tlsMaterial == null ? null : tlsMaterial.serverSslContext());
       r = replicated == null ? ReconServer.start(config, source, registry)
           : ReconServer.start(config, source, registry, replicated::status);
     } catch (IOException e) {
@@ -335,6 +351,7 @@ final class ServeCommand implements Callable<Integer> {
     }
     background.validate(cmd);
     ha.validate(cmd);
+    tls.validate(cmd, host, ha.enabled());
   }
 
   private void awaitStopped(Duration max) {

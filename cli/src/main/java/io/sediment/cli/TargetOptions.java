@@ -1,7 +1,7 @@
 package io.sediment.cli;
 
+import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.AbstractStub;
@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
 /**
- * {@code --target} and {@code --timeout}: where a client command finds a running server, and how it
+ * {@code --target}, {@code --timeout} and {@code --tls-*} ({@link ClientTlsOptions}): where a client command finds a running server, and how it
  * calls it: {@link #om} and {@link #admin} open a channel, hand the command a stub, flush the
  * command's output once its calls return, and shut the channel down (also when a call fails).
  */
@@ -37,6 +37,9 @@ final class TargetOptions {
   @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60",
       description = "Deadline of each call in seconds (default: ${DEFAULT-VALUE}).")
   long timeoutSeconds = 60;
+
+  @CommandLine.Mixin
+  ClientTlsOptions tls = new ClientTlsOptions();
 
   /** {@code stub} with this command's deadline ({@code --timeout}) for its next call. */
   <S extends AbstractStub<S>> S deadline(S stub) {
@@ -62,7 +65,7 @@ final class TargetOptions {
       targets.add(t.trim());
     }
     try (OmClient client = OmClient.connect(targets, OmClient.Options.defaults()
-        .withCallTimeout(Duration.ofSeconds(timeoutSeconds)))) {
+        .withCallTimeout(Duration.ofSeconds(timeoutSeconds)), tls.credentials(cmd))) {
       calls.accept(OmServiceGrpc.newBlockingStub(client.asChannel()));
       cmd.getOut().flush();
     }
@@ -86,7 +89,8 @@ final class TargetOptions {
   }
 
   /**
-   * A plaintext channel to the target; the caller shuts it down. With several targets, to the
+   * A channel to the target (TLS with {@code --tls-ca}/{@code --tls-cert}, else plaintext); the
+   * caller shuts it down. With several targets, to the
    * first that says it leads its group, or names the leader, or serves alone; else to the first.
    */
   ManagedChannel open(CommandLine cmd) {
@@ -115,7 +119,7 @@ final class TargetOptions {
    * Where {@code channel}'s server says writes go: "" for itself (a single node, or the leader),
    * the leader's address, or null if it does not answer or knows no leader.
    */
-  private static String leaderSeenFrom(ManagedChannel channel) {
+  private String leaderSeenFrom(ManagedChannel channel) {
     try {
       GetReplicationStatusResponse s = AdminServiceGrpc.newBlockingStub(channel)
           .withDeadlineAfter(3, TimeUnit.SECONDS)
@@ -136,7 +140,17 @@ final class TargetOptions {
     }
   }
 
-  static ManagedChannel channelTo(CommandLine cmd, String target) {
+  /** A channel to {@code target} with this command's credentials ({@code --tls-*}). */
+  ManagedChannel channelTo(CommandLine cmd, String target) {
+    return channelTo(cmd, target, tls.credentials(cmd));
+  }
+
+  /**
+   * A channel to {@code target} ({@code HOST:PORT}) with {@code credentials}.
+   *
+   * @throws CommandLine.ParameterException if {@code target} is not {@code HOST:PORT}
+   */
+  static ManagedChannel channelTo(CommandLine cmd, String target, ChannelCredentials credentials) {
     int colon = target.lastIndexOf(':');
     if (colon <= 0 || colon == target.length() - 1) {
       throw new CommandLine.ParameterException(cmd,
@@ -151,8 +165,7 @@ final class TargetOptions {
     if (port < 1 || port > 65535) {
       throw new CommandLine.ParameterException(cmd, "--target port must be in [1, 65535]: " + port);
     }
-    return Grpc.newChannelBuilderForAddress(target.substring(0, colon), port,
-        InsecureChannelCredentials.create()).maxInboundMessageSize(64 * 1024 * 1024).build();
+    return Grpc.newChannelBuilderForAddress(target.substring(0, colon), port, credentials).maxInboundMessageSize(64 * 1024 * 1024).build();
   }
 
   static void close(ManagedChannel channel) {

@@ -213,8 +213,8 @@ class ServeReconTest {
 
   // ---- helpers ----------------------------------------------------------------------------------
 
-  /** A serve command running in a thread on port 0 until {@link #stop()}. */
-  private record Serving(ServeCommand serve, Thread thread, AtomicInteger code, StringWriter out,
+  /** A serve command running in a thread on port 0 until {@link #stop()} (ServeTlsTest too). */
+  record Serving(ServeCommand serve, Thread thread, AtomicInteger code, StringWriter out,
       StringWriter err) {
 
     static Serving start(Path data, String... flags) throws InterruptedException {

@@ -1,6 +1,7 @@
 package io.sediment.recon;
 
 import java.util.Objects;
+import javax.net.ssl.SSLContext;
 
 /**
  * Where a {@link ReconServer} listens.
@@ -9,8 +10,9 @@ import java.util.Objects;
  *     or network can reach it)
  * @param port the TCP port; {@value #DEFAULT_PORT} by default, 0 for an ephemeral one
  * @param threads the most request threads (at least 4)
+ * @param tls serve HTTPS with this context's key (its server certificate); null for plain HTTP
  */
-public record ReconConfig(String host, int port, int threads) {
+public record ReconConfig(String host, int port, int threads, SSLContext tls) {
 
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 9888;
@@ -29,16 +31,26 @@ public record ReconConfig(String host, int port, int threads) {
     }
   }
 
+  /** Plain HTTP. */
+  public ReconConfig(String host, int port, int threads) {
+    this(host, port, threads, null);
+  }
+
   /** 127.0.0.1:9888. */
   public static ReconConfig defaults() {
     return new ReconConfig(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_THREADS);
   }
 
   public ReconConfig withPort(int p) {
-    return new ReconConfig(host, p, threads);
+    return new ReconConfig(host, p, threads, tls);
   }
 
   public ReconConfig withHost(String h) {
-    return new ReconConfig(h, port, threads);
+    return new ReconConfig(h, port, threads, tls);
+  }
+
+  /** Serve HTTPS with {@code context}'s server certificate (null: plain HTTP). */
+  public ReconConfig withTls(SSLContext context) {
+    return new ReconConfig(host, port, threads, context);
   }
 }

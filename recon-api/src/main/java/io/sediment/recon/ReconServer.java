@@ -20,6 +20,7 @@ import java.util.function.Supplier;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -46,11 +47,13 @@ public final class ReconServer implements AutoCloseable {
   private final Server server;
   private final ServerConnector connector;
   private final String host;
+  private final boolean tls;
 
-  private ReconServer(Server server, ServerConnector connector, String host) {
+  private ReconServer(Server server, ServerConnector connector, String host, boolean tls) {
     this.server = server;
     this.connector = connector;
     this.host = host;
+    this.tls = tls;
   }
 
   /**
@@ -94,7 +97,14 @@ public final class ReconServer implements AutoCloseable {
     pool.setName("sediment-recon");
     pool.setDaemon(true);
     Server server = new Server(pool);
-    ServerConnector connector = new ServerConnector(server, 1, 1);
+    ServerConnector connector;
+    if (config.tls() == null) {
+      connector = new ServerConnector(server, 1, 1);
+    } else {
+      SslContextFactory.Server ssl = new SslContextFactory.Server();
+      ssl.setSslContext(config.tls());
+      connector = new ServerConnector(server, 1, 1, ssl);
+    }
     connector.setHost(config.host());
     connector.setPort(config.port());
     server.addConnector(connector);
@@ -115,7 +125,7 @@ public final class ReconServer implements AutoCloseable {
       throw new IOException("Cannot start Recon on " + config.host() + ":" + config.port() + ": "
           + e.getMessage(), e);
     }
-    return new ReconServer(server, connector, config.host());
+    return new ReconServer(server, connector, config.host(), config.tls() != null);
   }
 
   /**
@@ -135,9 +145,12 @@ public final class ReconServer implements AutoCloseable {
     return connector.getLocalPort();
   }
 
-  /** {@code http://host:port} ({@code http://[v6]:port} for an IPv6 literal). */
+  /**
+   * {@code http://host:port}, {@code https://} when serving TLS ({@code [v6]} for an IPv6
+   * literal).
+   */
   public String url() {
-    return "http://" + com.google.common.net.HostAndPort.fromParts(host, port());
+    return (tls ? "https://" : "http://") + com.google.common.net.HostAndPort.fromParts(host, port());
   }
 
   /** Prometheus text format of Recon's metrics and the extra registry's. */

@@ -1,6 +1,7 @@
 package io.sediment.om.client;
 
 import io.grpc.CallOptions;
+import io.grpc.ChannelCredentials;
 import io.grpc.ClientCall;
 import io.grpc.ClientInterceptors;
 import io.grpc.ForwardingClientCall;
@@ -74,15 +75,17 @@ public final class OmClient implements AutoCloseable {
 
   private final List<String> targets;
   private final Options options;
+  private final ChannelCredentials credentials;
   private final Map<String, ManagedChannel> channels = new LinkedHashMap<>();
   private final String clientId = UUID.randomUUID().toString();
   private final AtomicLong callIds = new AtomicLong();
   /** The target believed to lead; starts at the first. */
   private volatile String current;
 
-  private OmClient(List<String> targets, Options options) {
+  private OmClient(List<String> targets, Options options, ChannelCredentials credentials) {
     this.targets = List.copyOf(targets);
     this.options = options;
+    this.credentials = credentials;
     this.current = targets.get(0);
   }
 
@@ -92,10 +95,22 @@ public final class OmClient implements AutoCloseable {
    * @throws IllegalArgumentException if there is no target
    */
   public static OmClient connect(List<String> targets, Options options) {
+    return connect(targets, options, InsecureChannelCredentials.create());
+  }
+
+  /**
+   * A client of the replicas at {@code targets} whose channels use {@code credentials} (for
+   * example TLS: {@link io.sediment.om.tls.TlsMaterial#channelCredentials()}).
+   *
+   * @throws IllegalArgumentException if there is no target
+   */
+  public static OmClient connect(List<String> targets, Options options,
+      ChannelCredentials credentials) {
     if (targets.isEmpty()) {
       throw new IllegalArgumentException("No target to connect to");
     }
-    return new OmClient(targets, Objects.requireNonNull(options, "options"));
+    return new OmClient(targets, Objects.requireNonNull(options, "options"),
+        Objects.requireNonNull(credentials, "credentials"));
   }
 
   /** The target the next call goes to first. */
@@ -174,8 +189,7 @@ public final class OmClient implements AutoCloseable {
   private io.grpc.Channel channel(String target, long callId) {
     ManagedChannel ch;
     synchronized (channels) {
-      ch = channels.computeIfAbsent(target, t -> Grpc.newChannelBuilder(t,
-          InsecureChannelCredentials.create()).maxInboundMessageSize(MAX_ANSWER_BYTES).build());
+      ch = channels.computeIfAbsent(target, t -> Grpc.newChannelBuilder(t, credentials).maxInboundMessageSize(MAX_ANSWER_BYTES).build());
     }
     return ClientInterceptors.intercept(ch, new io.grpc.ClientInterceptor() {
       @Override

@@ -1,6 +1,8 @@
 package io.sediment.om.grpc;
 
+import io.grpc.InsecureServerCredentials;
 import io.grpc.Server;
+import io.grpc.ServerCredentials;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
@@ -78,6 +80,7 @@ public final class OmGrpcServer implements AutoCloseable {
   private final OmServices services;
   private final Replication replication;
   private final CheckpointRoot checkpointRoot;
+  private final ServerCredentials credentials;
   private final GrpcMetrics metrics;
 
   private final HealthStatusManager health = new HealthStatusManager();
@@ -100,6 +103,7 @@ public final class OmGrpcServer implements AutoCloseable {
     this.services = b.services;
     this.replication = b.replication;
     this.checkpointRoot = b.checkpointRoot;
+    this.credentials = b.credentials;
     this.metrics = new GrpcMetrics(registry);
     if (replication != null) {
       ReplicationMetrics.register(registry, replication);
@@ -142,7 +146,8 @@ public final class OmGrpcServer implements AutoCloseable {
     OmServiceImpl om = replication == null ? new OmServiceImpl(store)
         : new OmServiceImpl(store, replication.writes(), replication.reads(),
             completionsOn(executor));
-    NettyServerBuilder nb = NettyServerBuilder.forAddress(new InetSocketAddress(host, requestedPort))
+    NettyServerBuilder nb = NettyServerBuilder.forAddress(new InetSocketAddress(host, requestedPort),
+            credentials == null ? InsecureServerCredentials.create() : credentials)
         .executor(executor)
         .maxInboundMessageSize(maxInboundMessageBytes)
         // The caller's interceptors run inside MalformedRequests, on parsed messages.
@@ -179,7 +184,8 @@ public final class OmGrpcServer implements AutoCloseable {
     health.setStatus(AdminServiceGrpc.SERVICE_NAME, ServingStatus.SERVING);
     stopWatchingSpace = store.addOutOfSpaceListener(this::updateWritesHealth);
     updateWritesHealth();
-    LOG.info("gRPC OmService listening on {}:{}", host, port());
+    LOG.info("gRPC OmService listening on {}:{} ({})", host, port(),
+        credentials == null ? "plaintext" : "TLS");
     return this;
   }
 
@@ -219,6 +225,11 @@ public final class OmGrpcServer implements AutoCloseable {
 
   public String host() {
     return host;
+  }
+
+  /** Whether the server speaks TLS (a {@link Builder#credentials} was given). */
+  public boolean tls() {
+    return credentials != null;
   }
 
   /** {@code host:port}, usable as a gRPC target. */
@@ -318,6 +329,7 @@ public final class OmGrpcServer implements AutoCloseable {
     private OmServices services;
     private Replication replication;
     private CheckpointRoot checkpointRoot;
+    private ServerCredentials credentials;
 
     private Builder(OmMetadataStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -405,6 +417,16 @@ public final class OmGrpcServer implements AutoCloseable {
      */
     public Builder checkpointRoot(CheckpointRoot root) {
       this.checkpointRoot = Objects.requireNonNull(root, "root");
+      return this;
+    }
+
+    /**
+     * Serve TLS with these credentials (for example
+     * {@link io.sediment.om.tls.TlsMaterial#serverCredentials()}; default: plaintext). Health and
+     * reflection use them too.
+     */
+    public Builder credentials(ServerCredentials c) {
+      this.credentials = Objects.requireNonNull(c, "credentials");
       return this;
     }
 

@@ -1,8 +1,9 @@
 package io.sediment.om.ha;
 
+import io.grpc.ChannelCredentials;
+import io.grpc.Grpc;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.sediment.om.core.LogPosition;
 import io.sediment.proto.om.CheckpointChunk;
 import io.sediment.proto.om.CheckpointFileDigest;
@@ -39,14 +40,15 @@ final class CheckpointDownload {
 
   /**
    * Downloads the copy the replica at {@code address} ({@code host:port} of its OM gRPC service)
-   * sends into {@code into} (an existing, empty directory).
+   * sends into {@code into} (an existing, empty directory), over a channel with
+   * {@code credentials} (TLS when the replicas serve it).
    *
    * @throws IOException if the call fails or the copy breaks a rule above; {@code into} then
    *     holds an incomplete copy that must not be installed
    */
-  static Received fetch(String address, String selfId, Path into, Duration timeout)
-      throws IOException {
-    ManagedChannel channel = NettyChannelBuilder.forTarget(address).usePlaintext()
+  static Received fetch(String address, String selfId, Path into, Duration timeout,
+      ChannelCredentials credentials) throws IOException {
+    ManagedChannel channel = Grpc.newChannelBuilder(address, credentials)
         .maxInboundMessageSize(4 << 20).build();
     try {
       Iterator<CheckpointChunk> chunks = ReplicationServiceGrpc.newBlockingStub(channel)

@@ -1,5 +1,6 @@
 package io.sediment.om.ha;
 
+import io.sediment.om.tls.TlsMaterial;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -24,10 +25,13 @@ import java.util.Objects;
  *     UNAVAILABLE (default {@link #DEFAULT_REQUEST_TIMEOUT})
  * @param followerReads whether a follower serves reads from what it has applied (stale by at most
  *     its lag behind the leader) instead of refusing them with the leader's address
+ * @param tls null for plaintext replication; else the replica's certificate and the CA its peers'
+ *     certificates must be signed by: the Raft traffic (in both directions) and the copy of a
+ *     store a replica installs go over mutual TLS with them
  */
 public record HaOptions(String selfId, HaPeers peers, Path storageDir, String groupName,
     Duration electionTimeoutMin, long snapshotEvery, Duration requestTimeout,
-    boolean followerReads) {
+    boolean followerReads, TlsMaterial tls) {
 
   public static final String DEFAULT_GROUP_NAME = "sediment";
   public static final Duration DEFAULT_ELECTION_TIMEOUT = Duration.ofMillis(1000);
@@ -51,6 +55,18 @@ public record HaOptions(String selfId, HaPeers peers, Path storageDir, String gr
     if (requestTimeout.isNegative() || requestTimeout.isZero()) {
       throw new IllegalArgumentException("Request timeout must be positive: " + requestTimeout);
     }
+    if (tls != null && (!tls.hasIdentity() || !tls.hasTrustedCa())) {
+      throw new IllegalArgumentException("Replication over TLS needs the replica's certificate "
+          + "and key and the CA its peers are checked against");
+    }
+  }
+
+  /** Plaintext replication. */
+  public HaOptions(String selfId, HaPeers peers, Path storageDir, String groupName,
+      Duration electionTimeoutMin, long snapshotEvery, Duration requestTimeout,
+      boolean followerReads) {
+    this(selfId, peers, storageDir, groupName, electionTimeoutMin, snapshotEvery, requestTimeout,
+        followerReads, null);
   }
 
   /** Defaults for everything but the replica's id, its group and where its log lives. */
@@ -61,21 +77,32 @@ public record HaOptions(String selfId, HaPeers peers, Path storageDir, String gr
 
   public HaOptions withElectionTimeout(Duration min) {
     return new HaOptions(selfId, peers, storageDir, groupName, min, snapshotEvery, requestTimeout,
-        followerReads);
+        followerReads, tls);
   }
 
   public HaOptions withSnapshotEvery(long entries) {
     return new HaOptions(selfId, peers, storageDir, groupName, electionTimeoutMin, entries,
-        requestTimeout, followerReads);
+        requestTimeout, followerReads, tls);
   }
 
   public HaOptions withRequestTimeout(Duration timeout) {
     return new HaOptions(selfId, peers, storageDir, groupName, electionTimeoutMin, snapshotEvery,
-        timeout, followerReads);
+        timeout, followerReads, tls);
   }
 
   public HaOptions withFollowerReads(boolean allowed) {
     return new HaOptions(selfId, peers, storageDir, groupName, electionTimeoutMin, snapshotEvery,
-        requestTimeout, allowed);
+        requestTimeout, allowed, tls);
+  }
+
+  public HaOptions withGroupName(String name) {
+    return new HaOptions(selfId, peers, storageDir, name, electionTimeoutMin, snapshotEvery,
+        requestTimeout, followerReads, tls);
+  }
+
+  /** Replicate over mutual TLS with {@code material} (null: plaintext); see {@link #tls()}. */
+  public HaOptions withTls(TlsMaterial material) {
+    return new HaOptions(selfId, peers, storageDir, groupName, electionTimeoutMin, snapshotEvery,
+        requestTimeout, followerReads, material);
   }
 }

@@ -1,6 +1,7 @@
 package io.sediment.om.ha;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.grpc.InsecureChannelCredentials;
 import io.sediment.om.OmMetadataStore;
 import io.sediment.om.core.OmException;
 import io.sediment.om.requests.NotLeaderException;
@@ -113,8 +114,11 @@ public final class OmReplica implements AutoCloseable {
           .setServerId(RaftPeerId.valueOf(options.selfId()))
           .setGroup(group)
           .setStateMachine(new OmStateMachine(store, new SnapshotInstall(store,
-              options.selfId(), options.peers()::rpcAddressOf, SnapshotInstall.DOWNLOAD_TIMEOUT)))
+              options.selfId(), options.peers()::rpcAddressOf, SnapshotInstall.DOWNLOAD_TIMEOUT,
+              options.tls() == null ? InsecureChannelCredentials.create()
+                  : options.tls().channelCredentials())))
           .setProperties(ReplicaProperties.of(options))
+          .setParameters(ReplicaProperties.parameters(options))
           .setOption(RaftStorage.StartupOption.RECOVER)
           .build();
       server.start();

@@ -3,20 +3,36 @@ package io.sediment.om.ha;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.RaftConfigKeys;
+import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.grpc.GrpcTlsConfig;
 import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.util.SizeInBytes;
 import org.apache.ratis.util.TimeDuration;
 
 /**
- * The Ratis settings of one replica, from its {@link HaOptions}. Public so that a benchmark can
- * run a bare Ratis group configured exactly like the replicas. Stateless.
+ * The Ratis settings and parameters of one replica, from its {@link HaOptions}. Public so that a
+ * benchmark can run a bare Ratis group configured exactly like the replicas. Stateless.
  */
 public final class ReplicaProperties {
 
   private ReplicaProperties() {
+  }
+
+  /**
+   * The parameters a replica's Raft server is built with: with {@link HaOptions#tls()}, mutual
+   * TLS on its Raft port and on its calls to the other replicas (each side shows its certificate
+   * and checks the other's against the CA); empty otherwise.
+   */
+  static Parameters parameters(HaOptions o) {
+    Parameters p = new Parameters();
+    if (o.tls() != null) {
+      GrpcConfigKeys.TLS.setConf(p, new GrpcTlsConfig(o.tls().keyManager(),
+          o.tls().trustManager(), true));
+    }
+    return p;
   }
 
   /** The properties a replica's Raft server is built with (a fresh object each call). */

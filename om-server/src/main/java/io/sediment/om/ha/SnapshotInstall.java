@@ -1,5 +1,7 @@
 package io.sediment.om.ha;
 
+import io.grpc.ChannelCredentials;
+import io.grpc.InsecureChannelCredentials;
 import io.sediment.om.OmMetadataStore;
 import io.sediment.om.core.LogPosition;
 import java.io.IOException;
@@ -26,18 +28,27 @@ final class SnapshotInstall {
   private final String selfId;
   private final Function<String, String> rpcAddressOf;
   private final Duration timeout;
+  private final ChannelCredentials credentials;
 
   /**
    * @param rpcAddressOf the OM gRPC address ({@code host:port}) of a replica id, or null if it is
    *     not known
    * @param timeout how long one download may take
+   * @param credentials of the download's channel (TLS when the replicas serve TLS)
    */
   SnapshotInstall(OmMetadataStore store, String selfId, Function<String, String> rpcAddressOf,
-      Duration timeout) {
+      Duration timeout, ChannelCredentials credentials) {
     this.store = store;
     this.selfId = selfId;
     this.rpcAddressOf = rpcAddressOf;
     this.timeout = timeout;
+    this.credentials = credentials;
+  }
+
+  /** Downloads over plaintext channels. */
+  SnapshotInstall(OmMetadataStore store, String selfId, Function<String, String> rpcAddressOf,
+      Duration timeout) {
+    this(store, selfId, rpcAddressOf, timeout, InsecureChannelCredentials.create());
   }
 
   /**
@@ -56,7 +67,8 @@ final class SnapshotInstall {
     }
     Path into = store.replicaFiles().incomingDir();
     long started = System.nanoTime();
-    CheckpointDownload.Received r = CheckpointDownload.fetch(address, selfId, into, timeout);
+    CheckpointDownload.Received r = CheckpointDownload.fetch(address, selfId, into, timeout,
+        credentials);
     LOG.info("Downloaded a copy of replica '{}''s store at {}: {} files, {} bytes in {} ms",
         leaderId, r.position(), r.files(), r.bytes(), (System.nanoTime() - started) / 1_000_000);
     return r;

@@ -8,6 +8,7 @@ import io.sediment.om.core.OmDBDefinition;
 import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.SyncPolicy;
 import io.sediment.om.grpc.OmGrpcServer;
+import io.sediment.om.tls.TlsMaterial;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -49,6 +50,8 @@ final class ReplicaCluster implements AutoCloseable {
   final Duration electionTimeout;
   private final boolean followerReads;
   private final long snapshotEvery;
+  /** Every replica's certificate and CA (one for all: they share loopback); null: plaintext. */
+  final TlsMaterial tls;
   /** Whether each replica serves OmService on its peer's RPC port. */
   boolean serveGrpc;
   final Map<String, Node> running = new LinkedHashMap<>();
@@ -67,6 +70,13 @@ final class ReplicaCluster implements AutoCloseable {
 
   ReplicaCluster(Path root, int size, Duration electionTimeout, boolean followerReads,
       boolean serveGrpc, long snapshotEvery) throws IOException {
+    this(root, size, electionTimeout, followerReads, serveGrpc, snapshotEvery, null);
+  }
+
+  /** With {@code tls}, replication and the replicas' gRPC servers use mutual TLS. */
+  ReplicaCluster(Path root, int size, Duration electionTimeout, boolean followerReads,
+      boolean serveGrpc, long snapshotEvery, TlsMaterial tls) throws IOException {
+    this.tls = tls;
     this.serveGrpc = serveGrpc;
     this.snapshotEvery = snapshotEvery;
     this.root = root;
@@ -118,14 +128,19 @@ final class ReplicaCluster implements AutoCloseable {
           .withElectionTimeout(electionTimeout)
           .withRequestTimeout(Duration.ofSeconds(20))
           .withFollowerReads(followerReads)
-          .withSnapshotEvery(snapshotEvery);
+          .withSnapshotEvery(snapshotEvery)
+          .withTls(tls);
       Node node = new Node(id, store, joiner == null ? OmReplica.start(store, options)
           : OmReplica.join(store, options));
       running.put(id, node);
       if (serveGrpc) {
-        node.grpc = OmGrpcServer.builder(store).port(known.require(id).rpcPort())
+        OmGrpcServer.Builder b = OmGrpcServer.builder(store).port(known.require(id).rpcPort())
             .drainTimeout(Duration.ofSeconds(1))
-            .replication(new ReplicaRequests(node.replica, store, Clock.systemUTC())).build();
+            .replication(new ReplicaRequests(node.replica, store, Clock.systemUTC()));
+        if (tls != null) {
+          b.credentials(tls.serverCredentials());
+        }
+        node.grpc = b.build();
         node.grpc.start();
       }
       return node;

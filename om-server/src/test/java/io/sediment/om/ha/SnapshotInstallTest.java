@@ -44,7 +44,12 @@ class SnapshotInstallTest {
 
   @BeforeEach
   void start() throws Exception {
-    cluster = new ReplicaCluster(root, 3, ELECTION, false, true, SNAPSHOT_EVERY);
+    cluster = newCluster(root, ELECTION, SNAPSHOT_EVERY);
+  }
+
+  /** Three replicas serving gRPC, which the copy is fetched over. */
+  ReplicaCluster newCluster(Path dir, Duration election, long snapshotEvery) throws Exception {
+    return new ReplicaCluster(dir, 3, election, false, true, snapshotEvery);
   }
 
   @AfterEach

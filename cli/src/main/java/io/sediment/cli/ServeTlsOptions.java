@@ -1,0 +1,93 @@
+package io.sediment.cli;
+
+import io.sediment.om.tls.TlsMaterial;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+
+/**
+ * The options of {@code sediment serve} that secure its listeners: TLS for gRPC, Recon and (in a
+ * replicated group) the replicas' own traffic, and the refusal to listen beyond loopback
+ * without it.
+ */
+final class ServeTlsOptions {
+
+  @Option(names = "--tls-cert", paramLabel = "FILE",
+      description = "Serve TLS (gRPC, Recon's HTTPS and, with --ha-id, replication) with this "
+          + "PEM certificate chain, leaf first; with --tls-key.")
+  Path cert;
+
+  @Option(names = "--tls-key", paramLabel = "FILE",
+      description = "The private key of --tls-cert (PEM: PKCS#8, PKCS#1 or SEC1, unencrypted).")
+  Path key;
+
+  @Option(names = "--tls-ca", paramLabel = "FILE",
+      description = "Require gRPC clients to show a certificate this PEM CA signed (mutual TLS); "
+          + "replicas also trust each other by it (needed with --ha-id and --tls-cert).")
+  Path ca;
+
+  @Option(names = "--insecure-bind-any",
+      description = "Allow a --host other than loopback without TLS: anyone who reaches the "
+          + "port can read and change everything, in plaintext.")
+  boolean insecureBindAny;
+
+  /** Whether TLS is configured. */
+  boolean enabled() {
+    return cert != null;
+  }
+
+  /**
+   * Refuses, as usage errors: --tls-cert without --tls-key (or the reverse), --tls-ca without
+   * them, a replica with TLS but no CA to trust its peers by, and a non-loopback {@code host}
+   * without TLS unless --insecure-bind-any.
+   */
+  void validate(CommandLine cmd, String host, boolean replica) {
+    if ((cert == null) != (key == null)) {
+      throw new CommandLine.ParameterException(cmd, "--tls-cert and --tls-key go together");
+    }
+    if (ca != null && cert == null) {
+      throw new CommandLine.ParameterException(cmd, "--tls-ca needs --tls-cert and --tls-key");
+    }
+    if (replica && cert != null && ca == null) {
+      throw new CommandLine.ParameterException(cmd, "A replica serving TLS needs --tls-ca: the "
+          + "CA its peers' certificates are checked against");
+    }
+    if (cert == null && !insecureBindAny && !loopback(host)) {
+      throw new CommandLine.ParameterException(cmd, "Refusing to serve on " + host + " without "
+          + "TLS: anyone who can reach it could read and change everything. Serve TLS "
+          + "(--tls-cert, --tls-key), bind loopback (--host 127.0.0.1), or accept the risk with "
+          + "--insecure-bind-any");
+    }
+  }
+
+  /** Whether every address {@code host} names is a loopback one. */
+  static boolean loopback(String host) {
+    try {
+      InetAddress[] all = InetAddress.getAllByName(host);
+      for (InetAddress a : all) {
+        if (!a.isLoopbackAddress()) {
+          return false;
+        }
+      }
+      return all.length > 0;
+    } catch (UnknownHostException e) {
+      return false;
+    }
+  }
+
+  /**
+   * The key material, read now.
+   *
+   * @throws CliFailure naming the file that cannot be read or is not usable
+   */
+  TlsMaterial load() {
+    try {
+      return TlsMaterial.load(cert, key, ca);
+    } catch (IOException e) {
+      throw new CliFailure("Cannot read the TLS files: " + e.getMessage(), e);
+    }
+  }
+}
