@@ -53,11 +53,20 @@ final class ClientTlsOptions {
       credentials = InsecureChannelCredentials.create();
       return credentials;
     }
+    credentials = read(cert, key, ca).channelCredentials();
+    return credentials;
+  }
+
+  /**
+   * {@link TlsMaterial#load}, read now.
+   *
+   * @throws CliFailure naming the file that cannot be read or is not usable
+   */
+  static TlsMaterial read(Path cert, Path key, Path ca) {
     try {
-      credentials = TlsMaterial.load(cert, key, ca).channelCredentials();
+      return TlsMaterial.load(cert, key, ca);
     } catch (IOException e) {
       throw new CliFailure("Cannot read the TLS files: " + e.getMessage(), e);
     }
-    return credentials;
   }
 }

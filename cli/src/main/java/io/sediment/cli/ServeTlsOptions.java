@@ -1,7 +1,6 @@
 package io.sediment.cli;
 
 import io.sediment.om.tls.TlsMaterial;
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
@@ -84,10 +83,6 @@ final class ServeTlsOptions {
    * @throws CliFailure naming the file that cannot be read or is not usable
    */
   TlsMaterial load() {
-    try {
-      return TlsMaterial.load(cert, key, ca);
-    } catch (IOException e) {
-      throw new CliFailure("Cannot read the TLS files: " + e.getMessage(), e);
-    }
+    return ClientTlsOptions.read(cert, key, ca);
   }
 }

@@ -97,12 +97,7 @@ public final class TlsMaterial {
       ks.setKeyEntry("identity", key, NO_PASSWORD, chain);
       KeyManagerFactory f = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
       f.init(ks, NO_PASSWORD);
-      for (KeyManager m : f.getKeyManagers()) {
-        if (m instanceof X509KeyManager x) {
-          return x;
-        }
-      }
-      throw new IllegalStateException("The JDK made no X.509 key manager");
+      return firstOf(f.getKeyManagers(), X509KeyManager.class);
     } catch (GeneralSecurityException | IOException e) {
       throw new IllegalStateException("Cannot hold the TLS key in memory: " + e.getMessage(), e);
     }
@@ -122,12 +117,7 @@ public final class TlsMaterial {
       TrustManagerFactory f = TrustManagerFactory.getInstance(
           TrustManagerFactory.getDefaultAlgorithm());
       f.init(ks);
-      for (TrustManager m : f.getTrustManagers()) {
-        if (m instanceof X509TrustManager x) {
-          return x;
-        }
-      }
-      throw new IllegalStateException("The JDK made no X.509 trust manager");
+      return firstOf(f.getTrustManagers(), X509TrustManager.class);
     } catch (GeneralSecurityException | IOException e) {
       throw new IllegalStateException("Cannot hold the TLS CA in memory: " + e.getMessage(), e);
     }
@@ -175,6 +165,15 @@ public final class TlsMaterial {
     }
   }
 
+  private static <T> T firstOf(Object[] managers, Class<T> type) {
+    for (Object m : managers) {
+      if (type.isInstance(m)) {
+        return type.cast(m);
+      }
+    }
+    throw new IllegalStateException("The JDK made no " + type.getSimpleName());
+  }
+
   private void requireIdentity() {
     if (chain == null) {
       throw new IllegalStateException("A TLS server needs a certificate and its private key");
@@ -207,7 +206,7 @@ public final class TlsMaterial {
           return converter.getPrivateKey(info);
         }
         if (o instanceof PEMKeyPair pair) {
-          return converter.getKeyPair(pair).getPrivate();
+          return converter.getPrivateKey(pair.getPrivateKeyInfo());
         }
       }
     } catch (RuntimeException e) {

@@ -144,12 +144,15 @@ class OmGrpcTlsTest {
   }
 
   @Test
-  void pemFilesInOtherKeyEncodingsLoad() throws IOException {
-    // What `openssl req -newkey rsa` writes: a PKCS#8 RSA key; and a chain file with the CA after
-    // the leaf.
-    TestCertificates.Pem s = ca.server("om");
+  void aChainFileAndAPkcs1KeyLoadAndServe() throws IOException {
+    // A chain file with the CA after the leaf, and an RSA key in the traditional PKCS#1 form
+    // ("BEGIN RSA PRIVATE KEY") rather than PKCS#8.
+    TestCertificates.Pem s = ca.serverWithPkcs1Key("om");
+    assertTrue(Files.readString(s.key()).startsWith("-----BEGIN RSA PRIVATE KEY-----"));
     Path chain = dir.resolve("chain.pem");
     Files.writeString(chain, Files.readString(s.cert()) + Files.readString(ca.ca().cert()));
-    assertTrue(TlsMaterial.load(chain, s.key(), ca.ca().cert()).hasIdentity());
+    serve(new TestCertificates.Pem(chain, s.key()), null);
+    assertEquals("vol1", createVolume(trusting(ca.ca(), null), "vol1"));
   }
+
 }

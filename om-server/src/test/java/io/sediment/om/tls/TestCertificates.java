@@ -86,9 +86,28 @@ public final class TestCertificates {
     return issue(name, now.minus(Duration.ofDays(2)), now.minus(Duration.ofHours(1)));
   }
 
-  private Pem issue(String name, Instant from, Instant to) {
+  /**
+   * A server certificate for localhost and 127.0.0.1 with an RSA key written in its traditional
+   * PKCS#1 form ({@code BEGIN RSA PRIVATE KEY}, as older openssl versions write), valid for a day.
+   */
+  public Pem serverWithPkcs1Key(String name) {
+    Instant now = Instant.now();
     try {
-      KeyPair keys = newKeys();
+      KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
+      g.initialize(2048);
+      return issue(name, now.minus(Duration.ofHours(1)), now.plus(Duration.ofDays(1)),
+          g.generateKeyPair());
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private Pem issue(String name, Instant from, Instant to) {
+    return issue(name, from, to, newKeys());
+  }
+
+  private Pem issue(String name, Instant from, Instant to, KeyPair keys) {
+    try {
       GeneralNames names = new GeneralNames(new GeneralName[] {
           new GeneralName(GeneralName.dNSName, "localhost"),
           new GeneralName(GeneralName.iPAddress, "127.0.0.1")});
@@ -126,8 +145,11 @@ public final class TestCertificates {
     Path certFile = dir.resolve(name + ".crt");
     Path keyFile = dir.resolve(name + ".key");
     Files.writeString(certFile, pem(cert));
-    Files.writeString(keyFile, pem(new org.bouncycastle.openssl.jcajce.JcaPKCS8Generator(
-        keys.getPrivate(), null).generate()));
+    // EC keys as PKCS#8 (what openssl genpkey writes); RSA keys in the traditional PKCS#1 form.
+    Files.writeString(keyFile, keys.getPrivate().getAlgorithm().equals("RSA")
+        ? pem(keys.getPrivate())
+        : pem(new org.bouncycastle.openssl.jcajce.JcaPKCS8Generator(keys.getPrivate(), null)
+            .generate()));
     return new Pem(certFile, keyFile);
   }
 
