@@ -10,6 +10,7 @@ import io.sediment.om.ha.OmReplica;
 import io.sediment.om.ha.ReplicaRequests;
 import io.sediment.om.service.OmServices;
 import io.sediment.om.tls.TlsMaterial;
+import io.sediment.om.tls.TlsReloader;
 import io.sediment.recon.ReconConfig;
 import io.sediment.recon.ReconServer;
 import io.sediment.recon.ReconSource;
@@ -137,7 +138,8 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   @Override
-  @SuppressWarnings("try") // `logging` is only closed: it undoes the serve-time log setup
+  // `logging` and `reloader` are only closed: they undo the serve-time log setup, stop the timer
+  @SuppressWarnings("try")
   public Integer call() throws Exception {
     validate();
     PrintWriter out = spec.commandLine().getOut();
@@ -145,7 +147,8 @@ final class ServeCommand implements Callable<Integer> {
     Files.createDirectories(StoreDirs.logs(dataDir));
     Path logFile = StoreDirs.logs(dataDir).resolve("sediment.log");
     TlsMaterial tlsMaterial = tls.enabled() ? tls.load() : null;
-    try (ServeLogging logging = ServeLogging.start(logFile)) {
+    try (ServeLogging logging = ServeLogging.start(logFile);
+        TlsReloader reloader = tls.reloader(tlsMaterial)) {
       // A replica's durability is its Raft log's (synced on a majority before a write is
       // acknowledged); its store replays the log from its applied position after a crash.
       OmMetadataStore store = StoreDirs.open(dataDir, OmStoreOptions.defaults()

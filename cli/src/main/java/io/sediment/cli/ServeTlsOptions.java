@@ -1,9 +1,11 @@
 package io.sediment.cli;
 
 import io.sediment.om.tls.TlsMaterial;
+import io.sediment.om.tls.TlsReloader;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.time.Duration;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
@@ -28,6 +30,12 @@ final class ServeTlsOptions {
           + "replicas also trust each other by it (needed with --ha-id and --tls-cert).")
   Path ca;
 
+  @Option(names = "--tls-reload-seconds", paramLabel = "S", defaultValue = "60",
+      description = "Read the --tls-* files again every S seconds and, when they changed and are "
+          + "usable, serve them to new connections without a restart (0: read once at start; "
+          + "default: ${DEFAULT-VALUE}).")
+  int reloadSeconds;
+
   @Option(names = "--insecure-bind-any",
       description = "Allow a --host other than loopback without TLS: anyone who reaches the "
           + "port can read and change everything, in plaintext.")
@@ -47,6 +55,9 @@ final class ServeTlsOptions {
     if ((cert == null) != (key == null)) {
       throw new CommandLine.ParameterException(cmd, "--tls-cert and --tls-key go together");
     }
+    if (reloadSeconds < 0) {
+      throw new CommandLine.ParameterException(cmd, "--tls-reload-seconds must be 0 or more");
+    }
     if (ca != null && cert == null) {
       throw new CommandLine.ParameterException(cmd, "--tls-ca needs --tls-cert and --tls-key");
     }
@@ -60,6 +71,15 @@ final class ServeTlsOptions {
           + "(--tls-cert, --tls-key), bind loopback (--host 127.0.0.1), or accept the risk with "
           + "--insecure-bind-any");
     }
+  }
+
+  /**
+   * What reloads {@code material} every --tls-reload-seconds; null when that is 0 or there is
+   * no material (try-with-resources skips a null).
+   */
+  TlsReloader reloader(TlsMaterial material) {
+    return material == null || reloadSeconds == 0 ? null
+        : TlsReloader.every(material, Duration.ofSeconds(reloadSeconds));
   }
 
   /** Whether every address {@code host} names is a loopback one. */

@@ -139,6 +139,12 @@ class ServeTlsTest {
     assertEquals(2, halfTls.code());
     assertTrue(halfTls.err().contains("--tls-cert and --tls-key go together"), halfTls.err());
 
+    Run negativeReload = run("serve", "--data", data.toString(), "--port", "0", "--tls-cert",
+        server.cert().toString(), "--tls-key", server.key().toString(), "--tls-reload-seconds",
+        "-1");
+    assertEquals(2, negativeReload.code());
+    assertTrue(negativeReload.err().contains("--tls-reload-seconds"), negativeReload.err());
+
     Run replicaWithoutCa = run("serve", "--data", data.toString(), "--port", "0", "--tls-cert",
         server.cert().toString(), "--tls-key", server.key().toString(), "--ha-id", "om1",
         "--peers", "om1=127.0.0.1:1");

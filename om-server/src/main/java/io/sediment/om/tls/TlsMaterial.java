@@ -4,19 +4,26 @@ import io.grpc.ChannelCredentials;
 import io.grpc.ServerCredentials;
 import io.grpc.TlsChannelCredentials;
 import io.grpc.TlsServerCredentials;
+import io.grpc.util.AdvancedTlsX509KeyManager;
+import io.grpc.util.AdvancedTlsX509TrustManager;
+import io.grpc.util.AdvancedTlsX509TrustManager.Verification;
 import java.io.IOException;
 import java.io.Reader;
+import java.io.StringReader;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.PrivateKey;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import javax.net.ssl.KeyManager;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
@@ -36,20 +43,41 @@ import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
  * client certificates signed by the CA only when one is given (mutual TLS); a client trusts the CA
  * given, else the JDK's default trust store, and shows an identity only when one is given.
  *
- * <p>Read once at {@link #load}; a change to the files takes a restart. Immutable and thread-safe.
+ * <p>Read at {@link #load}; {@link #reload} reads the same files again and, when they are usable,
+ * puts their certificate, key and CA in place of the old ones. Every credential and context made
+ * from one material shares its {@linkplain #keyManager key manager} and {@linkplain #trustManager
+ * CA trust manager}, so a reload reaches every server and channel built from it: handshakes after
+ * the reload use the new files, connections already open keep what they negotiated. Whether an
+ * identity or a CA is present is fixed at {@link #load}. Thread-safe.
  */
 public final class TlsMaterial {
 
-  private static final char[] NO_PASSWORD = new char[0];
+  private final Path certFile;
+  private final Path keyFile;
+  private final Path caFile;
+  /** Null without an identity. */
+  private final AdvancedTlsX509KeyManager keyManager;
+  /** Null without a CA (a client then trusts the JDK's defaults). */
+  private final AdvancedTlsX509TrustManager caTrust;
+  /** Guarded by this: what the managers hold now. */
+  private Contents current;
 
-  private final X509Certificate[] chain;
-  private final PrivateKey key;
-  private final List<X509Certificate> trusted;
+  /** The contents of the files as last put in place, parsed. */
+  private record Contents(byte[] digest, X509Certificate[] chain, PrivateKey key,
+      X509Certificate[] trusted) {}
 
-  private TlsMaterial(X509Certificate[] chain, PrivateKey key, List<X509Certificate> trusted) {
-    this.chain = chain;
-    this.key = key;
-    this.trusted = trusted;
+  private TlsMaterial(Path certFile, Path keyFile, Path caFile, Contents read) {
+    this.certFile = certFile;
+    this.keyFile = keyFile;
+    this.caFile = caFile;
+    this.keyManager = read.chain == null ? null : new AdvancedTlsX509KeyManager();
+    try {
+      this.caTrust = read.trusted.length == 0 ? null : AdvancedTlsX509TrustManager.newBuilder()
+          .setVerification(Verification.CERTIFICATE_AND_HOST_NAME_VERIFICATION).build();
+    } catch (CertificateException e) {
+      throw new IllegalStateException("Cannot make a TLS trust manager: " + e.getMessage(), e);
+    }
+    install(read);
   }
 
   /**
@@ -64,62 +92,92 @@ public final class TlsMaterial {
     if ((cert == null) != (key == null)) {
       throw new IllegalArgumentException("A TLS certificate and its private key go together");
     }
+    return new TlsMaterial(cert, key, ca, read(cert, key, ca));
+  }
+
+  /**
+   * Reads the files given to {@link #load} again and, if their contents changed and are usable,
+   * puts them in place.
+   *
+   * @return whether new material was put in place (false: the files are as last read)
+   * @throws IOException naming the file that cannot be read or is not usable (or a key that does
+   *     not match its certificate); the material in place is kept
+   */
+  public synchronized boolean reload() throws IOException {
+    Contents read = read(certFile, keyFile, caFile);
+    if (MessageDigest.isEqual(read.digest, current.digest)) {
+      return false;
+    }
+    install(read);
+    return true;
+  }
+
+  private synchronized void install(Contents read) {
+    if (keyManager != null) {
+      keyManager.updateIdentityCredentials(read.chain, read.key);
+    }
+    if (caTrust != null) {
+      try {
+        caTrust.updateTrustCredentials(read.trusted);
+      } catch (GeneralSecurityException | IOException e) {
+        throw new IllegalStateException("Cannot hold the TLS CA in memory: " + e.getMessage(), e);
+      }
+    }
+    current = read;
+  }
+
+  private static Contents read(Path cert, Path key, Path ca) throws IOException {
+    MessageDigest digest = sha256();
     X509Certificate[] chain = null;
     PrivateKey privateKey = null;
     if (cert != null) {
-      List<X509Certificate> c = certificates(cert);
-      chain = c.toArray(new X509Certificate[0]);
-      privateKey = privateKey(key);
+      chain = certificates(cert, digest).toArray(new X509Certificate[0]);
+      privateKey = privateKey(key, digest);
       checkPair(chain[0], privateKey, cert, key);
     }
-    List<X509Certificate> trusted = ca == null ? List.of() : certificates(ca);
-    return new TlsMaterial(chain, privateKey, trusted);
+    X509Certificate[] trusted = ca == null ? new X509Certificate[0]
+        : certificates(ca, digest).toArray(new X509Certificate[0]);
+    return new Contents(digest.digest(), chain, privateKey, trusted);
   }
 
   /** Whether there is a certificate and key to show to the peer. */
   public boolean hasIdentity() {
-    return chain != null;
+    return keyManager != null;
   }
 
   /** Whether a CA was given (else a client trusts the JDK's defaults, a server no client). */
   public boolean hasTrustedCa() {
-    return !trusted.isEmpty();
+    return caTrust != null;
   }
 
-  /** The identity's key manager; null without an identity. */
+  /**
+   * The identity's key manager, the same instance on every call (it follows {@link #reload});
+   * null without an identity.
+   */
   public X509KeyManager keyManager() {
-    if (chain == null) {
-      return null;
-    }
-    try {
-      KeyStore ks = KeyStore.getInstance("PKCS12");
-      ks.load(null, null);
-      ks.setKeyEntry("identity", key, NO_PASSWORD, chain);
-      KeyManagerFactory f = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-      f.init(ks, NO_PASSWORD);
-      return firstOf(f.getKeyManagers(), X509KeyManager.class);
-    } catch (GeneralSecurityException | IOException e) {
-      throw new IllegalStateException("Cannot hold the TLS key in memory: " + e.getMessage(), e);
-    }
+    return keyManager;
   }
 
-  /** The trust manager: the CA's certificates, or the JDK's defaults without a CA. */
+  /**
+   * The trust manager: with a CA, the same instance on every call (it follows {@link #reload});
+   * without one, the JDK's defaults.
+   */
   public X509TrustManager trustManager() {
+    if (caTrust != null) {
+      return caTrust;
+    }
     try {
-      KeyStore ks = null;
-      if (!trusted.isEmpty()) {
-        ks = KeyStore.getInstance("PKCS12");
-        ks.load(null, null);
-        for (int i = 0; i < trusted.size(); i++) {
-          ks.setCertificateEntry("ca-" + i, trusted.get(i));
-        }
-      }
       TrustManagerFactory f = TrustManagerFactory.getInstance(
           TrustManagerFactory.getDefaultAlgorithm());
-      f.init(ks);
-      return firstOf(f.getTrustManagers(), X509TrustManager.class);
-    } catch (GeneralSecurityException | IOException e) {
-      throw new IllegalStateException("Cannot hold the TLS CA in memory: " + e.getMessage(), e);
+      f.init((KeyStore) null);
+      for (TrustManager m : f.getTrustManagers()) {
+        if (m instanceof X509TrustManager x) {
+          return x;
+        }
+      }
+      throw new IllegalStateException("The JDK made no X509TrustManager");
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("Cannot load the JDK's trusted CAs: " + e.getMessage(), e);
     }
   }
 
@@ -165,31 +223,24 @@ public final class TlsMaterial {
     }
   }
 
-  private static <T> T firstOf(Object[] managers, Class<T> type) {
-    for (Object m : managers) {
-      if (type.isInstance(m)) {
-        return type.cast(m);
-      }
-    }
-    throw new IllegalStateException("The JDK made no " + type.getSimpleName());
-  }
-
   private void requireIdentity() {
-    if (chain == null) {
+    if (keyManager == null) {
       throw new IllegalStateException("A TLS server needs a certificate and its private key");
     }
   }
 
-  private static List<X509Certificate> certificates(Path file) throws IOException {
+  private static List<X509Certificate> certificates(Path file, MessageDigest digest)
+      throws IOException {
     List<X509Certificate> out = new ArrayList<>();
     JcaX509CertificateConverter converter = new JcaX509CertificateConverter();
-    try (Reader r = Files.newBufferedReader(file); PEMParser pem = new PEMParser(r)) {
+    try (Reader r = contents(file, digest); PEMParser pem = new PEMParser(r)) {
       for (Object o = pem.readObject(); o != null; o = pem.readObject()) {
         if (o instanceof X509CertificateHolder h) {
           out.add(converter.getCertificate(h));
         }
       }
-    } catch (CertificateException | RuntimeException e) {
+    } catch (CertificateException | IOException | RuntimeException e) {
+      // Malformed PEM shows as an IOException that does not name the file.
       throw new IOException("Cannot read the certificates in " + file + ": " + e.getMessage(), e);
     }
     if (out.isEmpty()) {
@@ -198,9 +249,9 @@ public final class TlsMaterial {
     return List.copyOf(out);
   }
 
-  private static PrivateKey privateKey(Path file) throws IOException {
+  private static PrivateKey privateKey(Path file, MessageDigest digest) throws IOException {
     JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
-    try (Reader r = Files.newBufferedReader(file); PEMParser pem = new PEMParser(r)) {
+    try (Reader r = contents(file, digest); PEMParser pem = new PEMParser(r)) {
       for (Object o = pem.readObject(); o != null; o = pem.readObject()) {
         if (o instanceof PrivateKeyInfo info) {
           return converter.getPrivateKey(info);
@@ -209,11 +260,27 @@ public final class TlsMaterial {
           return converter.getPrivateKey(pair.getPrivateKeyInfo());
         }
       }
-    } catch (RuntimeException e) {
+    } catch (IOException | RuntimeException e) {
       throw new IOException("Cannot read the private key in " + file + ": " + e.getMessage(), e);
     }
     throw new IOException("No unencrypted PEM private key (-----BEGIN PRIVATE KEY----- or "
         + "-----BEGIN RSA/EC PRIVATE KEY-----) in " + file);
+  }
+
+  /** The file's bytes as text, added to {@code digest} (with its length, so files do not run together). */
+  private static Reader contents(Path file, MessageDigest digest) throws IOException {
+    byte[] bytes = Files.readAllBytes(file);
+    digest.update(ByteBuffer.allocate(Long.BYTES).putLong(bytes.length).array());
+    digest.update(bytes);
+    return new StringReader(new String(bytes, StandardCharsets.US_ASCII));
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("The JDK has no SHA-256", e);
+    }
   }
 
   /** Refuses a key that is not the certificate's: the failure would otherwise show at handshake. */
@@ -245,8 +312,9 @@ public final class TlsMaterial {
   }
 
   @Override
-  public String toString() {
-    return "TlsMaterial[identity=" + (chain == null ? "none"
-        : chain[0].getSubjectX500Principal().getName()) + ", trusted CAs=" + trusted.size() + "]";
+  public synchronized String toString() {
+    return "TlsMaterial[identity=" + (current.chain == null ? "none"
+        : current.chain[0].getSubjectX500Principal().getName()) + ", trusted CAs="
+        + current.trusted.length + "]";
   }
 }
