@@ -11,6 +11,7 @@ import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sediment.om.OmMetadataStore;
+import io.sediment.om.auth.Administrators;
 import io.sediment.om.requests.Replication;
 import io.sediment.om.service.OmServices;
 import io.sediment.proto.om.AdminServiceGrpc;
@@ -81,6 +82,8 @@ public final class OmGrpcServer implements AutoCloseable {
   private final Replication replication;
   private final CheckpointRoot checkpointRoot;
   private final ServerCredentials credentials;
+  /** Null when calls are not checked against ACLs. */
+  private final Administrators administrators;
   private final GrpcMetrics metrics;
 
   private final HealthStatusManager health = new HealthStatusManager();
@@ -104,6 +107,7 @@ public final class OmGrpcServer implements AutoCloseable {
     this.replication = b.replication;
     this.checkpointRoot = b.checkpointRoot;
     this.credentials = b.credentials;
+    this.administrators = b.administrators;
     this.metrics = new GrpcMetrics(registry);
     if (replication != null) {
       ReplicationMetrics.register(registry, replication);
@@ -330,6 +334,7 @@ public final class OmGrpcServer implements AutoCloseable {
     private Replication replication;
     private CheckpointRoot checkpointRoot;
     private ServerCredentials credentials;
+    private Administrators administrators;
 
     private Builder(OmMetadataStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -427,6 +432,15 @@ public final class OmGrpcServer implements AutoCloseable {
      */
     public Builder credentials(ServerCredentials c) {
       this.credentials = Objects.requireNonNull(c, "credentials");
+      return this;
+    }
+
+    /**
+     * Check every call against the owners and ACLs of what it touches, these principals passing
+     * every check (default: no checks, every caller may do anything).
+     */
+    public Builder administrators(Administrators a) {
+      this.administrators = Objects.requireNonNull(a, "administrators");
       return this;
     }
 
