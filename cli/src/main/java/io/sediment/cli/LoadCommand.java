@@ -61,7 +61,19 @@ final class LoadCommand implements Callable<Integer> {
     plan.validate(cmd);
     target.checkTimeout(cmd);
     if (data == null) {
-      load(target.open(cmd));
+      // Given every replica of a group, each call follows the leader, also across a failover.
+      target.om(cmd, stub -> {
+        try {
+          load(stub);
+        } catch (RuntimeException e) {
+          throw e;
+        } catch (Exception e) {
+          if (e instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+          }
+          throw new CliFailure("The load stopped: " + e, e);
+        }
+      });
       return 0;
     }
     try (OmMetadataStore store = StoreDirs.open(data,
@@ -72,9 +84,12 @@ final class LoadCommand implements Callable<Integer> {
       } catch (IOException e) {
         throw new CliFailure("Cannot start the loader's loopback server: " + e.getMessage(), e);
       }
+      ManagedChannel channel = TargetOptions.channelTo(cmd, local.target(),
+          InsecureChannelCredentials.create());
       try {
-        load(TargetOptions.channelTo(cmd, local.target(), InsecureChannelCredentials.create()));
+        load(OmServiceGrpc.newBlockingStub(channel));
       } finally {
+        TargetOptions.close(channel);
         local.shutdown(OmGrpcServer.DEFAULT_DRAIN_TIMEOUT);
         store.dbStore().syncWal();
       }
@@ -82,16 +97,11 @@ final class LoadCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** Loads the plan through {@code channel}, then shuts the channel down. */
-  private void load(ManagedChannel channel) throws Exception {
-    try {
-      OmServiceGrpc.OmServiceBlockingStub stub = OmServiceGrpc.newBlockingStub(channel);
-      ProgressBar progress = new ProgressBar(spec.commandLine().getErr(), plan.totalSteps(),
-          !plan.noProgress);
-      new NamespaceLoader(plan, () -> target.deadline(stub), progress)
-          .load(spec.commandLine().getOut());
-    } finally {
-      TargetOptions.close(channel);
-    }
+  /** Loads the plan through {@code stub}, each call with the command's deadline. */
+  private void load(OmServiceGrpc.OmServiceBlockingStub stub) throws Exception {
+    ProgressBar progress = new ProgressBar(spec.commandLine().getErr(), plan.totalSteps(),
+        !plan.noProgress);
+    new NamespaceLoader(plan, () -> target.deadline(stub), progress)
+        .load(spec.commandLine().getOut());
   }
 }

@@ -6,17 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.cli.SedimentCommandTest.Run;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.net.ServerSocket;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code ha add-peer} and {@code ha remove-peer} as an operator runs them: a group of one
@@ -26,36 +19,19 @@ import picocli.CommandLine;
 class HaMembershipCliTest {
 
   @TempDir Path dir;
-  private final List<ServeCommand> serves = new ArrayList<>();
-  private final List<Thread> threads = new ArrayList<>();
+  private final ServeThreads serves = new ServeThreads();
 
   @AfterEach
   void stopAll() throws InterruptedException {
-    serves.forEach(ServeCommand::requestStop);
-    for (Thread t : threads) {
-      t.join(30_000);
-    }
+    serves.stopAll();
   }
 
   private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
+    return ServeThreads.freePort();
   }
 
-  /** Runs {@code serve args...} in a thread and waits until it listens. */
   private void serve(String... args) throws InterruptedException {
-    CommandLine cmd = Sediment.commandLine();
-    ServeCommand serve = cmd.getSubcommands().get("serve").getCommand();
-    serve.installShutdownHook = false;
-    StringWriter err = new StringWriter();
-    cmd.setOut(new PrintWriter(new StringWriter()));
-    cmd.setErr(new PrintWriter(err));
-    Thread t = new Thread(() -> cmd.execute(args));
-    t.start();
-    serves.add(serve);
-    threads.add(t);
-    assertTrue(serve.started.await(60, TimeUnit.SECONDS), err.toString());
+    serves.serve(args);
   }
 
   @Test
