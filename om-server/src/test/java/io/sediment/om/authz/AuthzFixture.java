@@ -19,6 +19,8 @@ import io.sediment.om.auth.CallPrincipal;
 import io.sediment.om.auth.Principal;
 import io.sediment.om.core.OmDBDefinition;
 import io.sediment.om.core.OmKeys;
+import io.sediment.om.core.OmStoreOptions;
+import io.sediment.om.core.SyncPolicy;
 import io.sediment.om.grpc.OmGrpcServer;
 import io.sediment.proto.om.AdminServiceGrpc;
 import io.sediment.proto.om.BucketInfo;
@@ -59,7 +61,9 @@ final class AuthzFixture implements AutoCloseable {
   final ManagedChannel channel;
 
   AuthzFixture(Path dir, boolean authorization) throws IOException {
-    store = OmMetadataStore.open(dir);
+    // Acknowledged before fsync: the tests never crash the process, and fsyncs dominate them.
+    store = OmMetadataStore.open(dir,
+        OmStoreOptions.defaults().withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
     OmGrpcServer.Builder b = OmGrpcServer.builder(store).port(0)
         .drainTimeout(Duration.ofSeconds(5)).interceptor(new BindFromHeaders());
     if (authorization) {
