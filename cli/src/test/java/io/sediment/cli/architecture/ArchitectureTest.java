@@ -57,9 +57,12 @@ class ArchitectureTest {
         .check(shipped);
   }
 
-  /** om-server's packages: the gRPC service, its request seam, replication and the client. */
+  /**
+   * om-server's packages: the gRPC service, its request seam, replication, the client and the
+   * authorizer.
+   */
   private static final String[] SERVER = {"io.sediment.om.grpc..", "io.sediment.om.requests..",
-      "io.sediment.om.ha..", "io.sediment.om.client.."};
+      "io.sediment.om.ha..", "io.sediment.om.client..", "io.sediment.om.authz.."};
 
   @Test
   void theStoreDoesNotKnowItsServers() {

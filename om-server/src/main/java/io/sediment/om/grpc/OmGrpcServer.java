@@ -12,6 +12,10 @@ import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sediment.om.OmMetadataStore;
 import io.sediment.om.auth.Administrators;
+import io.sediment.om.authz.AdministratorsOnly;
+import io.sediment.om.authz.NativeAccessControl;
+import io.sediment.om.authz.RpcRights;
+import io.sediment.om.requests.ReadGate;
 import io.sediment.om.requests.Replication;
 import io.sediment.om.service.OmServices;
 import io.sediment.proto.om.AdminServiceGrpc;
@@ -147,9 +151,20 @@ public final class OmGrpcServer implements AutoCloseable {
     List<ServerInterceptor> chain = new ArrayList<>(interceptors);
     // Outermost of the chain: the request ids are in the context for everything inside.
     chain.add(new RequestIds());
-    OmServiceImpl om = replication == null ? new OmServiceImpl(store)
+    // Without administrators nothing is checked (AccessControl.OPEN): today's behaviour.
+    NativeAccessControl acl = administrators == null ? null
+        : new NativeAccessControl(administrators, store);
+    RpcRights rights = acl == null ? null : new RpcRights(acl);
+    OmServiceImpl om = replication == null
+        ? new OmServiceImpl(store, WriteRequests.over(store), ReadGate.NONE, Runnable::run, rights)
         : new OmServiceImpl(store, replication.writes(), replication.reads(),
-            completionsOn(executor));
+            completionsOn(executor), rights);
+    io.grpc.ServerServiceDefinition admin = ServerInterceptors.intercept(
+        new AdminServiceImpl(store, services, replication, checkpointRoot));
+    if (acl != null) {
+      // Innermost, so the caller is bound when it runs.
+      admin = ServerInterceptors.intercept(admin, new AdministratorsOnly(acl));
+    }
     NettyServerBuilder nb = NettyServerBuilder.forAddress(new InetSocketAddress(host, requestedPort),
             credentials == null ? InsecureServerCredentials.create() : credentials)
         .executor(executor)
@@ -158,9 +173,7 @@ public final class OmGrpcServer implements AutoCloseable {
         .addService(MalformedRequests.strict(
             ServerInterceptors.intercept(om, chain)))
         .addService(MalformedRequests.strict(
-            ServerInterceptors.intercept(new AdminServiceImpl(store, services, replication,
-                checkpointRoot),
-                chain)))
+            ServerInterceptors.intercept(admin, chain)))
         .addService(health.getHealthService())
         .addService(ProtoReflectionServiceV1.newInstance())
         .addService(legacyReflection())

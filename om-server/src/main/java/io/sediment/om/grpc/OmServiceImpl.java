@@ -3,6 +3,7 @@ package io.sediment.om.grpc;
 import io.grpc.BindableService;
 import io.grpc.ServerServiceDefinition;
 import io.sediment.om.OmMetadataStore;
+import io.sediment.om.authz.RpcRights;
 import io.sediment.om.requests.ReadGate;
 import io.sediment.om.requests.WritePath;
 import io.sediment.proto.om.OmServiceGrpc;
@@ -30,6 +31,8 @@ public final class OmServiceImpl implements BindableService {
   private final WritePath writes;
   private final ReadGate reads;
   private final Executor completions;
+  /** Null when calls are not checked. */
+  private final RpcRights rights;
 
   /** A single-node service: writes applied on the calling thread, reads ungated. */
   public OmServiceImpl(OmMetadataStore store) {
@@ -43,6 +46,18 @@ public final class OmServiceImpl implements BindableService {
    */
   public OmServiceImpl(OmMetadataStore store, WritePath writes, ReadGate reads,
       Executor completions) {
+    this(store, writes, reads, completions, null);
+  }
+
+  /**
+   * A service as above whose every RPC is first admitted by {@code rights} (null: none).
+   *
+   * <p>{@link #bindService()} then fails with {@link IllegalStateException} for an RPC
+   * {@code rights} has no rule for.
+   */
+  public OmServiceImpl(OmMetadataStore store, WritePath writes, ReadGate reads,
+      Executor completions, RpcRights rights) {
+    this.rights = rights;
     this.store = Objects.requireNonNull(store, "store");
     this.writes = Objects.requireNonNull(writes, "writes");
     this.reads = Objects.requireNonNull(reads, "reads");
@@ -53,7 +68,7 @@ public final class OmServiceImpl implements BindableService {
   public ServerServiceDefinition bindService() {
     ServerServiceDefinition.Builder service =
         ServerServiceDefinition.builder(OmServiceGrpc.getServiceDescriptor());
-    bindAreas(store, new RpcBinder(service, reads, writes, completions));
+    bindAreas(store, new RpcBinder(service, reads, writes, completions, rights));
     return service.build();
   }
 

@@ -4,6 +4,8 @@ import com.google.protobuf.Message;
 import com.google.protobuf.Parser;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerServiceDefinition;
+import io.sediment.om.auth.CallPrincipal;
+import io.sediment.om.authz.RpcRights;
 import io.sediment.om.requests.ReadGate;
 import io.sediment.om.requests.WritePath;
 import io.sediment.proto.om.OmLogEntry;
@@ -20,6 +22,11 @@ import java.util.function.Function;
  * registered here for the entry's request ({@link #route}); the call is answered when the path
  * completes the write, so a path that waits for a group holds no handler thread meanwhile.
  * Binding without a service only collects those handlers (for the state machine of a replica).
+ *
+ * <p>With {@link RpcRights}, every RPC's guard admits the caller ({@link CallPrincipal}) first:
+ * a read after the read gate, a write on the leader before its log entry is built and submitted,
+ * so the entry carries what the guard decided (the owner of what it creates) and the replicas
+ * apply it without checking again. A denied call runs nothing.
  *
  * <p>Not thread-safe: used while a service is built; the routes it collected are then read-only.
  */
@@ -38,6 +45,8 @@ final class RpcBinder {
   private final ReadGate reads;
   private final WritePath writes;
   private final Executor completions;
+  /** Null when calls are not checked. */
+  private final RpcRights rights;
   private final Map<OmLogEntry.RequestCase, WriteRoute<?>> routes =
       new EnumMap<>(OmLogEntry.RequestCase.class);
 
@@ -47,6 +56,16 @@ final class RpcBinder {
    */
   RpcBinder(ServerServiceDefinition.Builder service, ReadGate reads, WritePath writes,
       Executor completions) {
+    this(service, reads, writes, completions, null);
+  }
+
+  /**
+   * @param rights the checks every bound RPC passes first, or null for none
+   * @throws IllegalStateException (when binding) for an RPC {@code rights} has no rule for
+   */
+  RpcBinder(ServerServiceDefinition.Builder service, ReadGate reads, WritePath writes,
+      Executor completions, RpcRights rights) {
+    this.rights = rights;
     this.service = service;
     this.reads = reads;
     this.writes = writes;
@@ -56,9 +75,10 @@ final class RpcBinder {
   /** Binds a read-only RPC. */
   <Q, R> void read(MethodDescriptor<Q, R> method, Function<Q, R> handler) {
     if (service != null) {
+      RpcRights.Guard<Q> guard = rights == null ? null : rights.guard(method);
       UnaryCalls.bind(service, method, req -> {
         reads.beforeRead();
-        return handler.apply(req);
+        return handler.apply(guard == null ? req : guard.admit(CallPrincipal.current(), req));
       });
     }
   }
@@ -77,9 +97,16 @@ final class RpcBinder {
     }
     if (service != null) {
       Parser<R> parser = parserOf(method);
+      RpcRights.Guard<Q> guard = rights == null ? null : rights.guard(method);
       UnaryCalls.bindAsync(service, method, req -> {
+        Q admitted = req;
+        if (guard != null) {
+          // Decided against the leader's state: a follower refuses before checking.
+          writes.beforeSubmit();
+          admitted = guard.admit(CallPrincipal.current(), req);
+        }
         OmLogEntry.Builder entry = OmLogEntry.newBuilder();
-        into.accept(entry, req);
+        into.accept(entry, admitted);
         return writes.writeAsync(entry, parser);
       }, completions);
     }

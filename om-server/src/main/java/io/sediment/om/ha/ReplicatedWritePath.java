@@ -8,6 +8,7 @@ import io.sediment.om.OmMetadataStore;
 import io.sediment.om.core.OmException;
 import io.sediment.om.grpc.RequestIds;
 import io.sediment.om.grpc.WriteRequests;
+import io.sediment.om.requests.NotLeaderException;
 import io.sediment.om.requests.WritePath;
 import io.sediment.proto.om.AdoptTokenSecret;
 import io.sediment.proto.om.OmLogEntry;
@@ -55,6 +56,15 @@ public final class ReplicatedWritePath implements WritePath {
       return writeAsync(entry, parser).join();
     } catch (CompletionException e) {
       throw e.getCause() instanceof RuntimeException r ? r : e;
+    }
+  }
+
+  /** Refuses on a follower, naming the leader: writes are decided and submitted by the leader. */
+  @Override
+  public void beforeSubmit() {
+    if (!replica.isLeader()) {
+      ReplicaStatus s = replica.status();
+      throw new NotLeaderException(replica.id(), s.leaderId(), s.leaderAddress());
     }
   }
 

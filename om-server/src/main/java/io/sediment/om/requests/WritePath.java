@@ -23,6 +23,16 @@ public interface WritePath {
   <R extends Message> R write(OmLogEntry.Builder entry, Parser<R> parser);
 
   /**
+   * Returns when a write submitted now would be accepted by this replica as far as it can tell
+   * (a single store: always), so a caller can check the request against this replica's state
+   * first, knowing that state is the leader's.
+   *
+   * @throws NotLeaderException if this replica would refuse the write (nothing submitted)
+   */
+  default void beforeSubmit() {
+  }
+
+  /**
    * {@link #write}, completing later: the future holds the response or the exception
    * {@link #write} would throw. The default runs {@link #write} on the calling thread; a path that
    * waits for others (a replicated log) returns at once, so the caller's thread is free meanwhile.

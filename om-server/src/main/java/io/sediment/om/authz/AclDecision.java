@@ -1,0 +1,57 @@
+package io.sediment.om.authz;
+
+import io.sediment.om.auth.Principal;
+import io.sediment.om.auth.Resource;
+import io.sediment.proto.om.AclRight;
+
+/**
+ * The native authorizer's decision, as a pure function of the records involved (no lookups, no
+ * administrators: an administrator passes before this is asked).
+ *
+ * <ul>
+ *   <li>SERVICE: never (only administrators act on the service as a whole);
+ *   <li>VOLUME: the volume grants the right ({@link Grants}: owner or an applying entry);
+ *   <li>BUCKET: the bucket grants the right, and the volume grants READ;
+ *   <li>KEY: the key grants the right (when it exists) or its bucket does (a right on a bucket
+ *       covers every key in it, Ozone's bucket/prefix fallback), and the volume grants READ. CREATE
+ *       on a key is decided by the bucket alone: the key does not exist yet.
+ * </ul>
+ *
+ * A record that does not exist ({@code null}) grants nothing, so a caller who is not an
+ * administrator learns nothing about names that do not exist beyond the denial.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class AclDecision {
+
+  private AclDecision() {
+  }
+
+  /**
+   * Whether {@code p} holds {@code right} on a resource of {@code type}.
+   *
+   * @param volume the resource's volume, or null if absent (ignored for SERVICE)
+   * @param bucket the resource's bucket, or null if absent (ignored above BUCKET)
+   * @param key the key, file or directory, or null if absent (ignored above KEY)
+   */
+  public static boolean allows(Principal p, Resource.Type type, AclRight right, Grants volume,
+      Grants bucket, Grants key) {
+    return switch (type) {
+      case SERVICE -> false;
+      case VOLUME -> volume != null && volume.grants(p, right);
+      case BUCKET -> volume != null && bucket != null && volume.grants(p, AclRight.ACL_READ)
+          && bucket.grants(p, right);
+      case KEY -> volume != null && bucket != null && volume.grants(p, AclRight.ACL_READ)
+          && (bucket.grants(p, right)
+              || (right != AclRight.ACL_CREATE && key != null && key.grants(p, right)));
+    };
+  }
+
+  /**
+   * Whether deciding a KEY check needs the key's record: only when the bucket alone does not
+   * already grant the right, and never for CREATE.
+   */
+  static boolean needsKey(Principal p, AclRight right, Grants bucket) {
+    return right != AclRight.ACL_CREATE && bucket != null && !bucket.grants(p, right);
+  }
+}
