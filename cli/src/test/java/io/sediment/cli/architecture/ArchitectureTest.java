@@ -59,7 +59,7 @@ class ArchitectureTest {
 
   /** om-server's packages: the gRPC service, its request seam, replication and the client. */
   private static final String[] SERVER = {"io.sediment.om.grpc..", "io.sediment.om.requests..",
-      "io.sediment.om.ha..", "io.sediment.om.client.."};
+      "io.sediment.om.ha..", "io.sediment.om.client..", "io.sediment.om.audit.."};
 
   @Test
   void theStoreDoesNotKnowItsServers() {
