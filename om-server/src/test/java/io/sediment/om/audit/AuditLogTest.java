@@ -9,16 +9,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.grpc.CallOptions;
 import io.grpc.Contexts;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
 import io.sediment.om.OmMetadataStore;
 import io.sediment.om.auth.CallPrincipal;
@@ -33,8 +36,10 @@ import io.sediment.proto.om.GetVolumeRequest;
 import io.sediment.proto.om.LookupKeyRequest;
 import io.sediment.proto.om.OmServiceGrpc;
 import io.sediment.proto.om.OmServiceGrpc.OmServiceBlockingStub;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -249,6 +254,40 @@ class AuditLogTest {
     assertEquals("bob", deniedLine.get("principal"));
     assertEquals("bob lacks WRITE on /vol1", deniedLine.get("error"));
   }
+
+  @Test
+  void aRequestThatIsNotAValidMessageIsRecordedToo() throws IOException {
+    start(AuditReads.none());
+    MethodDescriptor<byte[], byte[]> lookup = OmServiceGrpc.getLookupKeyMethod()
+        .toBuilder(BYTES, BYTES).build();
+    StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
+        () -> ClientCalls.blockingUnaryCall(channel, lookup,
+            CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS),
+            new byte[] {(1 << 3) | 2, 1, (byte) 0xFF}));
+    assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+    List<Map<String, String>> lines = lines();
+    assertEquals(1, lines.size(), lines.toString());
+    assertEquals("sediment.om.v1.OmService/LookupKey", lines.get(0).get("rpc"));
+    assertEquals("UNKNOWN", lines.get(0).get("status"), "ended outside the audited service");
+    assertEquals("-", lines.get(0).get("resource"), "no request reached the audit");
+  }
+
+  private static final MethodDescriptor.Marshaller<byte[]> BYTES =
+      new MethodDescriptor.Marshaller<>() {
+        @Override
+        public InputStream stream(byte[] value) {
+          return new ByteArrayInputStream(value);
+        }
+
+        @Override
+        public byte[] parse(InputStream stream) {
+          try {
+            return stream.readAllBytes();
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }
+      };
 
   @Test
   void noCredentialEverReachesTheFile() throws IOException {
