@@ -2,6 +2,7 @@ package io.sediment.cli;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sediment.om.OmMetadataStore;
+import io.sediment.om.audit.AuditLogFile;
 import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.SyncPolicy;
 import io.sediment.om.grpc.CheckpointRoot;
@@ -115,6 +116,9 @@ final class ServeCommand implements Callable<Integer> {
   @CommandLine.Mixin
   ServeTlsOptions tls = new ServeTlsOptions();
 
+  @CommandLine.Mixin
+  ServeAuditOptions audit = new ServeAuditOptions();
+
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -156,6 +160,7 @@ final class ServeCommand implements Callable<Integer> {
           .withSyncPolicy(ha.enabled() ? SyncPolicy.PROCESS_CRASH_SAFE : sync)
           .withMaxPathDepth(maxPathDepth));
       AutoCloseable reconHandle = null;
+      AuditLogFile auditLog = null;
       OmServices bg = null;
       OmReplica replica = null;
       Thread hook = null;
@@ -167,6 +172,10 @@ final class ServeCommand implements Callable<Integer> {
             .drainTimeout(drain).registry(registry).checkpointRoot(checkpoints(dataDir));
         if (tlsMaterial != null) {
           builder.credentials(tlsMaterial.serverCredentials());
+        }
+        auditLog = audit.open(dataDir);
+        if (auditLog != null) {
+          builder.audit(audit.interceptor(auditLog));
         }
         ReplicaRequests replicated = null;
         if (ha.enabled()) {
@@ -218,6 +227,7 @@ final class ServeCommand implements Callable<Integer> {
             r.url()) : "Recon: none (--no-recon)");
         out.printf("  data: %s%n  logs: %s%n", StoreDirs.store(dataDir), logFile);
         out.printf("  checkpoints: under %s only%n", s.checkpointRoot());
+        out.println(audit.describe(auditLog));
         if (replica != null) {
           out.printf("Replica %s of group '%s' (%s); Raft log in %s. Writes and the background "
               + "services' steps go through the leader. Replication traffic: %s.%n", replica.id(),
@@ -244,6 +254,10 @@ final class ServeCommand implements Callable<Integer> {
         OmGrpcServer s = server;
         if (s != null) {
           s.shutdown(Duration.ofSeconds(drainSeconds));
+        }
+        if (auditLog != null) {
+          // After the drain: every call's line is in the file.
+          closeQuietly(auditLog);
         }
         if (reconHandle != null) {
           closeQuietly(reconHandle);
@@ -355,6 +369,7 @@ final class ServeCommand implements Callable<Integer> {
     background.validate(cmd);
     ha.validate(cmd);
     tls.validate(cmd, host, ha.enabled());
+    audit.validate(cmd);
   }
 
   private void awaitStopped(Duration max) {

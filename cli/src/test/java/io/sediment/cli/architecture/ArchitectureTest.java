@@ -58,11 +58,12 @@ class ArchitectureTest {
   }
 
   /**
-   * om-server's packages: the gRPC service, its request seam, replication, the client and the
-   * authorizer.
+   * om-server's packages: the gRPC service, its request seam, replication, the client, the
+   * authorizer and the audit log.
    */
   private static final String[] SERVER = {"io.sediment.om.grpc..", "io.sediment.om.requests..",
-      "io.sediment.om.ha..", "io.sediment.om.client..", "io.sediment.om.authz.."};
+      "io.sediment.om.ha..", "io.sediment.om.client..", "io.sediment.om.authz..",
+      "io.sediment.om.audit.."};
 
   @Test
   void theStoreDoesNotKnowItsServers() {

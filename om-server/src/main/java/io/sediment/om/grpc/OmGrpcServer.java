@@ -89,6 +89,8 @@ public final class OmGrpcServer implements AutoCloseable {
   /** Null when calls are not checked against ACLs. */
   private final Administrators administrators;
   private final GrpcMetrics metrics;
+  /** Null when no audit log is written. */
+  private final ServerInterceptor audit;
 
   private final HealthStatusManager health = new HealthStatusManager();
   private final Object writesHealthLock = new Object();
@@ -113,6 +115,7 @@ public final class OmGrpcServer implements AutoCloseable {
     this.credentials = b.credentials;
     this.administrators = b.administrators;
     this.metrics = new GrpcMetrics(registry);
+    this.audit = b.audit;
     if (replication != null) {
       ReplicationMetrics.register(registry, replication);
       replication.metrics().forEach(registry::register);
@@ -151,6 +154,10 @@ public final class OmGrpcServer implements AutoCloseable {
     List<ServerInterceptor> chain = new ArrayList<>(interceptors);
     // Outermost of the chain: the request ids are in the context for everything inside.
     chain.add(new RequestIds());
+    if (audit != null) {
+      // Outside even that, so a call refused inside (unauthenticated) is recorded too.
+      chain.add(audit);
+    }
     // Without administrators nothing is checked (AccessControl.OPEN): today's behaviour.
     NativeAccessControl acl = administrators == null ? null
         : new NativeAccessControl(administrators, store);
@@ -348,6 +355,7 @@ public final class OmGrpcServer implements AutoCloseable {
     private CheckpointRoot checkpointRoot;
     private ServerCredentials credentials;
     private Administrators administrators;
+    private ServerInterceptor audit;
 
     private Builder(OmMetadataStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -454,6 +462,16 @@ public final class OmGrpcServer implements AutoCloseable {
      */
     public Builder administrators(Administrators a) {
       this.administrators = Objects.requireNonNull(a, "administrators");
+      return this;
+    }
+
+    /**
+     * The audit log's interceptor ({@link io.sediment.om.audit.AuditInterceptor}): it sees every
+     * call of OmService, AdminService and (in a group) the checkpoint service, outside all their
+     * other interceptors but the metrics (default: no audit log).
+     */
+    public Builder audit(ServerInterceptor a) {
+      this.audit = Objects.requireNonNull(a, "audit");
       return this;
     }
 

@@ -52,6 +52,14 @@ public final class RequestIds implements ServerInterceptor {
     return Contexts.interceptCall(Context.current().withValue(KEY, ids), call, headers, next);
   }
 
+  /**
+   * The ids {@code headers} carry, or null if they carry none (for an interceptor outside this
+   * one, such as the audit log).
+   */
+  public static Ids of(Metadata headers) {
+    return parse(headers.get(CLIENT_ID), headers.get(CALL_ID));
+  }
+
   static Ids parse(String clientId, String callId) {
     if (clientId == null || callId == null) {
       return null;
