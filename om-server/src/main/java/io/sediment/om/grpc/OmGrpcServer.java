@@ -84,6 +84,8 @@ public final class OmGrpcServer implements AutoCloseable {
   private final ServerCredentials credentials;
   /** Null when calls are not checked against ACLs. */
   private final Administrators administrators;
+  /** Null when callers are not authenticated. */
+  private final io.sediment.om.auth.Authenticator authenticator;
   private final GrpcMetrics metrics;
 
   private final HealthStatusManager health = new HealthStatusManager();
@@ -108,6 +110,7 @@ public final class OmGrpcServer implements AutoCloseable {
     this.checkpointRoot = b.checkpointRoot;
     this.credentials = b.credentials;
     this.administrators = b.administrators;
+    this.authenticator = b.authenticator;
     this.metrics = new GrpcMetrics(registry);
     if (replication != null) {
       ReplicationMetrics.register(registry, replication);
@@ -147,6 +150,10 @@ public final class OmGrpcServer implements AutoCloseable {
     List<ServerInterceptor> chain = new ArrayList<>(interceptors);
     // Outermost of the chain: the request ids are in the context for everything inside.
     chain.add(new RequestIds());
+    if (authenticator != null) {
+      // Innermost of the chain: the interceptors outside see every call, refused ones too.
+      chain.add(0, new io.sediment.om.auth.AuthenticatingInterceptor(authenticator));
+    }
     OmServiceImpl om = replication == null ? new OmServiceImpl(store)
         : new OmServiceImpl(store, replication.writes(), replication.reads(),
             completionsOn(executor));
@@ -159,7 +166,8 @@ public final class OmGrpcServer implements AutoCloseable {
             ServerInterceptors.intercept(om, chain)))
         .addService(MalformedRequests.strict(
             ServerInterceptors.intercept(new AdminServiceImpl(store, services, replication,
-                checkpointRoot),
+                checkpointRoot, new io.sediment.om.auth.TokenAdmin(store, replication == null
+                    ? WriteRequests.over(store) : replication.writes(), administrators)),
                 chain)))
         .addService(health.getHealthService())
         .addService(ProtoReflectionServiceV1.newInstance())
@@ -167,7 +175,12 @@ public final class OmGrpcServer implements AutoCloseable {
         .intercept(metrics);
     if (replication != null) {
       // The copy a replica behind the leader's purged log installs.
-      nb.addService(ServerInterceptors.intercept(new CheckpointService(store), chain));
+      List<ServerInterceptor> checkpointChain = new ArrayList<>(chain);
+      if (authenticator != null && administrators != null) {
+        // A whole copy of the store: for administrators (the replicas' certificates) only.
+        checkpointChain.add(0, new io.sediment.om.auth.AdministratorsOnly(administrators));
+      }
+      nb.addService(ServerInterceptors.intercept(new CheckpointService(store), checkpointChain));
     }
     Server s = nb.build();
     try {
@@ -229,6 +242,11 @@ public final class OmGrpcServer implements AutoCloseable {
 
   public String host() {
     return host;
+  }
+
+  /** Whether callers are authenticated (a {@link Builder#authentication} was given). */
+  public boolean authenticates() {
+    return authenticator != null;
   }
 
   /** Whether the server speaks TLS (a {@link Builder#credentials} was given). */
@@ -335,6 +353,7 @@ public final class OmGrpcServer implements AutoCloseable {
     private CheckpointRoot checkpointRoot;
     private ServerCredentials credentials;
     private Administrators administrators;
+    private io.sediment.om.auth.Authenticator authenticator;
 
     private Builder(OmMetadataStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -441,6 +460,20 @@ public final class OmGrpcServer implements AutoCloseable {
      */
     public Builder administrators(Administrators a) {
       this.administrators = Objects.requireNonNull(a, "administrators");
+      return this;
+    }
+
+    /**
+     * Authenticate every call of OmService, AdminService and ReplicationService with
+     * {@code a} (a bearer token, else a verified client certificate; neither is
+     * UNAUTHENTICATED), binding its principal ({@link io.sediment.om.auth.CallPrincipal}) for the
+     * handlers (default: no one is authenticated, every caller is
+     * {@link io.sediment.om.auth.Principal#ANONYMOUS}). With {@link #administrators} too,
+     * ReplicationService (the copy a lagging replica fetches) admits administrators only, so the
+     * replicas' certificates must map to administrators.
+     */
+    public Builder authentication(io.sediment.om.auth.Authenticator a) {
+      this.authenticator = Objects.requireNonNull(a, "authenticator");
       return this;
     }
 

@@ -86,13 +86,27 @@ public final class TestCertificates {
     return issue(name, now.minus(Duration.ofDays(2)), now.minus(Duration.ofHours(1)));
   }
 
+  /**
+   * A client certificate valid for a day whose subject is {@code subject} (an X.500 name such as
+   * {@code O=Example,C=DE}), its files named after {@code fileName}.
+   */
+  public Pem clientWithSubject(String fileName, String subject) {
+    Instant now = Instant.now();
+    return issue(fileName, new X500Name(subject), now.minus(Duration.ofHours(1)),
+        now.plus(Duration.ofDays(1)));
+  }
+
   private Pem issue(String name, Instant from, Instant to) {
+    return issue(name, new X500Name("CN=" + name), from, to);
+  }
+
+  private Pem issue(String name, X500Name subject, Instant from, Instant to) {
     try {
       KeyPair keys = newKeys();
       GeneralNames names = new GeneralNames(new GeneralName[] {
           new GeneralName(GeneralName.dNSName, "localhost"),
           new GeneralName(GeneralName.iPAddress, "127.0.0.1")});
-      X509CertificateHolder cert = sign(new X500Name("CN=" + name), keys, caSubject, caKeys, from,
+      X509CertificateHolder cert = sign(subject, keys, caSubject, caKeys, from,
           to, false, names);
       return write(caName + "-" + name, cert, keys);
     } catch (IOException e) {
