@@ -152,7 +152,7 @@ class OmGrpcAuthenticationTest {
 
   private OmServiceGrpc.OmServiceBlockingStub withToken(String token) throws IOException {
     return OmServiceGrpc.newBlockingStub(channel((TestCertificates.Pem) null))
-        .withCallCredentials(new BearerCallCredentials(token, false))
+        .withCallCredentials(new BearerCallCredentials(token))
         .withDeadlineAfter(10, TimeUnit.SECONDS);
   }
 
@@ -255,7 +255,7 @@ class OmGrpcAuthenticationTest {
     OmServiceGrpc.OmServiceBlockingStub asBob = withToken(bob);
     AdminServiceGrpc.AdminServiceBlockingStub bobAdmin =
         AdminServiceGrpc.newBlockingStub(asBob.getChannel())
-            .withCallCredentials(new BearerCallCredentials(bob, false));
+            .withCallCredentials(new BearerCallCredentials(bob));
     StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () ->
         bobAdmin.createToken(CreateTokenRequest.newBuilder().setPrincipal("bob").build()));
     assertEquals(Status.Code.PERMISSION_DENIED, e.getStatus().getCode());
@@ -284,24 +284,26 @@ class OmGrpcAuthenticationTest {
   }
 
   @Test
-  void aTokenIsNeverSentInPlaintextUnlessAllowed() throws IOException {
+  void aTokenIsSentInPlaintextOnlyToALoopbackAuthority() throws IOException {
     OmGrpcServer plain = OmGrpcServer.builder(store).port(0)
         .authentication(new Authenticator(new TokenVerifier(store, clock), GroupMapping.NONE))
         .build().start();
     try {
       String token = token("alice", 0);
-      ManagedChannel ch = Grpc.newChannelBuilderForAddress("127.0.0.1", plain.port(),
-          InsecureChannelCredentials.create()).build();
-      channels.add(ch);
-      OmServiceGrpc.OmServiceBlockingStub refusing = OmServiceGrpc.newBlockingStub(ch)
-          .withCallCredentials(new BearerCallCredentials(token, false));
+      ManagedChannel remote = Grpc.newChannelBuilderForAddress("127.0.0.1", plain.port(),
+          InsecureChannelCredentials.create()).overrideAuthority("om.example.com:9862").build();
+      channels.add(remote);
       StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
-          () -> createVolume(refusing, "vol"));
+          () -> createVolume(OmServiceGrpc.newBlockingStub(remote)
+              .withCallCredentials(new BearerCallCredentials(token)), "vol"));
       assertEquals(Status.Code.UNAUTHENTICATED, e.getStatus().getCode());
       assertTrue(e.getStatus().getDescription().contains("without TLS"), e::toString);
       assertFalse(volumeExists("vol"));
-      createVolume(OmServiceGrpc.newBlockingStub(ch)
-          .withCallCredentials(new BearerCallCredentials(token, true)), "vol");
+      ManagedChannel local = Grpc.newChannelBuilderForAddress("127.0.0.1", plain.port(),
+          InsecureChannelCredentials.create()).build();
+      channels.add(local);
+      createVolume(OmServiceGrpc.newBlockingStub(local)
+          .withCallCredentials(new BearerCallCredentials(token)), "vol");
       assertTrue(volumeExists("vol"));
     } finally {
       channels.forEach(ManagedChannel::shutdownNow);
