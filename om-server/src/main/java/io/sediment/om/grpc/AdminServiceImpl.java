@@ -70,7 +70,7 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
   /** Where checkpoints are written, or {@code null} when the server writes none. */
   private final CheckpointRoot checkpointRoot;
   /** The token RPCs. */
-  private final io.sediment.om.auth.TokenAdmin tokens;
+  private final TokenRpcs tokens;
 
   /** Over {@code store} alone: no services, a single node, no checkpoints. */
   public AdminServiceImpl(OmMetadataStore store) {
@@ -89,7 +89,7 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
     this.services = services;
     this.replication = replication;
     this.checkpointRoot = checkpointRoot;
-    this.tokens = new io.sediment.om.auth.TokenAdmin(store,
+    this.tokens = new TokenRpcs(store,
         replication == null ? WriteRequests.over(store) : replication.writes(), null);
   }
 
@@ -98,7 +98,7 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
    * token RPCs served by {@code tokens}.
    */
   public AdminServiceImpl(OmMetadataStore store, OmServices services, Replication replication,
-      CheckpointRoot checkpointRoot, io.sediment.om.auth.TokenAdmin tokens) {
+      CheckpointRoot checkpointRoot, TokenRpcs tokens) {
     this.store = Objects.requireNonNull(store, "store");
     this.services = services;
     this.replication = replication;

@@ -166,7 +166,7 @@ public final class OmGrpcServer implements AutoCloseable {
             ServerInterceptors.intercept(om, chain)))
         .addService(MalformedRequests.strict(
             ServerInterceptors.intercept(new AdminServiceImpl(store, services, replication,
-                checkpointRoot, new io.sediment.om.auth.TokenAdmin(store, replication == null
+                checkpointRoot, new TokenRpcs(store, replication == null
                     ? WriteRequests.over(store) : replication.writes(), administrators)),
                 chain)))
         .addService(health.getHealthService())

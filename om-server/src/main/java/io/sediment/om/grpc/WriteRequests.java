@@ -71,7 +71,7 @@ public final class WriteRequests implements WritePath {
       return Empty.getDefaultInstance();
     }
     if (entry.hasCreateToken() || entry.hasRevokeToken()) {
-      return io.sediment.om.auth.TokenAdmin.apply(store, entry);
+      return TokenRpcs.apply(store, entry);
     }
     if (entry.hasPurgeStep()) {
       return PurgeStepResult.newBuilder().setPurged(purge(entry.getPurgeStep())).build();

@@ -91,8 +91,8 @@ class OmGrpcAuthenticationTest {
   private OmMetadataStore store;
   private OmGrpcServer server;
   private final List<ManagedChannel> channels = new ArrayList<>();
-  /** The principals the server bound, in call order (null: refused before binding). */
-  private final List<Principal> seen = new ArrayList<>();
+  /** The slots of the calls, in call order; a slot's principal is null for a refused call. */
+  private final List<CallPrincipal.Slot> seen = new ArrayList<>();
 
   @BeforeEach
   void setUp() throws IOException {
@@ -124,12 +124,11 @@ class OmGrpcAuthenticationTest {
     public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers,
         ServerCallHandler<Q, A> next) {
       CallPrincipal.Slot slot = new CallPrincipal.Slot();
-      ServerCall.Listener<Q> l = Contexts.interceptCall(CallPrincipal.withSlot(slot), call,
-          headers, next);
+      // Recorded first: a refused call's answer may reach the client before this returns.
       synchronized (seen) {
-        seen.add(slot.principal());
+        seen.add(slot);
       }
-      return l;
+      return Contexts.interceptCall(CallPrincipal.withSlot(slot), call, headers, next);
     }
   }
 
@@ -171,7 +170,7 @@ class OmGrpcAuthenticationTest {
 
   private Principal lastSeen() {
     synchronized (seen) {
-      return seen.get(seen.size() - 1);
+      return seen.get(seen.size() - 1).principal();
     }
   }
 

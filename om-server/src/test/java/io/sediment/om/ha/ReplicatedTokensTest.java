@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.sediment.om.auth.BearerToken;
-import io.sediment.om.auth.TokenAdmin;
+import io.sediment.om.grpc.TokenRpcs;
 import io.sediment.om.auth.TokenVerifier;
 import io.sediment.proto.om.CreateTokenRequest;
 import io.sediment.proto.om.RevokeTokenRequest;
@@ -32,7 +32,7 @@ class ReplicatedTokensTest {
   void aTokenMadeOnTheLeaderWorksOnAFollowerUntilRevoked() throws Exception {
     try (ReplicaCluster cluster = new ReplicaCluster(root, 3, Duration.ofMillis(400), false)) {
       ReplicaCluster.Node leader = cluster.leader(WAIT);
-      TokenAdmin onLeader = new TokenAdmin(leader.store, leader.writes, null);
+      TokenRpcs onLeader = new TokenRpcs(leader.store, leader.writes, null);
       String token = onLeader.create(CreateTokenRequest.newBuilder().setPrincipal("alice")
           .build()).getToken();
       cluster.awaitCaughtUp(leader, WAIT);

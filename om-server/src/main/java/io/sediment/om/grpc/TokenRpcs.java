@@ -1,9 +1,13 @@
-package io.sediment.om.auth;
+package io.sediment.om.grpc;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Message;
 import io.grpc.Status;
 import io.sediment.om.OmMetadataStore;
+import io.sediment.om.auth.Administrators;
+import io.sediment.om.auth.BearerToken;
+import io.sediment.om.auth.CallPrincipal;
+import io.sediment.om.auth.Principal;
 import io.sediment.om.core.OmException;
 import io.sediment.om.requests.WritePath;
 import io.sediment.proto.om.AuthToken;
@@ -31,9 +35,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe.
  */
-public final class TokenAdmin {
+public final class TokenRpcs {
 
-  private static final Logger LOG = LoggerFactory.getLogger(TokenAdmin.class);
+  private static final Logger LOG = LoggerFactory.getLogger(TokenRpcs.class);
 
   private final OmMetadataStore store;
   private final WritePath writes;
@@ -43,7 +47,7 @@ public final class TokenAdmin {
    * @param writes where the writes go (the store itself, or the replicated log)
    * @param administrators who may call; {@code null}: everyone (a server that checks nothing)
    */
-  public TokenAdmin(OmMetadataStore store, WritePath writes, Administrators administrators) {
+  public TokenRpcs(OmMetadataStore store, WritePath writes, Administrators administrators) {
     this.store = Objects.requireNonNull(store, "store");
     this.writes = Objects.requireNonNull(writes, "writes");
     this.administrators = administrators;
