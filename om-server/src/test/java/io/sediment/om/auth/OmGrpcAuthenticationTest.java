@@ -25,6 +25,7 @@ import io.sediment.om.OmMetadataStore;
 import io.sediment.om.core.OmDBDefinition;
 import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.grpc.OmGrpcServer;
+import io.sediment.om.testing.MutableClock;
 import io.sediment.om.tls.TestCertificates;
 import io.sediment.om.tls.TlsMaterial;
 import io.sediment.proto.om.AdminServiceGrpc;
@@ -43,17 +44,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -69,23 +65,8 @@ class OmGrpcAuthenticationTest {
   @TempDir
   Path dir;
 
-  private final AtomicLong now = new AtomicLong(System.currentTimeMillis());
-  private final Clock clock = new Clock() {
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return Instant.ofEpochMilli(now.get());
-    }
-  };
+  /** The verifier's clock (the store's is the system's). */
+  private final MutableClock clock = new MutableClock(System.currentTimeMillis());
 
   private TestCertificates ca;
   private OmMetadataStore store;
@@ -220,7 +201,7 @@ class OmGrpcAuthenticationTest {
     }
     // The good one, then past its expiry.
     createVolume(withToken(good), "okay");
-    now.set(System.currentTimeMillis() + 120_000);
+    clock.advance(Duration.ofMinutes(3));
     StatusRuntimeException expired = assertThrows(StatusRuntimeException.class,
         () -> createVolume(withToken(good), "vol"));
     assertEquals(Status.Code.UNAUTHENTICATED, expired.getStatus().getCode());
