@@ -14,6 +14,7 @@ import picocli.CommandLine;
         LdbCommand.class, ReconCommand.class,
         SnapshotCommand.class, TombstonesCommand.class, CompactCommand.class,
         CheckpointCommand.class, VerifyCommand.class, RepairCommand.class, HaCommand.class,
+        TokenCommand.class,
         CommandLine.HelpCommand.class},
     footer = {"", "Exit codes: 0 success, 1 failure, 2 usage error."})
 public final class Sediment implements Runnable {
@@ -56,6 +57,10 @@ public final class Sediment implements Runnable {
         }
         return text + " (is `sediment serve` running at the --target address? If it serves "
             + "TLS, call it with --tls-ca)";
+      }
+      if (st.getCode() == Status.Code.UNAUTHENTICATED) {
+        return text + " (the server authenticates its callers: pass --token-file FILE or set "
+            + "SEDIMENT_TOKEN, or a client certificate with --tls-cert and --tls-key)";
       }
       if (st.getCode() == Status.Code.DEADLINE_EXCEEDED) {
         return text + " (raise --timeout?)";

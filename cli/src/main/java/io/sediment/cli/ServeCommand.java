@@ -119,6 +119,9 @@ final class ServeCommand implements Callable<Integer> {
   @CommandLine.Mixin
   ServeAuditOptions audit = new ServeAuditOptions();
 
+  @CommandLine.Mixin
+  ServeAuthOptions auth = new ServeAuthOptions();
+
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -151,6 +154,7 @@ final class ServeCommand implements Callable<Integer> {
     Files.createDirectories(StoreDirs.logs(dataDir));
     Path logFile = StoreDirs.logs(dataDir).resolve("sediment.log");
     TlsMaterial tlsMaterial = tls.enabled() ? tls.load() : null;
+    io.sediment.om.auth.GroupMapping groups = auth.enabled() ? auth.groups() : null;
     try (ServeLogging logging = ServeLogging.start(logFile);
         TlsReloader reloader = tls.reloader(tlsMaterial)) {
       // A replica's durability is its Raft log's (synced on a majority before a write is
@@ -171,7 +175,12 @@ final class ServeCommand implements Callable<Integer> {
             .maxInboundMessageBytes(maxMessageBytes).handlerThreads(handlerThreads)
             .drainTimeout(drain).registry(registry).checkpointRoot(checkpoints(dataDir));
         if (tlsMaterial != null) {
-          builder.credentials(tlsMaterial.serverCredentials());
+          // With --auth a caller may show a token instead of a certificate.
+          builder.credentials(tlsMaterial.serverCredentials(!auth.enabled()));
+        }
+        if (auth.enabled()) {
+          builder.authentication(ServeAuthOptions.authenticator(store, groups))
+              .administrators(auth.administrators());
         }
         auditLog = audit.open(dataDir);
         if (auditLog != null) {
@@ -218,10 +227,15 @@ final class ServeCommand implements Callable<Integer> {
         }
         out.printf("Sediment OM gRPC service listening on %s (%s)%n", s.target(),
             tlsMaterial == null ? "plaintext, no TLS"
-                : "TLS" + (tlsMaterial.hasTrustedCa() ? ", client certificates required" : ""));
-        out.println("Unauthenticated: every client that reaches the port may read and change "
-            + "everything" + (tlsMaterial != null && tlsMaterial.hasTrustedCa()
-                ? " once its certificate is accepted" : "") + ".");
+                : "TLS" + (tlsMaterial.hasTrustedCa() ? (auth.enabled()
+                    ? ", client certificates verified" : ", client certificates required") : ""));
+        if (auth.enabled()) {
+          out.println(auth.describe(tlsMaterial != null && tlsMaterial.hasTrustedCa()));
+        } else {
+          out.println("Unauthenticated: every client that reaches the port may read and change "
+              + "everything" + (tlsMaterial != null && tlsMaterial.hasTrustedCa()
+                  ? " once its certificate is accepted" : "") + " (serve --auth to check).");
+        }
         ReconServer r = this.recon;
         out.println(r != null ? String.format("Recon at %s/ (JSON under /api/v1, metrics at /prom)",
             r.url()) : "Recon: none (--no-recon)");
@@ -368,7 +382,8 @@ final class ServeCommand implements Callable<Integer> {
     }
     background.validate(cmd);
     ha.validate(cmd);
-    tls.validate(cmd, host, ha.enabled());
+    tls.validate(cmd, host, ha.enabled(), auth.enabled());
+    auth.validate(cmd, ha.enabled(), tls.enabled());
     audit.validate(cmd);
   }
 

@@ -37,8 +37,8 @@ final class ServeTlsOptions {
   int reloadSeconds;
 
   @Option(names = "--insecure-bind-any",
-      description = "Allow a --host other than loopback without TLS: anyone who reaches the "
-          + "port can read and change everything, in plaintext.")
+      description = "Allow a --host other than loopback without TLS and --auth: anyone who "
+          + "reaches the port can read and change everything (in plaintext without TLS).")
   boolean insecureBindAny;
 
   /** Whether TLS is configured. */
@@ -52,6 +52,14 @@ final class ServeTlsOptions {
    * without TLS unless --insecure-bind-any.
    */
   void validate(CommandLine cmd, String host, boolean replica) {
+    validate(cmd, host, replica, true);
+  }
+
+  /**
+   * As {@link #validate(CommandLine, String, boolean)}; a non-loopback {@code host} also needs
+   * authentication ({@code auth}) unless --insecure-bind-any.
+   */
+  void validate(CommandLine cmd, String host, boolean replica, boolean auth) {
     if ((cert == null) != (key == null)) {
       throw new CommandLine.ParameterException(cmd, "--tls-cert and --tls-key go together");
     }
@@ -70,6 +78,12 @@ final class ServeTlsOptions {
           + "TLS: anyone who can reach it could read and change everything. Serve TLS "
           + "(--tls-cert, --tls-key), bind loopback (--host 127.0.0.1), or accept the risk with "
           + "--insecure-bind-any");
+    }
+    if (!auth && !insecureBindAny && !loopback(host)) {
+      throw new CommandLine.ParameterException(cmd, "Refusing to serve on " + host + " without "
+          + "authentication: anyone who can reach it could read and change everything. Serve "
+          + "with --auth --admin USER, bind loopback (--host 127.0.0.1), or accept the risk "
+          + "with --insecure-bind-any");
     }
   }
 

@@ -7,6 +7,7 @@ import io.sediment.om.bucket.Volumes;
 import io.sediment.om.core.OmContext;
 import io.sediment.om.core.OmDBDefinition;
 import io.sediment.om.core.OmStoreOptions;
+import io.sediment.om.credentials.AuthTokens;
 import io.sediment.om.fso.FsoNamespace;
 import io.sediment.om.keys.ObjectKeys;
 import io.sediment.om.listing.ObjectListings;
@@ -41,6 +42,7 @@ final class OmAreas implements AutoCloseable {
   final OmPurges purges;
   final LifecycleScans lifecycle;
   final FsoNamespace fso;
+  final AuthTokens authTokens;
 
   /** Builds the areas over {@code store}, which the areas then own (closed by {@link #close}). */
   OmAreas(DBStore store, OmStoreOptions options) {
@@ -61,6 +63,7 @@ final class OmAreas implements AutoCloseable {
     this.purges = new OmPurges(ctx, parts);
     this.lifecycle = new LifecycleScans(ctx);
     this.fso = new FsoNamespace(ctx, pager);
+    this.authTokens = new AuthTokens(ctx);
   }
 
   /**

@@ -286,6 +286,14 @@ public final class OmMetadataStore implements AutoCloseable {
     return areas.snapshotStores;
   }
 
+  /**
+   * The bearer tokens a server accepts (salted hashes, never secrets). Ask each time: the
+   * object changes when the store's files are replaced.
+   */
+  public io.sediment.om.credentials.AuthTokens authTokens() {
+    return areas.authTokens;
+  }
+
   /** The purge steps the background services run (io.sediment.om.service). */
   public OmPurges purges() {
     return areas.purges;

@@ -5,6 +5,7 @@ import io.sediment.db.TableDefinition;
 import io.sediment.db.codec.ByteArrayCodec;
 import io.sediment.db.codec.ProtoCodec;
 import io.sediment.db.codec.StringCodec;
+import io.sediment.proto.om.AuthToken;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.DirectoryInfo;
 import io.sediment.proto.om.KeyInfo;
@@ -94,12 +95,20 @@ public final class OmDBDefinition {
   public static final String META_LAST_APPLIED = "lastAppliedLogEntry";
   public static final String META_TOKEN_SECRET_ADOPTED = "listTokenSecretAdopted";
 
+  /**
+   * Bearer tokens a server accepts, by token id: who each is for, a salted hash of its secret
+   * (never the secret), its creation, expiry and revocation ({@link io.sediment.om.credentials}).
+   */
+  public static final TableDefinition<String, AuthToken> AUTH_TOKEN_TABLE =
+      TableDefinition.of("authTokenTable", StringCodec.get(),
+          ProtoCodec.of(AuthToken.class, AuthToken.parser()));
+
   /** The whole layout. */
   public static final DBDefinition DEFINITION = DBDefinition.of(STORE_NAME,
       VOLUME_TABLE, BUCKET_TABLE, KEY_TABLE, DIRECTORY_TABLE, FILE_TABLE, OPEN_KEY_TABLE,
       OPEN_FILE_TABLE, DELETED_TABLE, DELETED_DIRECTORY_TABLE, MULTIPART_INFO_TABLE,
       MULTIPART_PARTS_TABLE,
-      SNAPSHOT_INFO_TABLE, META_TABLE);
+      SNAPSHOT_INFO_TABLE, META_TABLE, AUTH_TOKEN_TABLE);
 
   private static ProtoCodec<KeyInfo> keyInfoCodec() {
     return ProtoCodec.of(KeyInfo.class, KeyInfo.parser());

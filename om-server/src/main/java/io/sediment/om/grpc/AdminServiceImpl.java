@@ -69,6 +69,8 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
   private final Replication replication;
   /** Where checkpoints are written, or {@code null} when the server writes none. */
   private final CheckpointRoot checkpointRoot;
+  /** The token RPCs. */
+  private final TokenRpcs tokens;
 
   /** Over {@code store} alone: no services, a single node, no checkpoints. */
   public AdminServiceImpl(OmMetadataStore store) {
@@ -87,6 +89,39 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
     this.services = services;
     this.replication = replication;
     this.checkpointRoot = checkpointRoot;
+    this.tokens = new TokenRpcs(store,
+        replication == null ? WriteRequests.over(store) : replication.writes(), null);
+  }
+
+  /**
+   * As {@link #AdminServiceImpl(OmMetadataStore, OmServices, Replication, CheckpointRoot)}, the
+   * token RPCs served by {@code tokens}.
+   */
+  public AdminServiceImpl(OmMetadataStore store, OmServices services, Replication replication,
+      CheckpointRoot checkpointRoot, TokenRpcs tokens) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.services = services;
+    this.replication = replication;
+    this.checkpointRoot = checkpointRoot;
+    this.tokens = Objects.requireNonNull(tokens, "tokens");
+  }
+
+  @Override
+  public void createToken(io.sediment.proto.om.CreateTokenRequest req,
+      StreamObserver<io.sediment.proto.om.CreateTokenResponse> obs) {
+    UnaryCalls.run(obs, () -> tokens.create(req));
+  }
+
+  @Override
+  public void revokeToken(io.sediment.proto.om.RevokeTokenRequest req,
+      StreamObserver<io.sediment.proto.om.RevokeTokenResponse> obs) {
+    UnaryCalls.run(obs, () -> tokens.revoke(req));
+  }
+
+  @Override
+  public void listTokens(io.sediment.proto.om.ListTokensRequest req,
+      StreamObserver<io.sediment.proto.om.ListTokensResponse> obs) {
+    UnaryCalls.run(obs, () -> tokens.list(req));
   }
 
   @Override

@@ -88,6 +88,8 @@ public final class OmGrpcServer implements AutoCloseable {
   private final ServerCredentials credentials;
   /** Null when calls are not checked against ACLs. */
   private final Administrators administrators;
+  /** Null when callers are not authenticated. */
+  private final io.sediment.om.auth.Authenticator authenticator;
   private final GrpcMetrics metrics;
   /** Null when no audit log is written. */
   private final ServerInterceptor audit;
@@ -114,6 +116,7 @@ public final class OmGrpcServer implements AutoCloseable {
     this.checkpointRoot = b.checkpointRoot;
     this.credentials = b.credentials;
     this.administrators = b.administrators;
+    this.authenticator = b.authenticator;
     this.metrics = new GrpcMetrics(registry);
     this.audit = b.audit;
     if (replication != null) {
@@ -158,6 +161,10 @@ public final class OmGrpcServer implements AutoCloseable {
       // Outside even that, so a call refused inside (unauthenticated) is recorded too.
       chain.add(audit);
     }
+    if (authenticator != null) {
+      // Innermost of the chain: the interceptors outside see every call, refused ones too.
+      chain.add(0, new io.sediment.om.auth.AuthenticatingInterceptor(authenticator));
+    }
     // Without administrators nothing is checked (AccessControl.OPEN): today's behaviour.
     NativeAccessControl acl = administrators == null ? null
         : new NativeAccessControl(administrators, store);
@@ -167,7 +174,9 @@ public final class OmGrpcServer implements AutoCloseable {
         : new OmServiceImpl(store, replication.writes(), replication.reads(),
             completionsOn(executor), rights);
     io.grpc.ServerServiceDefinition admin = ServerInterceptors.intercept(
-        new AdminServiceImpl(store, services, replication, checkpointRoot));
+        new AdminServiceImpl(store, services, replication, checkpointRoot,
+            new TokenRpcs(store, replication == null ? WriteRequests.over(store)
+                : replication.writes(), administrators)));
     if (acl != null) {
       // Innermost, so the caller is bound when it runs.
       admin = ServerInterceptors.intercept(admin, new AdministratorsOnly(acl));
@@ -187,7 +196,12 @@ public final class OmGrpcServer implements AutoCloseable {
         .intercept(metrics);
     if (replication != null) {
       // The copy a replica behind the leader's purged log installs.
-      nb.addService(ServerInterceptors.intercept(new CheckpointService(store), chain));
+      List<ServerInterceptor> checkpointChain = new ArrayList<>(chain);
+      if (acl != null) {
+        // A whole copy of the store: for administrators (the replicas' certificates) only.
+        checkpointChain.add(0, new AdministratorsOnly(acl));
+      }
+      nb.addService(ServerInterceptors.intercept(new CheckpointService(store), checkpointChain));
     }
     Server s = nb.build();
     try {
@@ -249,6 +263,11 @@ public final class OmGrpcServer implements AutoCloseable {
 
   public String host() {
     return host;
+  }
+
+  /** Whether callers are authenticated (a {@link Builder#authentication} was given). */
+  public boolean authenticates() {
+    return authenticator != null;
   }
 
   /** Whether the server speaks TLS (a {@link Builder#credentials} was given). */
@@ -356,6 +375,7 @@ public final class OmGrpcServer implements AutoCloseable {
     private ServerCredentials credentials;
     private Administrators administrators;
     private ServerInterceptor audit;
+    private io.sediment.om.auth.Authenticator authenticator;
 
     private Builder(OmMetadataStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -472,6 +492,20 @@ public final class OmGrpcServer implements AutoCloseable {
      */
     public Builder audit(ServerInterceptor a) {
       this.audit = Objects.requireNonNull(a, "audit");
+      return this;
+    }
+
+    /**
+     * Authenticate every call of OmService, AdminService and ReplicationService with
+     * {@code a} (a bearer token, else a verified client certificate; neither is
+     * UNAUTHENTICATED), binding its principal ({@link io.sediment.om.auth.CallPrincipal}) for the
+     * handlers (default: no one is authenticated, every caller is
+     * {@link io.sediment.om.auth.Principal#ANONYMOUS}). With {@link #administrators} too,
+     * ReplicationService (the copy a lagging replica fetches) admits administrators only, so the
+     * replicas' certificates must map to administrators.
+     */
+    public Builder authentication(io.sediment.om.auth.Authenticator a) {
+      this.authenticator = Objects.requireNonNull(a, "authenticator");
       return this;
     }
 

@@ -70,6 +70,9 @@ public final class WriteRequests implements WritePath {
       store.appliedLog().adoptTokenSecret(entry.getAdoptTokenSecret().getSecret().toByteArray());
       return Empty.getDefaultInstance();
     }
+    if (entry.hasCreateToken() || entry.hasRevokeToken()) {
+      return TokenRpcs.apply(store, entry);
+    }
     if (entry.hasPurgeStep()) {
       return PurgeStepResult.newBuilder().setPurged(purge(entry.getPurgeStep())).build();
     }

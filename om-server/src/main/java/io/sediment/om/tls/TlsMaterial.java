@@ -196,6 +196,23 @@ public final class TlsMaterial {
     return b.build();
   }
 
+  /**
+   * As {@link #serverCredentials()}, except that with a CA a client certificate is only verified
+   * when one is shown, not required ({@code requireClientCertificates} false): for a server that
+   * also accepts bearer tokens and refuses callers without either itself.
+   *
+   * @throws IllegalStateException without an identity
+   */
+  public ServerCredentials serverCredentials(boolean requireClientCertificates) {
+    requireIdentity();
+    TlsServerCredentials.Builder b = TlsServerCredentials.newBuilder().keyManager(keyManager());
+    if (hasTrustedCa()) {
+      b.trustManager(trustManager()).clientAuth(requireClientCertificates
+          ? TlsServerCredentials.ClientAuth.REQUIRE : TlsServerCredentials.ClientAuth.OPTIONAL);
+    }
+    return b.build();
+  }
+
   /** A gRPC channel's credentials: trusts the CA (or the JDK's defaults), shows the identity if any. */
   public ChannelCredentials channelCredentials() {
     TlsChannelCredentials.Builder b = TlsChannelCredentials.newBuilder()

@@ -95,23 +95,33 @@ public final class TestCertificates {
     try {
       KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
       g.initialize(2048);
-      return issue(name, now.minus(Duration.ofHours(1)), now.plus(Duration.ofDays(1)),
-          g.generateKeyPair());
+      return issue(name, new X500Name("CN=" + name), now.minus(Duration.ofHours(1)),
+          now.plus(Duration.ofDays(1)), g.generateKeyPair());
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
     }
   }
 
-  private Pem issue(String name, Instant from, Instant to) {
-    return issue(name, from, to, newKeys());
+  /**
+   * A client certificate valid for a day whose subject is {@code subject} (an X.500 name such as
+   * {@code O=Example,C=DE}), its files named after {@code fileName}.
+   */
+  public Pem clientWithSubject(String fileName, String subject) {
+    Instant now = Instant.now();
+    return issue(fileName, new X500Name(subject), now.minus(Duration.ofHours(1)),
+        now.plus(Duration.ofDays(1)), newKeys());
   }
 
-  private Pem issue(String name, Instant from, Instant to, KeyPair keys) {
+  private Pem issue(String name, Instant from, Instant to) {
+    return issue(name, new X500Name("CN=" + name), from, to, newKeys());
+  }
+
+  private Pem issue(String name, X500Name subject, Instant from, Instant to, KeyPair keys) {
     try {
       GeneralNames names = new GeneralNames(new GeneralName[] {
           new GeneralName(GeneralName.dNSName, "localhost"),
           new GeneralName(GeneralName.iPAddress, "127.0.0.1")});
-      X509CertificateHolder cert = sign(new X500Name("CN=" + name), keys, caSubject, caKeys, from,
+      X509CertificateHolder cert = sign(subject, keys, caSubject, caKeys, from,
           to, false, names);
       return write(caName + "-" + name, cert, keys);
     } catch (IOException e) {
