@@ -2,6 +2,7 @@ package io.sediment.om;
 
 import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
+import io.sediment.om.aclstore.ObjectAcls;
 import io.sediment.om.bucket.Buckets;
 import io.sediment.om.bucket.Volumes;
 import io.sediment.om.core.OmContext;
@@ -41,6 +42,7 @@ final class OmAreas implements AutoCloseable {
   final OmPurges purges;
   final LifecycleScans lifecycle;
   final FsoNamespace fso;
+  final ObjectAcls acls;
 
   /** Builds the areas over {@code store}, which the areas then own (closed by {@link #close}). */
   OmAreas(DBStore store, OmStoreOptions options) {
@@ -61,6 +63,7 @@ final class OmAreas implements AutoCloseable {
     this.purges = new OmPurges(ctx, parts);
     this.lifecycle = new LifecycleScans(ctx);
     this.fso = new FsoNamespace(ctx, pager);
+    this.acls = new ObjectAcls(ctx);
   }
 
   /**
