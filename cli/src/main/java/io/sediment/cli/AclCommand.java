@@ -123,55 +123,59 @@ final class AclCommand implements Callable<Integer> {
     }
   }
 
-  @Command(name = "set", mixinStandardHelpOptions = true,
-      description = "Replace the ACL with the given entries, then print it.")
-  static final class Set implements Callable<Integer> {
+  /**
+   * An editing subcommand: the target, at least one entry, and the RPC that applies the entries
+   * ({@link #edit}); prints the ACL the server answers.
+   */
+  abstract static class Edit implements Callable<Integer> {
     @Mixin
     TargetOnServer on;
 
     @Parameters(index = "1..*", arity = "1..*", paramLabel = "ACL", description = ENTRIES)
     List<String> texts = new ArrayList<>();
 
+    /** Sends {@code acls} for {@code target}; returns the ACL the server answers. */
+    abstract List<OmAcl> edit(OmServiceGrpc.OmServiceBlockingStub om, AclResource target,
+        List<OmAcl> acls);
+
     @Override
     public Integer call() {
       List<OmAcl> acls = parse(on.spec.commandLine(), texts);
-      return on.run((om, r) -> om.setAcl(SetAclRequest.newBuilder().setTarget(r)
-          .addAllAcls(acls).build()).getAclsList());
+      return on.run((om, r) -> edit(om, r, acls));
+    }
+  }
+
+  @Command(name = "set", mixinStandardHelpOptions = true,
+      description = "Replace the ACL with the given entries, then print it.")
+  static final class Set extends Edit {
+    @Override
+    List<OmAcl> edit(OmServiceGrpc.OmServiceBlockingStub om, AclResource target,
+        List<OmAcl> acls) {
+      return om.setAcl(SetAclRequest.newBuilder().setTarget(target).addAllAcls(acls).build())
+          .getAclsList();
     }
   }
 
   @Command(name = "add", mixinStandardHelpOptions = true,
       description = "Grant the given entries' rights too, then print the ACL.")
-  static final class Add implements Callable<Integer> {
-    @Mixin
-    TargetOnServer on;
-
-    @Parameters(index = "1..*", arity = "1..*", paramLabel = "ACL", description = ENTRIES)
-    List<String> texts = new ArrayList<>();
-
+  static final class Add extends Edit {
     @Override
-    public Integer call() {
-      List<OmAcl> acls = parse(on.spec.commandLine(), texts);
-      return on.run((om, r) -> om.addAcl(AddAclRequest.newBuilder().setTarget(r)
-          .addAllAcls(acls).build()).getAclsList());
+    List<OmAcl> edit(OmServiceGrpc.OmServiceBlockingStub om, AclResource target,
+        List<OmAcl> acls) {
+      return om.addAcl(AddAclRequest.newBuilder().setTarget(target).addAllAcls(acls).build())
+          .getAclsList();
     }
   }
 
   @Command(name = "remove", mixinStandardHelpOptions = true,
       description = "Take the given entries' rights away (entries left with none are dropped), "
           + "then print the ACL.")
-  static final class Remove implements Callable<Integer> {
-    @Mixin
-    TargetOnServer on;
-
-    @Parameters(index = "1..*", arity = "1..*", paramLabel = "ACL", description = ENTRIES)
-    List<String> texts = new ArrayList<>();
-
+  static final class Remove extends Edit {
     @Override
-    public Integer call() {
-      List<OmAcl> acls = parse(on.spec.commandLine(), texts);
-      return on.run((om, r) -> om.removeAcl(RemoveAclRequest.newBuilder().setTarget(r)
-          .addAllAcls(acls).build()).getAclsList());
+    List<OmAcl> edit(OmServiceGrpc.OmServiceBlockingStub om, AclResource target,
+        List<OmAcl> acls) {
+      return om.removeAcl(RemoveAclRequest.newBuilder().setTarget(target).addAllAcls(acls)
+          .build()).getAclsList();
     }
   }
 }

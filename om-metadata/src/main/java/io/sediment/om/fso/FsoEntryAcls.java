@@ -38,19 +38,11 @@ public final class FsoEntryAcls {
    * @throws OmException INVALID_ARGUMENT for a bad path or the root, NOT_FOUND if nothing is there
    */
   public List<OmAcl> get(ReadView view, BucketInfo bucket, String rawPath) {
-    FsoPath path = FsoResolver.parseEntry(rawPath, "address an ACL of");
     Table<String, DirectoryInfo> dirs = view.getTable(DIRECTORY_TABLE);
     Table<String, KeyInfo> files = view.getTable(FILE_TABLE);
-    String key = FsoResolver.rowKey(dirs, files, bucket, path, missing(bucket, path));
+    String key = rowKey(dirs, files, bucket, rawPath);
     DirectoryInfo d = dirs.get(key);
-    if (d != null) {
-      return d.getAclsList();
-    }
-    KeyInfo f = files.get(key);
-    if (f == null) {
-      throw OmException.notFound(missing(bucket, path));
-    }
-    return f.getAclsList();
+    return d != null ? d.getAclsList() : requireFile(files, key, bucket, rawPath).getAclsList();
   }
 
   /**
@@ -63,10 +55,9 @@ public final class FsoEntryAcls {
    */
   public List<OmAcl> rewrite(WriteTxn txn, BucketInfo bucket, String rawPath,
       UnaryOperator<List<OmAcl>> change) {
-    FsoPath path = FsoResolver.parseEntry(rawPath, "address an ACL of");
     Table<String, DirectoryInfo> dirs = ctx.table(DIRECTORY_TABLE);
     Table<String, KeyInfo> files = ctx.table(FILE_TABLE);
-    String key = FsoResolver.rowKey(dirs, files, bucket, path, missing(bucket, path));
+    String key = rowKey(dirs, files, bucket, rawPath);
     DirectoryInfo d = dirs.get(key);
     if (d != null) {
       List<OmAcl> acls = change.apply(d.getAclsList());
@@ -74,17 +65,31 @@ public final class FsoEntryAcls {
           .setUpdateId(txn.allocateId()).setModificationTime(txn.now()).build());
       return acls;
     }
-    KeyInfo f = files.get(key);
-    if (f == null) {
-      throw OmException.notFound(missing(bucket, path));
-    }
+    KeyInfo f = requireFile(files, key, bucket, rawPath);
     List<OmAcl> acls = change.apply(f.getAclsList());
     files.putWithBatch(txn.batch(), key, f.toBuilder().clearAcls().addAllAcls(acls)
         .setUpdateId(txn.allocateId()).setModificationTime(txn.now()).build());
     return acls;
   }
 
-  private static String missing(BucketInfo b, FsoPath path) {
+  /** The row key of the entry at {@code rawPath}, every ancestor resolved. */
+  private static String rowKey(Table<String, DirectoryInfo> dirs, Table<String, KeyInfo> files,
+      BucketInfo bucket, String rawPath) {
+    FsoPath path = FsoResolver.parseEntry(rawPath, "address an ACL of");
+    return FsoResolver.rowKey(dirs, files, bucket, path, missing(bucket, path.toString()));
+  }
+
+  /** The file at {@code key}, NOT_FOUND when there is none (nor a directory, checked first). */
+  private static KeyInfo requireFile(Table<String, KeyInfo> files, String key, BucketInfo bucket,
+      String rawPath) {
+    KeyInfo f = files.get(key);
+    if (f == null) {
+      throw OmException.notFound(missing(bucket, rawPath));
+    }
+    return f;
+  }
+
+  private static String missing(BucketInfo b, String path) {
     return "'" + path + "' does not exist in '" + b.getVolumeName() + "/" + b.getBucketName() + "'";
   }
 }
