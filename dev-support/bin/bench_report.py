@@ -519,6 +519,43 @@ def replication(results):
     return "\n".join(out)
 
 
+def security(results):
+    out = ["#### One call from one client over gRPC on loopback: plaintext and anonymous vs TLS +"
+           " bearer token + ACL check (a caller granted READ and LIST by entries, neither"
+           " administrator nor owner)\n"]
+    rows = []
+    verdicts = []
+    for method, label, target in [
+            ("lookupKey", "LookupKey (a random one of 2,000 keys)", 0.25),
+            ("listPage", "ListObjectsV2, a page of 1,000 keys", 0.10)]:
+        plain, pe = find(results, method, setup="plaintext")
+        secured, se = find(results, method, setup="secured")
+        if plain is None or secured is None:
+            continue
+        cost = secured / plain - 1
+        rows.append([label, us(plain, pe), us(secured, se), ratio(secured, plain),
+                     f"{cost * 100:+.1f} %", f"≤ +{target * 100:.0f} %"])
+        verdicts.append(f"- {label}: {cost * 100:+.1f} % (target ≤ +{target * 100:.0f} %):"
+                        f" {'met' if cost <= target else 'NOT met'}")
+    out.append(table(["call", "plaintext, anonymous (µs)", "TLS + token + ACL (µs)",
+                      "secured / plaintext", "cost", "target (issue 18)"], rows, "lrrrrl"))
+    check = [find(results, m, setup="secured") for m in ("aclCheck", "aclDecision")]
+    if check[0][0] is not None:
+        out.append("\n#### The ACL check alone (READ on a key its bucket grants)\n")
+        out.append(table(["check", "µs"], [
+            ["NativeAccessControl.check: volume and bucket records read from the store",
+             us(*check[0])],
+            ["AclDecision over the records already parsed in memory (a cache's cost)",
+             us(*check[1])]], "lr"))
+        if check[1][0] is not None:
+            verdicts.append(f"- ACL check with the records in memory: {check[1][0]:.3f} µs"
+                            f" (target ≤ 1 µs when cached): {'met' if check[1][0] <= 1 else 'NOT met'};"
+                            f" through the store (no cache today): {check[0][0]:.2f} µs")
+    if verdicts:
+        out.append("\n" + "\n".join(verdicts))
+    return "\n".join(out)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("suite")
@@ -539,7 +576,7 @@ def main():
     load_metrics(a.json)
     body = {"positioning": positioning, "getrange": getrange, "trailing": trailing,
             "accounting": accounting, "pointget": pointget,
-            "replication": replication}[a.suite](results)
+            "replication": replication, "security": security}[a.suite](results)
     took = f"{a.seconds // 60} min {a.seconds % 60} s" if a.seconds is not None else "?"
     print(f"### bench {a.suite} ({a.mode})\n")
     if a.stat == "median":

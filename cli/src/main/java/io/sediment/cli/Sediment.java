@@ -15,6 +15,7 @@ import picocli.CommandLine;
         SnapshotCommand.class, TombstonesCommand.class, CompactCommand.class,
         CheckpointCommand.class, VerifyCommand.class, RepairCommand.class, HaCommand.class,
         TokenCommand.class,
+        AclCommand.class,
         CommandLine.HelpCommand.class},
     footer = {"", "Exit codes: 0 success, 1 failure, 2 usage error."})
 public final class Sediment implements Runnable {

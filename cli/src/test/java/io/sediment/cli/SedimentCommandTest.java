@@ -48,7 +48,7 @@ class SedimentCommandTest {
     Run top = run("--help");
     assertEquals(0, top.code());
     List<String> commands = List.of("serve", "load", "ls", "rm", "snapshot", "ldb", "recon",
-        "tombstones", "compact", "checkpoint");
+        "tombstones", "compact", "checkpoint", "acl");
     for (String c : commands) {
       assertTrue(top.out().contains(c), c + " in " + top.out());
       Run help = run(c, "--help");

@@ -2,6 +2,7 @@ package io.sediment.om;
 
 import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
+import io.sediment.om.aclstore.ObjectAcls;
 import io.sediment.om.bucket.Buckets;
 import io.sediment.om.bucket.Volumes;
 import io.sediment.om.core.OmContext;
@@ -43,6 +44,7 @@ final class OmAreas implements AutoCloseable {
   final LifecycleScans lifecycle;
   final FsoNamespace fso;
   final AuthTokens authTokens;
+  final ObjectAcls acls;
 
   /** Builds the areas over {@code store}, which the areas then own (closed by {@link #close}). */
   OmAreas(DBStore store, OmStoreOptions options) {
@@ -64,6 +66,7 @@ final class OmAreas implements AutoCloseable {
     this.lifecycle = new LifecycleScans(ctx);
     this.fso = new FsoNamespace(ctx, pager);
     this.authTokens = new AuthTokens(ctx);
+    this.acls = new ObjectAcls(ctx);
   }
 
   /**

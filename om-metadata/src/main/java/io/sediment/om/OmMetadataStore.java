@@ -25,7 +25,6 @@ import io.sediment.om.multipart.MultipartUploads;
 import io.sediment.om.openfiles.OpenFiles;
 import io.sediment.om.purge.LifecycleScans;
 import io.sediment.om.purge.OmPurges;
-import io.sediment.om.snapshot.SnapshotStores;
 import io.sediment.om.snapshot.Snapshots;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
@@ -281,15 +280,7 @@ public final class OmMetadataStore implements AutoCloseable {
     return areas.lifecycle;
   }
 
-  /** The snapshot stores (checkpoint root, stores open now), for tests of this package. */
-  SnapshotStores snapshotStores() {
-    return areas.snapshotStores;
-  }
-
-  /**
-   * The bearer tokens a server accepts (salted hashes, never secrets). Ask each time: the
-   * object changes when the store's files are replaced.
-   */
+  /** The bearer tokens a server accepts (hashes only); ask each time: files may be replaced. */
   public io.sediment.om.credentials.AuthTokens authTokens() {
     return areas.authTokens;
   }

@@ -475,11 +475,11 @@ class ConcurrencyStressTest {
       }
     }
     Set<String> dirs = new HashSet<>();
-    try (Stream<Path> l = Files.list(om.snapshotStores().root())) {
+    try (Stream<Path> l = Files.list(om.areas().snapshotStores.root())) {
       l.forEach(p -> dirs.add(p.getFileName().toString()));
     }
     assertEquals(active, dirs, "checkpoint directories are exactly the ACTIVE snapshots");
-    assertTrue(om.snapshotStores().openCount() <= active.size(), "no store of a deleted snapshot");
+    assertTrue(om.areas().snapshotStores.openCount() <= active.size(), "no store of a deleted snapshot");
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -139,11 +139,11 @@ class InterruptedDurableWaitTest {
       String name = "snap" + i;
       SnapshotInfo s = om.snapshots().create("vol", "bkt", name);
       om.snapshots().lookupKey("vol", "bkt", name, "k"); // caches the snapshot's store
-      Path checkpoint = om.snapshotStores().root().resolve(s.getCheckpointDir());
+      Path checkpoint = om.areas().snapshotStores.root().resolve(s.getCheckpointDir());
       interrupted(() -> om.snapshots().delete("vol", "bkt", name));
       assertEquals(SnapshotStatus.SNAPSHOT_DELETED,
           om.snapshots().info("vol", "bkt", name).getStatus(), "the delete was applied");
-      assertEquals(0, om.snapshotStores().openCount(),
+      assertEquals(0, om.areas().snapshotStores.openCount(),
           "the DELETED snapshot's store is still open (and stays open until the store closes)");
       assertTrue(Files.notExists(checkpoint),
           "the DELETED snapshot's checkpoint is still on disk (until the next open)");

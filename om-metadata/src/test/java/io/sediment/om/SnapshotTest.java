@@ -394,20 +394,20 @@ class SnapshotTest {
     om.snapshots().create(V, B, "two");
     assumeTrue(LeakCheck.detailed(), "needs -Dsediment.leakDetection=true");
     Set<Long> baseline = LeakCheck.NATIVE_OBJECTS.snapshot();
-    assertEquals(0, om.snapshotStores().openCount());
+    assertEquals(0, om.areas().snapshotStores.openCount());
     om.snapshots().lookupKey(V, B, "one", "k");
     om.snapshots().listKeys(V, B, "one", null, null, 10);
-    assertEquals(1, om.snapshotStores().openCount(), "cached: opened once");
+    assertEquals(1, om.areas().snapshotStores.openCount(), "cached: opened once");
     assertFalse(LeakCheck.NATIVE_OBJECTS.leakedSince(baseline).isEmpty());
     om.snapshots().delete(V, B, "one");
-    assertEquals(0, om.snapshotStores().openCount());
+    assertEquals(0, om.areas().snapshotStores.openCount());
     assertEquals(List.of(), LeakCheck.NATIVE_OBJECTS.leakedSince(baseline),
         "deleting the snapshot freed every native object of its store");
 
     om.snapshots().lookupKey(V, B, "two", "k");
-    assertEquals(1, om.snapshotStores().openCount());
+    assertEquals(1, om.areas().snapshotStores.openCount());
     om.close();
-    assertEquals(0, om.snapshotStores().openCount());
+    assertEquals(0, om.areas().snapshotStores.openCount());
     om = openStore();
     assertEquals(1, om.snapshots().lookupKey(V, B, "two", "k").getDataSize());
   }
@@ -446,7 +446,7 @@ class SnapshotTest {
       if (failure.get() != null) {
         fail("a read racing the delete failed", failure.get());
       }
-      assertEquals(0, om.snapshotStores().openCount());
+      assertEquals(0, om.areas().snapshotStores.openCount());
     }
   }
 

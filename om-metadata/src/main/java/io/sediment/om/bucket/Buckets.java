@@ -11,6 +11,7 @@ import static io.sediment.om.core.OmDBDefinition.OPEN_KEY_TABLE;
 
 import io.sediment.db.BatchOperation;
 import io.sediment.db.Table;
+import io.sediment.om.acl.DefaultAcls;
 import io.sediment.om.core.OmContext;
 import io.sediment.om.core.OmCounter;
 import io.sediment.om.core.OmException.Code;
@@ -69,6 +70,7 @@ public final class Buckets {
       }
       long id = txn.allocateId();
       long now = txn.now();
+      String own = owner == null || owner.isEmpty() ? vol.getOwner() : owner;
       BucketInfo info = BucketInfo.newBuilder()
           .setVolumeName(volume)
           .setBucketName(bucket)
@@ -76,10 +78,11 @@ public final class Buckets {
           .setObjectId(id)
           .setVolumeId(vol.getObjectId())
           .setUpdateId(id)
-          .setOwner(owner == null || owner.isEmpty() ? vol.getOwner() : owner)
+          .setOwner(own)
           .setQuotaInBytes(quotaInBytes)
           .setCreationTime(now)
           .setModificationTime(now)
+          .addAllAcls(DefaultAcls.forBucket(own, vol.getAclsList()))
           .build();
       ctx.table(BUCKET_TABLE).putWithBatch(txn.batch(), key, info);
       txn.count(OmCounter.BUCKETS, 1);

@@ -3,6 +3,7 @@ package io.sediment.om.bucket;
 import static io.sediment.om.core.OmDBDefinition.BUCKET_TABLE;
 import static io.sediment.om.core.OmDBDefinition.VOLUME_TABLE;
 
+import io.sediment.om.acl.DefaultAcls;
 import io.sediment.om.core.OmContext;
 import io.sediment.om.core.OmCounter;
 import io.sediment.om.core.OmException.Code;
@@ -47,6 +48,7 @@ public final class Volumes {
           .setUpdateId(id)
           .setCreationTime(now)
           .setModificationTime(now)
+          .addAllAcls(DefaultAcls.forVolume(owner))
           .build();
       ctx.table(VOLUME_TABLE).putWithBatch(txn.batch(), key, info);
       txn.count(OmCounter.VOLUMES, 1);

@@ -6,6 +6,7 @@ import static io.sediment.om.core.OmDBDefinition.FILE_TABLE;
 import static io.sediment.om.core.OmDBDefinition.OPEN_FILE_TABLE;
 
 import io.sediment.db.Table;
+import io.sediment.om.acl.DefaultAcls;
 import io.sediment.om.core.OmContext;
 import io.sediment.om.core.OmCounter;
 import io.sediment.om.core.OmException.Code;
@@ -16,6 +17,8 @@ import io.sediment.om.core.WriteTxn;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.DirectoryInfo;
 import io.sediment.proto.om.KeyInfo;
+import io.sediment.proto.om.OmAcl;
+import java.util.List;
 
 /**
  * Directories of FILE_SYSTEM_OPTIMIZED buckets: {@code mkdir -p} and delete (an empty directory at
@@ -86,6 +89,7 @@ public final class FsoDirectories {
       long parentId, String owner) {
     DirectoryInfo d = null;
     long parent = parentId;
+    List<OmAcl> acls = DefaultAcls.forKey(owner, b.getAclsList());
     for (int j = from; j < to; j++) {
       long id = txn.allocateId();
       d = DirectoryInfo.newBuilder()
@@ -96,6 +100,7 @@ public final class FsoDirectories {
           .setCreationTime(txn.now())
           .setModificationTime(txn.now())
           .setOwner(owner)
+          .addAllAcls(acls)
           .build();
       dirTable.putWithBatch(txn.batch(),
           OmKeys.pathKey(b.getVolumeId(), b.getObjectId(), parent, d.getName()), d);

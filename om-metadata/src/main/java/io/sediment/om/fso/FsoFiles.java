@@ -5,6 +5,7 @@ import static io.sediment.om.core.OmDBDefinition.FILE_TABLE;
 import static io.sediment.om.core.OmDBDefinition.OPEN_FILE_TABLE;
 
 import io.sediment.db.Table;
+import io.sediment.om.acl.DefaultAcls;
 import io.sediment.om.core.OmContext;
 import io.sediment.om.core.OmCounter;
 import io.sediment.om.core.OmException.Code;
@@ -85,6 +86,7 @@ public final class FsoFiles {
           .setOwner(own)
           .setCreationTime(txn.now())
           .setModificationTime(txn.now())
+          .addAllAcls(DefaultAcls.forKey(own, b.getAclsList()))
           .build();
       openFileTable.putWithBatch(txn.batch(),
           OmKeys.openFileKey(b.getVolumeId(), bid, parent, path.leaf(), clientId), open);

@@ -4,6 +4,7 @@ import static io.sediment.om.core.OmDBDefinition.KEY_TABLE;
 import static io.sediment.om.core.OmDBDefinition.OPEN_KEY_TABLE;
 
 import io.sediment.db.Table;
+import io.sediment.om.acl.DefaultAcls;
 import io.sediment.om.core.OmContext;
 import io.sediment.om.core.OmCounter;
 import io.sediment.om.core.OmException.Code;
@@ -46,6 +47,7 @@ public final class ObjectKeys {
       long objectId = txn.allocateId();
       long clientId = txn.allocateId();
       long now = txn.now();
+      String own = owner == null || owner.isEmpty() ? info.getOwner() : owner;
       KeyInfo open = KeyInfo.newBuilder()
           .setVolumeName(volume)
           .setBucketName(bucket)
@@ -53,9 +55,10 @@ public final class ObjectKeys {
           .setObjectId(objectId)
           .setUpdateId(objectId)
           .setClientId(clientId)
-          .setOwner(owner == null || owner.isEmpty() ? info.getOwner() : owner)
+          .setOwner(own)
           .setCreationTime(now)
           .setModificationTime(now)
+          .addAllAcls(DefaultAcls.forKey(own, info.getAclsList()))
           .build();
       openKeyTable.putWithBatch(txn.batch(), OmKeys.openKey(volume, bucket, key, clientId), open);
       txn.count(info.getObjectId(), OmCounter.OPEN_KEYS, 1);

@@ -6,6 +6,7 @@ import static io.sediment.om.core.OmDBDefinition.MULTIPART_PARTS_TABLE;
 
 import io.sediment.db.KeyValue;
 import io.sediment.db.Table;
+import io.sediment.om.acl.DefaultAcls;
 import io.sediment.om.core.CursorSweep;
 import io.sediment.om.core.OmContext;
 import io.sediment.om.core.OmCounter;
@@ -183,7 +184,8 @@ public final class MultipartUploads {
     MultipartArgs.checkUploadId(uploadId);
     MultipartArgs.checkCompletedParts(requested);
     return ctx.write(txn -> {
-      long bucketId = ctx.requireObjectStoreBucket(null, volume, bucket).getObjectId();
+      BucketInfo bucketInfo = ctx.requireObjectStoreBucket(null, volume, bucket);
+      long bucketId = bucketInfo.getObjectId();
       String dbKey = OmKeys.multipartKey(volume, bucket, key, uploadId);
       MultipartUploadInfo upload = requireUpload(dbKey, volume, bucket, key, uploadId);
       List<KeyValue<String, PartInfo>> rows = uploadParts.rowsOf(uploadId);
@@ -227,6 +229,7 @@ public final class MultipartUploads {
           .setCreationTime(upload.getCreationTime())
           .setModificationTime(now)
           .setOwner(upload.getOwner())
+          .addAllAcls(DefaultAcls.forKey(upload.getOwner(), bucketInfo.getAclsList()))
           .putMetadata(META_ETAG, MultipartArgs.multipartEtag(etags))
           .build();
       String objectKey = OmKeys.objectKey(volume, bucket, key);

@@ -50,6 +50,8 @@ import java.util.Objects;
  *   <tr><td>CreateSnapshot, DeleteSnapshot</td><td>administrator or the bucket's owner</td></tr>
  *   <tr><td>ListSnapshots</td><td>LIST on /v/b</td></tr>
  *   <tr><td>LookupSnapshotKey</td><td>READ on /v/b/k, decided by the live records</td></tr>
+ *   <tr><td>GetAcl</td><td>READ_ACL on its target</td></tr>
+ *   <tr><td>SetAcl, AddAcl, RemoveAcl</td><td>WRITE_ACL on their target</td></tr>
  * </table>
  *
  * <p>Every {@code AdminService} RPC is for administrators only ({@link AdministratorsOnly}).
@@ -86,6 +88,12 @@ public final class RpcRights {
     fileSystem();
     multipart();
     snapshots();
+    acls();
+  }
+
+  /** The access control every rule checks against (also what the ACL RPCs ask themselves). */
+  public NativeAccessControl accessControl() {
+    return acl;
   }
 
   /**
@@ -297,5 +305,14 @@ public final class RpcRights {
       key(p, r.getVolume(), r.getBucket(), r.getKey(), ACL_READ);
       return r;
     });
+  }
+
+  private void acls() {
+    // The ACL RPCs check READ_ACL or WRITE_ACL on their target themselves (AclRpcs, through
+    // accessControl()), before a write is submitted: they have nothing more to pass here.
+    rule(OmServiceGrpc.getGetAclMethod(), (p, r) -> r);
+    rule(OmServiceGrpc.getSetAclMethod(), (p, r) -> r);
+    rule(OmServiceGrpc.getAddAclMethod(), (p, r) -> r);
+    rule(OmServiceGrpc.getRemoveAclMethod(), (p, r) -> r);
   }
 }

@@ -14,6 +14,7 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -90,6 +91,18 @@ final class RpcBinder {
   <Q extends Message, R extends Message> void write(MethodDescriptor<Q, R> method,
       BiConsumer<OmLogEntry.Builder, Q> into, Function<OmLogEntry, Q> outOf,
       Function<Q, R> handler) {
+    write(method, into, outOf, handler, req -> { });
+  }
+
+  /**
+   * {@link #write(MethodDescriptor, BiConsumer, Function, Function)}, with {@code authorize} run
+   * on the serving thread, in the call's context, before the entry is submitted: what it throws
+   * answers the call and nothing is submitted. Applying an entry (here or on a replica) does not
+   * run it again.
+   */
+  <Q extends Message, R extends Message> void write(MethodDescriptor<Q, R> method,
+      BiConsumer<OmLogEntry.Builder, Q> into, Function<OmLogEntry, Q> outOf,
+      Function<Q, R> handler, Consumer<Q> authorize) {
     OmLogEntry.Builder probe = OmLogEntry.newBuilder();
     into.accept(probe, method.parseRequest(new ByteArrayInputStream(new byte[0])));
     if (routes.put(probe.getRequestCase(), new WriteRoute<>(outOf, handler)) != null) {
@@ -105,6 +118,7 @@ final class RpcBinder {
           writes.beforeSubmit();
           admitted = guard.admit(CallPrincipal.current(), req);
         }
+        authorize.accept(admitted);
         OmLogEntry.Builder entry = OmLogEntry.newBuilder();
         into.accept(entry, admitted);
         return writes.writeAsync(entry, parser);

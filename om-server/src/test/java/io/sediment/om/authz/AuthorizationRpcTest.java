@@ -12,14 +12,17 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.sediment.om.auth.Principal;
 import io.sediment.proto.om.AclIdentityType;
+import io.sediment.proto.om.AclResource;
 import io.sediment.proto.om.AclRight;
 import io.sediment.proto.om.AclScope;
+import io.sediment.proto.om.AddAclRequest;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.CommitKeyRequest;
 import io.sediment.proto.om.CompactTableRequest;
 import io.sediment.proto.om.CreateBucketRequest;
 import io.sediment.proto.om.CreateVolumeRequest;
 import io.sediment.proto.om.DeleteVolumeRequest;
+import io.sediment.proto.om.GetAclRequest;
 import io.sediment.proto.om.GetBucketRequest;
 import io.sediment.proto.om.GetCountersRequest;
 import io.sediment.proto.om.GetVolumeRequest;
@@ -33,6 +36,7 @@ import io.sediment.proto.om.OmAcl;
 import io.sediment.proto.om.OmServiceGrpc;
 import io.sediment.proto.om.OpenKeyRequest;
 import io.sediment.proto.om.OpenKeyResponse;
+import io.sediment.proto.om.SetAclRequest;
 import io.sediment.proto.om.SetVolumePropertiesRequest;
 import java.nio.file.Path;
 import java.util.List;
@@ -98,6 +102,29 @@ class AuthorizationRpcTest {
     Principal inAdminGroup = new Principal("carol", Set.of("admins"));
     assertDoesNotThrow(() -> f.admin(inAdminGroup).getCounters(
         GetCountersRequest.getDefaultInstance()));
+  }
+
+  @Test
+  void aclsAreReadWithReadAclAndEditedWithWriteAclOrByTheOwner() {
+    AclResource key = AclResource.newBuilder().setVolume("vol").setBucket("bkt").setKey("k1")
+        .build();
+    OmAcl bobReads = acl(AclIdentityType.ACL_USER, "bob", AclRight.ACL_READ);
+    StatusRuntimeException e = denied(() -> f.om(BOB).addAcl(AddAclRequest.newBuilder()
+        .setTarget(key).addAcls(bobReads).build()));
+    assertTrue(e.getStatus().getDescription().contains("ACL_WRITE_ACL"), e.getMessage());
+    denied(() -> f.om(BOB).getAcl(GetAclRequest.newBuilder().setTarget(key).build()));
+    // The owner edits: bob may now read the key's ACL... once the volume and bucket let him in.
+    assertDoesNotThrow(() -> f.om(ALICE).addAcl(AddAclRequest.newBuilder().setTarget(key)
+        .addAcls(acl(AclIdentityType.ACL_USER, "bob", AclRight.ACL_READ_ACL)).build()));
+    denied(() -> f.om(BOB).getAcl(GetAclRequest.newBuilder().setTarget(key).build()));
+    for (AclResource r : new AclResource[] {
+        AclResource.newBuilder().setVolume("vol").build(),
+        AclResource.newBuilder().setVolume("vol").setBucket("bkt").build()}) {
+      f.om(ALICE).addAcl(AddAclRequest.newBuilder().setTarget(r).addAcls(bobReads).build());
+    }
+    assertTrue(f.om(BOB).getAcl(GetAclRequest.newBuilder().setTarget(key).build()).getAclsList()
+        .stream().anyMatch(a -> a.getName().equals("bob")));
+    denied(() -> f.om(BOB).setAcl(SetAclRequest.newBuilder().setTarget(key).build()));
   }
 
   @Test
