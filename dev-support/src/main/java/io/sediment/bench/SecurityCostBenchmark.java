@@ -61,6 +61,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * <ul>
  *   <li>{@code plaintext}: no TLS, no authentication, no ACL checks (as {@code serve} runs on
  *       loopback by default).
+ *   <li>{@code tls}: the floor of {@code secured}: TLS alone (the same certificate), no
+ *       authentication, no ACL checks.
  *   <li>{@code secured}: TLS (an EC P-256 certificate made at start), a bearer token on every call
  *       (verified by one point read of the token table and a SHA-256), and every call checked
  *       against the ACLs: the caller {@code bench} is no administrator and owns nothing; the
@@ -85,8 +87,8 @@ public class SecurityCostBenchmark {
   static final String BUCKET = "bkt";
   static final int PAGE = 1_000;
 
-  /** {@code plaintext} or {@code secured} (see the class comment). */
-  @Param({"plaintext", "secured"})
+  /** {@code plaintext}, {@code tls} or {@code secured} (see the class comment). */
+  @Param({"plaintext", "tls", "secured"})
   public String setup;
 
   private Path dir;
@@ -138,6 +140,11 @@ public class SecurityCostBenchmark {
       credentials = CompositeChannelCredentials.create(
           TlsMaterial.load(null, null, certs.ca().cert()).channelCredentials(),
           new BearerCallCredentials(token.token()));
+    } else if ("tls".equals(setup)) {
+      TestCertificates certs = TestCertificates.newCa(dir.resolve("certs"), "bench-ca");
+      TestCertificates.Pem pem = certs.server("om");
+      builder.credentials(TlsMaterial.load(pem.cert(), pem.key(), null).serverCredentials());
+      credentials = TlsMaterial.load(null, null, certs.ca().cert()).channelCredentials();
     } else if ("plaintext".equals(setup)) {
       credentials = InsecureChannelCredentials.create();
     } else {
