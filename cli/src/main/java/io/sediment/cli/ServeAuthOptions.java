@@ -1,18 +1,22 @@
 package io.sediment.cli;
 
+import io.grpc.StatusRuntimeException;
 import io.sediment.om.OmMetadataStore;
 import io.sediment.om.auth.Administrators;
 import io.sediment.om.auth.Authenticator;
 import io.sediment.om.auth.GroupMapping;
+import io.sediment.om.auth.Principal;
 import io.sediment.om.auth.TokenVerifier;
+import io.sediment.recon.ReconCallers;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import picocli.CommandLine;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * The options of {@code sediment serve} that decide who may call it: {@code --auth} (every call
@@ -103,6 +107,27 @@ final class ServeAuthOptions {
   /** How the server authenticates over {@code store}'s tokens and {@code groups}. */
   static Authenticator authenticator(OmMetadataStore store, GroupMapping groups) {
     return new Authenticator(new TokenVerifier(store, Clock.systemUTC()), groups);
+  }
+
+  /**
+   * Who may read Recon: an administrator's bearer token (401 without a valid one, 403 for anyone
+   * else), checked as the gRPC server checks a call's token. Call only with --auth.
+   */
+  ReconCallers reconCallers(OmMetadataStore store, GroupMapping groups) {
+    Authenticator authenticator = authenticator(store, groups);
+    Administrators administrators = administrators();
+    return header -> {
+      if (header == null) {
+        return ReconCallers.Verdict.UNAUTHENTICATED;
+      }
+      try {
+        Principal p = authenticator.authenticate(header, (X509Certificate[]) null);
+        return administrators.contains(p) ? ReconCallers.Verdict.ALLOWED
+            : ReconCallers.Verdict.FORBIDDEN;
+      } catch (StatusRuntimeException refused) {
+        return ReconCallers.Verdict.UNAUTHENTICATED;
+      }
+    };
   }
 
   /** The start-up line that says who may call. */

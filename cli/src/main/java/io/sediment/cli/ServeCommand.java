@@ -10,6 +10,7 @@ import io.sediment.om.grpc.OmGrpcServer;
 import io.sediment.om.ha.OmReplica;
 import io.sediment.om.ha.ReplicaRequests;
 import io.sediment.om.service.OmServices;
+import io.sediment.om.auth.GroupMapping;
 import io.sediment.om.tls.TlsMaterial;
 import io.sediment.om.tls.TlsReloader;
 import io.sediment.recon.ReconConfig;
@@ -154,7 +155,7 @@ final class ServeCommand implements Callable<Integer> {
     Files.createDirectories(StoreDirs.logs(dataDir));
     Path logFile = StoreDirs.logs(dataDir).resolve("sediment.log");
     TlsMaterial tlsMaterial = tls.enabled() ? tls.load() : null;
-    io.sediment.om.auth.GroupMapping groups = auth.enabled() ? auth.groups() : null;
+    GroupMapping groups = auth.enabled() ? auth.groups() : null;
     try (ServeLogging logging = ServeLogging.start(logFile);
         TlsReloader reloader = tls.reloader(tlsMaterial)) {
       // A replica's durability is its Raft log's (synced on a majority before a write is
@@ -215,7 +216,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         LOG.info(background.describe());
         if (!noRecon) {
-          reconHandle = startRecon(store, registry, replicated, tlsMaterial);
+          reconHandle = startRecon(store, registry, replicated, tlsMaterial, groups);
         }
         if (installShutdownHook) {
           hook = new Thread(() -> {
@@ -323,12 +324,16 @@ final class ServeCommand implements Callable<Integer> {
    * @throws CliFailure if the port cannot be bound
    */
   private AutoCloseable startRecon(OmMetadataStore store, PrometheusRegistry registry,
-      ReplicaRequests replicated, TlsMaterial tlsMaterial) {
+      ReplicaRequests replicated, TlsMaterial tlsMaterial, GroupMapping groups) {
     ReconSource source = ReconSource.embedded(store);
     ReconServer r;
     try {
       ReconConfig config = ReconConfig.defaults().withHost(host).withPort(reconPort)
           .withTls(tlsMaterial == null ? null : tlsMaterial.serverSslContext());
+      if (auth.enabled() && !ServeTlsOptions.loopback(host)) {
+        // Beyond loopback Recon shows every name to whoever reaches it: administrators only.
+        config = config.withCallers(auth.reconCallers(store, groups));
+      }
       r = replicated == null ? ReconServer.start(config, source, registry)
           : ReconServer.start(config, source, registry, replicated::status);
     } catch (IOException e) {

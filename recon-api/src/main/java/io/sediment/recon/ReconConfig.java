@@ -11,8 +11,10 @@ import javax.net.ssl.SSLContext;
  * @param port the TCP port; {@value #DEFAULT_PORT} by default, 0 for an ephemeral one
  * @param threads the most request threads (at least 4)
  * @param tls serve HTTPS with this context's key (its server certificate); null for plain HTTP
+ * @param callers who may read it ({@link ReconCallers}); null for everyone who reaches it
  */
-public record ReconConfig(String host, int port, int threads, SSLContext tls) {
+public record ReconConfig(String host, int port, int threads, SSLContext tls,
+    ReconCallers callers) {
 
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 9888;
@@ -31,9 +33,9 @@ public record ReconConfig(String host, int port, int threads, SSLContext tls) {
     }
   }
 
-  /** Plain HTTP. */
+  /** Plain HTTP, open to everyone who reaches it. */
   public ReconConfig(String host, int port, int threads) {
-    this(host, port, threads, null);
+    this(host, port, threads, null, null);
   }
 
   /** 127.0.0.1:9888. */
@@ -42,15 +44,20 @@ public record ReconConfig(String host, int port, int threads, SSLContext tls) {
   }
 
   public ReconConfig withPort(int p) {
-    return new ReconConfig(host, p, threads, tls);
+    return new ReconConfig(host, p, threads, tls, callers);
   }
 
   public ReconConfig withHost(String h) {
-    return new ReconConfig(h, port, threads, tls);
+    return new ReconConfig(h, port, threads, tls, callers);
   }
 
   /** Serve HTTPS with {@code context}'s server certificate (null: plain HTTP). */
   public ReconConfig withTls(SSLContext context) {
-    return new ReconConfig(host, port, threads, context);
+    return new ReconConfig(host, port, threads, context, callers);
+  }
+
+  /** Answer only the requests {@code c} admits (null: everyone who reaches it). */
+  public ReconConfig withCallers(ReconCallers c) {
+    return new ReconConfig(host, port, threads, tls, c);
   }
 }

@@ -31,7 +31,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * {@code {"code", "error", "message"}} and never a stack trace. Every response carries the
  * {@code SecurityHeaders}. Bound to a loopback address, it answers only requests whose Host header
  * names loopback ({@code LoopbackHosts}: 403 otherwise, against DNS rebinding); bound to any other
- * address that check is off. Closing stops the server (waiting briefly for requests in flight);
+ * address that check is off. Given {@link ReconConfig#callers()}, it answers only the requests they
+ * admit ({@code CallerCheck}: 401 or 403 otherwise). Closing stops the server (waiting briefly for requests in flight);
  * it does not close the source. Thread-safe.
  *
  * <pre>{@code
@@ -110,8 +111,10 @@ public final class ReconServer implements AutoCloseable {
     server.addConnector(connector);
     Handler recon = new ReconHandler(new ReconApi(source, replication),
         () -> scrape(own, extra), requests);
+    Handler checked = config.callers() == null ? recon
+        : new CallerCheck(recon, config.callers());
     server.setHandler(new SecurityHeaders(onLoopback(config.host())
-        ? new LoopbackHosts(recon) : recon));
+        ? new LoopbackHosts(checked) : checked));
     server.setErrorHandler(new JsonErrorHandler());
     server.setStopTimeout(2_000);
     try {
