@@ -1,7 +1,9 @@
 package io.sediment.om.authz;
 
 import io.sediment.db.Table;
+import io.sediment.om.OmAcls;
 import io.sediment.om.OmMetadataStore;
+import io.sediment.om.acl.AclTarget;
 import io.sediment.om.core.OmDBDefinition;
 import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmKeys;
@@ -10,7 +12,6 @@ import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.VolumeInfo;
-import java.util.List;
 import java.util.Objects;
 
 /**
@@ -18,9 +19,6 @@ import java.util.Objects;
  * them: a volume, a bucket, and a key (OBJECT_STORE and LEGACY buckets), file or directory
  * (FILE_SYSTEM_OPTIMIZED buckets). A record that does not exist, or whose name the store would
  * refuse, is {@code null}.
- *
- * <p>A directory's grants are its owner only: the facade does not expose a directory's ACL
- * entries yet.
  *
  * <p>Thread-safe (reads only, over a thread-safe store).
  */
@@ -30,9 +28,11 @@ final class StoreRecords {
   private final Table<String, VolumeInfo> volumes;
   private final Table<String, BucketInfo> buckets;
   private final Table<String, KeyInfo> keys;
+  private final OmAcls acls;
 
   StoreRecords(OmMetadataStore store) {
     this.store = Objects.requireNonNull(store, "store");
+    this.acls = new OmAcls(store);
     this.volumes = store.dbStore().getTable(OmDBDefinition.VOLUME_TABLE);
     this.buckets = store.dbStore().getTable(OmDBDefinition.BUCKET_TABLE);
     this.keys = store.dbStore().getTable(OmDBDefinition.KEY_TABLE);
@@ -69,7 +69,8 @@ final class StoreRecords {
         return null;
       }
       if (status.isDirectory()) {
-        return Grants.of(status.owner() == null ? "" : status.owner(), List.of());
+        return Grants.of(status.owner() == null ? "" : status.owner(),
+            acls.get(AclTarget.key(bucket.getVolumeName(), bucket.getBucketName(), key)));
       }
       KeyInfo f = store.fso().lookupFile(bucket.getVolumeName(), bucket.getBucketName(), key);
       return Grants.of(f.getOwner(), f.getAclsList());

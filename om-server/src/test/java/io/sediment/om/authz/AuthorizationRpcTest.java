@@ -25,6 +25,7 @@ import io.sediment.proto.om.DeleteVolumeRequest;
 import io.sediment.proto.om.GetAclRequest;
 import io.sediment.proto.om.GetBucketRequest;
 import io.sediment.proto.om.GetCountersRequest;
+import io.sediment.proto.om.GetFileStatusRequest;
 import io.sediment.proto.om.GetVolumeRequest;
 import io.sediment.proto.om.ListKeysRequest;
 import io.sediment.proto.om.ListKeysResponse;
@@ -125,6 +126,23 @@ class AuthorizationRpcTest {
     assertTrue(f.om(BOB).getAcl(GetAclRequest.newBuilder().setTarget(key).build()).getAclsList()
         .stream().anyMatch(a -> a.getName().equals("bob")));
     denied(() -> f.om(BOB).setAcl(SetAclRequest.newBuilder().setTarget(key).build()));
+  }
+
+  @Test
+  void aDirectorysOwnAclEntriesGrantRightsOnIt() {
+    f.store.createBucket("vol", "fso", BucketLayout.FILE_SYSTEM_OPTIMIZED, "alice", 0);
+    f.store.fso().createDirectory("vol", "fso", "a/b");
+    GetFileStatusRequest status = GetFileStatusRequest.newBuilder().setVolume("vol")
+        .setBucket("fso").setPath("a/b").build();
+    f.om(ALICE).addAcl(AddAclRequest.newBuilder().setTarget(AclResource.newBuilder()
+        .setVolume("vol").build()).addAcls(acl(AclIdentityType.ACL_USER, "bob", AclRight.ACL_READ))
+        .build());
+    denied(() -> f.om(BOB).getFileStatus(status));
+    f.om(ALICE).addAcl(AddAclRequest.newBuilder().setTarget(AclResource.newBuilder()
+        .setVolume("vol").setBucket("fso").setKey("a/b").build())
+        .addAcls(acl(AclIdentityType.ACL_GROUP, "staff", AclRight.ACL_READ)).build());
+    assertTrue(f.om(BOB).getFileStatus(status).getStatus().getIsDirectory(),
+        "bob's group may read the directory by its own entry");
   }
 
   @Test
