@@ -76,7 +76,8 @@ public final class Authenticator {
     if (verifiedChain != null && verifiedChain.length > 0) {
       return groups.principal(CertificatePrincipal.nameOf(verifiedChain[0]));
     }
-    throw TokenVerifier.unauthenticated("no credentials: send a bearer token (--token-file or "
-        + "SEDIMENT_TOKEN) or a client certificate");
+    // How a client sends either is the client's to say (the cli names its options).
+    throw TokenVerifier.unauthenticated("no credentials: send a bearer token or a client "
+        + "certificate");
   }
 }
