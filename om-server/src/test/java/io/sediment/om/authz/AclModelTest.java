@@ -8,14 +8,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.sediment.db.Table;
+import io.sediment.om.OmAcls;
+import io.sediment.om.acl.AclTarget;
 import io.sediment.om.auth.Principal;
 import io.sediment.om.core.OmDBDefinition;
 import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmKeys;
 import io.sediment.om.fso.FileStatus;
 import io.sediment.proto.om.AclIdentityType;
+import io.sediment.proto.om.AclResource;
 import io.sediment.proto.om.AclRight;
 import io.sediment.proto.om.AclScope;
+import io.sediment.proto.om.AddAclRequest;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.CreateBucketRequest;
@@ -26,6 +30,7 @@ import io.sediment.proto.om.DeleteBucketRequest;
 import io.sediment.proto.om.DeleteFileRequest;
 import io.sediment.proto.om.DeleteKeyRequest;
 import io.sediment.proto.om.DeleteVolumeRequest;
+import io.sediment.proto.om.GetAclRequest;
 import io.sediment.proto.om.GetBucketRequest;
 import io.sediment.proto.om.GetCountersRequest;
 import io.sediment.proto.om.GetFileStatusRequest;
@@ -98,7 +103,8 @@ class AclModelTest {
     CREATE_BUCKET, GET_BUCKET, SET_BUCKET_QUOTA, DELETE_BUCKET, LIST_BUCKETS, OPEN_KEY,
     LOOKUP_KEY, DELETE_KEY, RENAME_KEY, LIST_KEYS, LIST_OBJECTS_V2, INITIATE_UPLOAD,
     LIST_UPLOADS, CREATE_SNAPSHOT, LIST_SNAPSHOTS, LIST_OPEN_FILES, GET_COUNTERS,
-    GET_FILE_STATUS, CREATE_DIRECTORY, DELETE_FILE, LIST_STATUS
+    GET_FILE_STATUS, CREATE_DIRECTORY, DELETE_FILE, LIST_STATUS, GET_KEY_ACL, ADD_BUCKET_ACL,
+    ADD_VOLUME_ACL
   }
 
   @Test
@@ -238,6 +244,9 @@ class AclModelTest {
       case GET_FILE_STATUS -> onKey(p, v, b, path, AclRight.ACL_READ);
       case CREATE_DIRECTORY -> onKey(p, v, b, path + "/n", AclRight.ACL_CREATE);
       case DELETE_FILE -> onKey(p, v, b, path, AclRight.ACL_DELETE);
+      case GET_KEY_ACL -> onKey(p, v, b, k, AclRight.ACL_READ_ACL);
+      case ADD_BUCKET_ACL -> onBucket(p, v, b, AclRight.ACL_WRITE_ACL);
+      case ADD_VOLUME_ACL -> onVolume(p, v, AclRight.ACL_WRITE_ACL);
     };
   }
 
@@ -295,6 +304,12 @@ class AclModelTest {
           .setPath(path).build());
       case LIST_STATUS -> om.listStatus(ListStatusRequest.newBuilder().setVolume(v).setBucket(b)
           .build());
+      case GET_KEY_ACL -> om.getAcl(GetAclRequest.newBuilder().setTarget(AclResource.newBuilder()
+          .setVolume(v).setBucket(b).setKey(k)).build());
+      case ADD_BUCKET_ACL -> om.addAcl(AddAclRequest.newBuilder().setTarget(AclResource
+          .newBuilder().setVolume(v).setBucket(b)).addAcls(readBy(pick(USERS))).build());
+      case ADD_VOLUME_ACL -> om.addAcl(AddAclRequest.newBuilder().setTarget(AclResource
+          .newBuilder().setVolume(v)).addAcls(readBy(pick(USERS))).build());
     }
   }
 
@@ -321,7 +336,7 @@ class AclModelTest {
     try {
       FileStatus s = f.store.fso().getFileStatus(v, b, k);
       if (s.isDirectory()) {
-        return new Rec(s.owner(), List.of());
+        return new Rec(s.owner(), new OmAcls(f.store).get(AclTarget.key(v, b, k)));
       }
       KeyInfo file = f.store.fso().lookupFile(v, b, k);
       return new Rec(file.getOwner(), file.getAclsList());
@@ -399,6 +414,12 @@ class AclModelTest {
           .setScope(random.nextInt(5) == 0 ? AclScope.ACL_DEFAULT : AclScope.ACL_ACCESS).build());
     }
     return out;
+  }
+
+  /** An ACCESS entry granting READ to {@code user}. */
+  private static OmAcl readBy(String user) {
+    return OmAcl.newBuilder().setType(AclIdentityType.ACL_USER).setName(user)
+        .setRights(1 << AclRight.ACL_READ_VALUE).setScope(AclScope.ACL_ACCESS).build();
   }
 
   private <T> T pick(List<T> from) {
