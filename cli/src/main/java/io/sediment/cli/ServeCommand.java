@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -152,8 +153,13 @@ final class ServeCommand implements Callable<Integer> {
     validate();
     PrintWriter out = spec.commandLine().getOut();
     Path dataDir = data.toAbsolutePath().normalize();
-    Files.createDirectories(StoreDirs.logs(dataDir));
-    Path logFile = StoreDirs.logs(dataDir).resolve("sediment.log");
+    // Owner-only when made here: the server log and the audit log name every caller and key.
+    Path logs = StoreDirs.logs(dataDir);
+    if (!Files.isDirectory(logs)) {
+      Files.createDirectories(logs, PosixFilePermissions.asFileAttribute(
+          PosixFilePermissions.fromString("rwx------")));
+    }
+    Path logFile = logs.resolve("sediment.log");
     TlsMaterial tlsMaterial = tls.enabled() ? tls.load() : null;
     GroupMapping groups = auth.enabled() ? auth.groups() : null;
     try (ServeLogging logging = ServeLogging.start(logFile);

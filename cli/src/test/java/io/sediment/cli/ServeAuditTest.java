@@ -12,6 +12,7 @@ import io.sediment.proto.om.GetVolumeRequest;
 import io.sediment.proto.om.OmServiceGrpc;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -45,6 +46,9 @@ class ServeAuditTest {
         lines.get(1));
     String log = Files.readString(data.resolve("logs").resolve("sediment.log"));
     assertFalse(log.contains("CreateVolume"), "audit lines stay out of the server log: " + log);
+    assertEquals("rwx------", PosixFilePermissions.toString(
+        Files.getPosixFilePermissions(file.getParent())), "the logs directory is the owner's only");
+    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
   }
 
   @Test

@@ -116,7 +116,8 @@ class ServeReconTest {
       for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
           System.nanoTime() < deadline; Thread.sleep(100)) {
         status = JSON.readTree(get(http, url + "/api/v1/replication/status").body());
-        if (status.get("role").asText().equals("LEADER")) {
+        // A new leader reports its role before it has applied its first entry.
+        if (status.get("role").asText().equals("LEADER") && status.get("applyLag").asLong() == 0) {
           break;
         }
       }

@@ -8,7 +8,11 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.rolling.RollingFileAppender;
 import ch.qos.logback.core.rolling.SizeAndTimeBasedRollingPolicy;
 import ch.qos.logback.core.util.FileSize;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,8 +78,42 @@ public final class AuditLogFile implements AutoCloseable {
   }
 
   /**
+   * Creates {@code file} readable and writable by its owner only (0600, where the file system
+   * has POSIX permissions), and its missing directories owner-only (0700); an existing file or
+   * directory is left as it is.
+   *
+   * @throws IllegalStateException naming the file if it cannot be created
+   */
+  private static void createOwnerOnly(Path file) {
+    boolean posix = file.getFileSystem().supportedFileAttributeViews().contains("posix");
+    try {
+      Path dir = file.getParent();
+      if (dir != null && !Files.isDirectory(dir)) {
+        if (posix) {
+          Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(
+              PosixFilePermissions.fromString("rwx------")));
+        } else {
+          Files.createDirectories(dir);
+        }
+      }
+      if (!Files.exists(file)) {
+        if (posix) {
+          Files.createFile(file, PosixFilePermissions.asFileAttribute(
+              PosixFilePermissions.fromString("rw-------")));
+        } else {
+          Files.createFile(file);
+        }
+      }
+    } catch (FileAlreadyExistsException raced) {
+      // created meanwhile: appended to as it is
+    } catch (IOException e) {
+      throw new IllegalStateException("Cannot create the audit log " + file + ": " + e, e);
+    }
+  }
+
+  /**
    * Starts writing the {@value AuditInterceptor#LOGGER_NAME} logger to {@code file} (appending;
-   * its directory is created).
+   * a new file and its missing directories are created owner-only).
    *
    * @throws IllegalStateException if SLF4J is not bound to logback, or the file cannot be opened
    */
@@ -92,6 +130,7 @@ public final class AuditLogFile implements AutoCloseable {
           + "implementation, not " + LoggerFactory.getILoggerFactory().getClass().getName());
     }
     Path abs = file.toAbsolutePath().normalize();
+    createOwnerOnly(abs);
     String name = abs.getFileName().toString();
     String stem = name.endsWith(".log") ? name.substring(0, name.length() - 4) : name;
 

@@ -43,6 +43,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -302,6 +303,15 @@ class AuditLogTest {
     assertEquals(5, lines.size(), lines.toString());
     String text = Files.readString(file.file());
     assertFalse(text.contains("secret"), text);
+  }
+
+  @Test
+  void aNewFileAndItsDirectoryAreTheOwnersOnly() throws IOException {
+    start(AuditReads.all());
+    assertEquals("rw-------", PosixFilePermissions.toString(
+        Files.getPosixFilePermissions(file.file())));
+    assertEquals("rwx------", PosixFilePermissions.toString(
+        Files.getPosixFilePermissions(file.file().getParent())));
   }
 
   @Test
