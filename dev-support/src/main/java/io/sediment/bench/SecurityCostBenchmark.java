@@ -5,6 +5,7 @@ import io.grpc.CompositeChannelCredentials;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
+import io.sediment.db.Table;
 import io.sediment.om.OmAcls;
 import io.sediment.om.OmMetadataStore;
 import io.sediment.om.acl.AclTarget;
@@ -20,6 +21,8 @@ import io.sediment.om.auth.TokenVerifier;
 import io.sediment.om.authz.AclDecision;
 import io.sediment.om.authz.Grants;
 import io.sediment.om.authz.NativeAccessControl;
+import io.sediment.om.core.OmDBDefinition;
+import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.OpenKeySession;
 import io.sediment.om.grpc.OmGrpcServer;
@@ -71,10 +74,11 @@ import org.openjdk.jmh.annotations.TearDown;
  * </ul>
  * Operations: {@link #lookupKey} (a random one of the keys) and {@link #listPage} (a
  * ListObjectsV2 page of 1,000 keys from the start of the bucket). Two more time the ACL check
- * alone, the same in both setups: {@link #aclCheck}, {@link NativeAccessControl#check} of READ
- * on a key the bucket grants (two point reads of the volume and bucket records, then the
- * decision), and {@link #aclDecision}, the decision over records already parsed in memory (what
- * a cache of the volume's and bucket's ACLs would leave). Run through
+ * alone, the same in every setup: {@link #aclCheck}, {@link NativeAccessControl#check} of READ
+ * on a key the bucket grants (the volume and bucket records come from the store's parsed-row
+ * cache, then the decision); {@link #aclCheckFromTables}, the same with the two records read from
+ * RocksDB as every check did before the cache; and {@link #aclDecision}, the decision alone over
+ * grants built in advance. Run through
  * {@code dev-support/bin/bench security [--quick]}.
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -101,6 +105,8 @@ public class SecurityCostBenchmark {
   private Grants volumeGrants;
   private Grants bucketGrants;
   private Resource someKey;
+  private Table<String, VolumeInfo> volumeTable;
+  private Table<String, BucketInfo> bucketTable;
 
   @Setup(Level.Trial)
   public void setUp() throws Exception {
@@ -124,6 +130,8 @@ public class SecurityCostBenchmark {
     volumeGrants = Grants.of(v.getOwner(), v.getAclsList());
     bucketGrants = Grants.of(b.getOwner(), b.getAclsList());
     someKey = Resource.key(VOLUME, BUCKET, key(KEYS / 2));
+    volumeTable = store.dbStore().getTable(OmDBDefinition.VOLUME_TABLE);
+    bucketTable = store.dbStore().getTable(OmDBDefinition.BUCKET_TABLE);
 
     OmGrpcServer.Builder builder = OmGrpcServer.builder(store).port(0)
         .drainTimeout(Duration.ofSeconds(1));
@@ -179,6 +187,19 @@ public class SecurityCostBenchmark {
   public Resource aclCheck() {
     acl.check(bench, someKey, AclRight.ACL_READ);
     return someKey;
+  }
+
+  /**
+   * The check as it was before volume and bucket rows were kept parsed: two point reads of the
+   * rows from RocksDB, their grants, then the decision; the side-by-side floor of
+   * {@link #aclCheck}.
+   */
+  @Benchmark
+  public boolean aclCheckFromTables() {
+    VolumeInfo v = volumeTable.get(OmKeys.volumeKey(VOLUME));
+    BucketInfo b = bucketTable.get(OmKeys.bucketKey(VOLUME, BUCKET));
+    return AclDecision.allows(bench, Resource.Type.KEY, AclRight.ACL_READ,
+        Grants.of(v.getOwner(), v.getAclsList()), Grants.of(b.getOwner(), b.getAclsList()), null);
   }
 
   @Benchmark

@@ -11,6 +11,7 @@ import io.sediment.om.core.OmCounter;
 import io.sediment.om.core.OmDBDefinition;
 import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmStoreOptions;
+import io.sediment.om.core.VolumeBucketCache;
 import io.sediment.om.core.OpenKeySession;
 import io.sediment.om.fso.FsoNamespace;
 import io.sediment.om.insight.OmInsight;
@@ -109,11 +110,12 @@ public final class OmMetadataStore implements AutoCloseable {
     outOfSpaceChanged();
   }
 
-  /**
-   * Calls {@code listener} whenever the store's out-of-space state may have changed (see
-   * {@link DBStore#addOutOfSpaceListener}), also across a replacement of the store's files;
-   * returns what unregisters it.
-   */
+  /** Volume and bucket rows kept parsed in memory, for lookups that only look. */
+  public VolumeBucketCache parsedRows() {
+    return areas.ctx.parsedRows();
+  }
+
+  /** Calls {@code listener} whenever out of space may have changed, across file replacements. */
   public Runnable addOutOfSpaceListener(Runnable listener) {
     spaceListeners.add(listener);
     return () -> spaceListeners.remove(listener);

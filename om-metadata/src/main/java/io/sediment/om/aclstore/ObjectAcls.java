@@ -1,8 +1,6 @@
 package io.sediment.om.aclstore;
 
-import static io.sediment.om.core.OmDBDefinition.BUCKET_TABLE;
 import static io.sediment.om.core.OmDBDefinition.KEY_TABLE;
-import static io.sediment.om.core.OmDBDefinition.VOLUME_TABLE;
 
 import io.sediment.db.ReadView;
 import io.sediment.db.Table;
@@ -97,17 +95,14 @@ public final class ObjectAcls {
       case VOLUME -> {
         VolumeInfo v = ctx.requireVolume(null, target.volume());
         List<OmAcl> acls = bounded.apply(v.getAclsList());
-        ctx.table(VOLUME_TABLE).putWithBatch(txn.batch(), OmKeys.volumeKey(target.volume()),
-            v.toBuilder().clearAcls().addAllAcls(acls).setUpdateId(txn.allocateId())
+        ctx.putVolumeRow(txn, v.toBuilder().clearAcls().addAllAcls(acls).setUpdateId(txn.allocateId())
                 .setModificationTime(txn.now()).build());
         yield acls;
       }
       case BUCKET -> {
         BucketInfo b = ctx.requireBucket(null, target.volume(), target.bucket());
         List<OmAcl> acls = bounded.apply(b.getAclsList());
-        ctx.table(BUCKET_TABLE).putWithBatch(txn.batch(),
-            OmKeys.bucketKey(target.volume(), target.bucket()),
-            b.toBuilder().clearAcls().addAllAcls(acls).setUpdateId(txn.allocateId())
+        ctx.putBucketRow(txn, b.toBuilder().clearAcls().addAllAcls(acls).setUpdateId(txn.allocateId())
                 .setModificationTime(txn.now()).build());
         yield acls;
       }

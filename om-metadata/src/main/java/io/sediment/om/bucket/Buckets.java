@@ -1,6 +1,5 @@
 package io.sediment.om.bucket;
 
-import static io.sediment.om.core.OmDBDefinition.BUCKET_TABLE;
 import static io.sediment.om.core.OmDBDefinition.DIRECTORY_TABLE;
 import static io.sediment.om.core.OmDBDefinition.FILE_TABLE;
 import static io.sediment.om.core.OmDBDefinition.KEY_TABLE;
@@ -63,8 +62,7 @@ public final class Buckets {
     }
     return ctx.write(txn -> {
       VolumeInfo vol = ctx.requireVolume(null, volume);
-      String key = OmKeys.bucketKey(volume, bucket);
-      if (ctx.table(BUCKET_TABLE).isExist(key)) {
+      if (ctx.bucketIfExists(volume, bucket) != null) {
         throw new OmException(Code.ALREADY_EXISTS,
             "Bucket '" + bucket + "' already exists in volume '" + volume + "'");
       }
@@ -84,7 +82,7 @@ public final class Buckets {
           .setModificationTime(now)
           .addAllAcls(DefaultAcls.forBucket(own, vol.getAclsList()))
           .build();
-      ctx.table(BUCKET_TABLE).putWithBatch(txn.batch(), key, info);
+      ctx.putBucketRow(txn, info);
       txn.count(OmCounter.BUCKETS, 1);
       return info;
     });
@@ -104,7 +102,7 @@ public final class Buckets {
           .setModificationTime(txn.now());
       patch.applyTo(b::setOwner, b::setQuotaInBytes, b::setQuotaInNamespace);
       BucketInfo info = b.build();
-      ctx.table(BUCKET_TABLE).putWithBatch(txn.batch(), OmKeys.bucketKey(volume, bucket), info);
+      ctx.putBucketRow(txn, info);
       return info;
     });
   }
@@ -159,7 +157,7 @@ public final class Buckets {
         throw new OmException(Code.FAILED_PRECONDITION, where + " has snapshots: delete them first");
       }
       BatchOperation batch = txn.batch();
-      ctx.table(BUCKET_TABLE).deleteWithBatch(batch, OmKeys.bucketKey(volume, bucket));
+      ctx.deleteBucketRow(txn, volume, bucket);
       txn.count(OmCounter.BUCKETS, -1);
       Table<String, KeyInfo> open = ctx.table(fso ? OPEN_FILE_TABLE : OPEN_KEY_TABLE);
       String openPrefix = fso ? ids : names;

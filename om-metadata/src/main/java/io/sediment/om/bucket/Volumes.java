@@ -1,7 +1,6 @@
 package io.sediment.om.bucket;
 
 import static io.sediment.om.core.OmDBDefinition.BUCKET_TABLE;
-import static io.sediment.om.core.OmDBDefinition.VOLUME_TABLE;
 
 import io.sediment.om.acl.DefaultAcls;
 import io.sediment.om.core.OmContext;
@@ -34,8 +33,7 @@ public final class Volumes {
     OmValidation.checkResourceName("Volume", volume);
     OmValidation.checkOwner(owner);
     return ctx.write(txn -> {
-      String key = OmKeys.volumeKey(volume);
-      if (ctx.table(VOLUME_TABLE).isExist(key)) {
+      if (ctx.volumeIfExists(volume) != null) {
         throw new OmException(Code.ALREADY_EXISTS, "Volume '" + volume + "' already exists");
       }
       long id = txn.allocateId();
@@ -50,7 +48,7 @@ public final class Volumes {
           .setModificationTime(now)
           .addAllAcls(DefaultAcls.forVolume(owner))
           .build();
-      ctx.table(VOLUME_TABLE).putWithBatch(txn.batch(), key, info);
+      ctx.putVolumeRow(txn, info);
       txn.count(OmCounter.VOLUMES, 1);
       return info;
     });
@@ -70,7 +68,7 @@ public final class Volumes {
           .setModificationTime(txn.now());
       patch.applyTo(b::setOwner, b::setQuotaInBytes, b::setQuotaInNamespace);
       VolumeInfo info = b.build();
-      ctx.table(VOLUME_TABLE).putWithBatch(txn.batch(), OmKeys.volumeKey(volume), info);
+      ctx.putVolumeRow(txn, info);
       return info;
     });
   }
@@ -95,7 +93,7 @@ public final class Volumes {
         throw new OmException(Code.FAILED_PRECONDITION,
             "Volume '" + volume + "' is not empty: delete its buckets first");
       }
-      ctx.table(VOLUME_TABLE).deleteWithBatch(txn.batch(), OmKeys.volumeKey(volume));
+      ctx.deleteVolumeRow(txn, volume);
       txn.count(OmCounter.VOLUMES, -1);
       return null;
     });

@@ -51,6 +51,9 @@ public final class OmContext {
   private long nextObjectId;
   /** The maintained counters; staged and reset under {@link #writeLock}. */
   private final NamespaceCounters counters;
+  private final VolumeBucketCache parsedRows;
+  private final Table<String, VolumeInfo> volumeTable;
+  private final Table<String, BucketInfo> bucketTable;
 
   public OmContext(DBStore store, OmStoreOptions options) {
     this.store = store;
@@ -67,6 +70,9 @@ public final class OmContext {
     this.nextObjectId = next == null ? 1 : decodeLong(next);
     this.counters = new NamespaceCounters(meta);
     this.committer = new GroupCommitter(store, options.syncPolicy());
+    this.volumeTable = store.getTable(VOLUME_TABLE);
+    this.bucketTable = store.getTable(BUCKET_TABLE);
+    this.parsedRows = new VolumeBucketCache(options.metadataCacheSize(), volumeTable, bucketTable);
   }
 
   public DBStore store() {
@@ -151,6 +157,7 @@ public final class OmContext {
       NamespaceCounters.Staged staged = counters.stage(txn, batch);
       if (batch.size() > 0) {
         commit(batch);
+        parsedRows.invalidate(txn.changedVolumes(), txn.changedBuckets());
         ticket = committer.applied();
       } else {
         // Nothing written, but the result may report what another writer applied and has not
@@ -277,27 +284,82 @@ public final class OmContext {
     return max;
   }
 
-  /** The volume as {@code view} sees it ({@code null}: now). */
+  /**
+   * The volume as {@code view} sees it ({@code null}: now, from the parsed-row cache).
+   *
+   * @throws OmException NOT_FOUND if absent
+   */
   public VolumeInfo requireVolume(ReadView view, String volume) {
-    Table<String, VolumeInfo> volumes =
-        view == null ? store.getTable(VOLUME_TABLE) : view.getTable(VOLUME_TABLE);
-    VolumeInfo info = volumes.get(OmKeys.volumeKey(volume));
+    VolumeInfo info = view == null ? volumeIfExists(volume)
+        : view.getTable(VOLUME_TABLE).get(OmKeys.volumeKey(volume));
     if (info == null) {
       throw OmException.notFound("Volume '" + volume + "' does not exist");
     }
     return info;
   }
 
-  /** The bucket as {@code view} sees it ({@code null}: now). */
+  /**
+   * The bucket as {@code view} sees it ({@code null}: now, from the parsed-row cache).
+   *
+   * @throws OmException NOT_FOUND naming the volume if it is absent, else the bucket
+   */
   public BucketInfo requireBucket(ReadView view, String volume, String bucket) {
-    Table<String, BucketInfo> buckets =
-        view == null ? store.getTable(BUCKET_TABLE) : view.getTable(BUCKET_TABLE);
-    BucketInfo info = buckets.get(OmKeys.bucketKey(volume, bucket));
+    BucketInfo info = view == null ? bucketIfExists(volume, bucket)
+        : view.getTable(BUCKET_TABLE).get(OmKeys.bucketKey(volume, bucket));
     if (info == null) {
       requireVolume(view, volume);
       throw OmException.notFound("Bucket '" + bucket + "' does not exist in volume '" + volume + "'");
     }
     return info;
+  }
+
+  /** The volume now (the parsed-row cache, see {@link VolumeBucketCache}), or null if absent. */
+  public VolumeInfo volumeIfExists(String volume) {
+    return parsedRows.volume(volume);
+  }
+
+  /** The bucket now (the parsed-row cache, see {@link VolumeBucketCache}), or null if absent. */
+  public BucketInfo bucketIfExists(String volume, String bucket) {
+    return parsedRows.bucket(volume, bucket);
+  }
+
+  /** The volume and bucket rows kept parsed in memory. */
+  public VolumeBucketCache parsedRows() {
+    return parsedRows;
+  }
+
+  /**
+   * Writes volume row {@code info} in {@code txn}'s batch. Volume rows change only through this
+   * and {@link #deleteVolumeRow}, which keep {@link #parsedRows} in step with the table.
+   */
+  public void putVolumeRow(WriteTxn txn, VolumeInfo info) {
+    String key = OmKeys.volumeKey(info.getName());
+    volumeTable.putWithBatch(txn.batch(), key, info);
+    txn.changedVolume(key);
+  }
+
+  /** Deletes volume {@code volume}'s row in {@code txn}'s batch; see {@link #putVolumeRow}. */
+  public void deleteVolumeRow(WriteTxn txn, String volume) {
+    String key = OmKeys.volumeKey(volume);
+    volumeTable.deleteWithBatch(txn.batch(), key);
+    txn.changedVolume(key);
+  }
+
+  /**
+   * Writes bucket row {@code info} in {@code txn}'s batch. Bucket rows change only through this
+   * and {@link #deleteBucketRow}, which keep {@link #parsedRows} in step with the table.
+   */
+  public void putBucketRow(WriteTxn txn, BucketInfo info) {
+    String key = OmKeys.bucketKey(info.getVolumeName(), info.getBucketName());
+    bucketTable.putWithBatch(txn.batch(), key, info);
+    txn.changedBucket(key);
+  }
+
+  /** Deletes bucket {@code volume/bucket}'s row in {@code txn}'s batch; see {@link #putBucketRow}. */
+  public void deleteBucketRow(WriteTxn txn, String volume, String bucket) {
+    String key = OmKeys.bucketKey(volume, bucket);
+    bucketTable.deleteWithBatch(txn.batch(), key);
+    txn.changedBucket(key);
   }
 
   /** An OBJECT_STORE or LEGACY bucket, else UNIMPLEMENTED/INVALID for FSO. */

@@ -19,9 +19,12 @@ import java.util.Objects;
  *     {@value #DEFAULT_MAX_PATH_DEPTH}): a create whose path is deeper, or a rename that would put
  *     any entry of the moved subtree deeper, is INVALID_ARGUMENT. Entries already deeper (a store
  *     written with a higher limit) stay readable, listable, deletable and purgeable.
+ * @param metadataCacheSize how many volumes, and as many buckets, are kept parsed in memory
+ *     (default {@value #DEFAULT_METADATA_CACHE_SIZE}; 0 reads them from RocksDB on every request);
+ *     see {@link VolumeBucketCache}
  */
 public record OmStoreOptions(int maxListSize, Duration tokenMaxAge, Clock clock,
-    SyncPolicy syncPolicy, int maxPathDepth) {
+    SyncPolicy syncPolicy, int maxPathDepth, int metadataCacheSize) {
 
   public static final int DEFAULT_MAX_LIST_SIZE = 1000;
   public static final Duration DEFAULT_TOKEN_MAX_AGE = Duration.ofDays(1);
@@ -32,6 +35,11 @@ public record OmStoreOptions(int maxListSize, Duration tokenMaxAge, Clock clock,
    * purge, the rename check's walk) stay bounded.
    */
   public static final int DEFAULT_MAX_PATH_DEPTH = 1024;
+  /**
+   * Default of {@link #metadataCacheSize}: every volume and bucket of any namespace we expect
+   * (Ozone clusters run thousands of buckets), at a few hundred bytes per parsed row.
+   */
+  public static final int DEFAULT_METADATA_CACHE_SIZE = 100_000;
 
   public OmStoreOptions {
     if (maxListSize <= 0) {
@@ -46,30 +54,43 @@ public record OmStoreOptions(int maxListSize, Duration tokenMaxAge, Clock clock,
     if (maxPathDepth < 1) {
       throw new IllegalArgumentException("maxPathDepth must be at least 1: " + maxPathDepth);
     }
+    if (metadataCacheSize < 0) {
+      throw new IllegalArgumentException("metadataCacheSize must not be negative: "
+          + metadataCacheSize);
+    }
   }
 
   public static OmStoreOptions defaults() {
     return new OmStoreOptions(DEFAULT_MAX_LIST_SIZE, DEFAULT_TOKEN_MAX_AGE, Clock.systemUTC(),
-        SyncPolicy.DURABLE, DEFAULT_MAX_PATH_DEPTH);
+        SyncPolicy.DURABLE, DEFAULT_MAX_PATH_DEPTH, DEFAULT_METADATA_CACHE_SIZE);
   }
 
   public OmStoreOptions withMaxListSize(int size) {
-    return new OmStoreOptions(size, tokenMaxAge, clock, syncPolicy, maxPathDepth);
+    return new OmStoreOptions(size, tokenMaxAge, clock, syncPolicy, maxPathDepth,
+        metadataCacheSize);
   }
 
   public OmStoreOptions withTokenMaxAge(Duration age) {
-    return new OmStoreOptions(maxListSize, age, clock, syncPolicy, maxPathDepth);
+    return new OmStoreOptions(maxListSize, age, clock, syncPolicy, maxPathDepth,
+        metadataCacheSize);
   }
 
   public OmStoreOptions withClock(Clock c) {
-    return new OmStoreOptions(maxListSize, tokenMaxAge, c, syncPolicy, maxPathDepth);
+    return new OmStoreOptions(maxListSize, tokenMaxAge, c, syncPolicy, maxPathDepth,
+        metadataCacheSize);
   }
 
   public OmStoreOptions withSyncPolicy(SyncPolicy policy) {
-    return new OmStoreOptions(maxListSize, tokenMaxAge, clock, policy, maxPathDepth);
+    return new OmStoreOptions(maxListSize, tokenMaxAge, clock, policy, maxPathDepth,
+        metadataCacheSize);
   }
 
   public OmStoreOptions withMaxPathDepth(int depth) {
-    return new OmStoreOptions(maxListSize, tokenMaxAge, clock, syncPolicy, depth);
+    return new OmStoreOptions(maxListSize, tokenMaxAge, clock, syncPolicy, depth,
+        metadataCacheSize);
+  }
+
+  public OmStoreOptions withMetadataCacheSize(int size) {
+    return new OmStoreOptions(maxListSize, tokenMaxAge, clock, syncPolicy, maxPathDepth, size);
   }
 }

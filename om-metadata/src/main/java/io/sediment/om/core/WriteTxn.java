@@ -22,6 +22,8 @@ public final class WriteTxn {
   private final Map<OmCounter, Long> deltas = new EnumMap<>(OmCounter.class);
   private final Map<Long, Map<OmCounter, Long>> bucketDeltas = new HashMap<>();
   private final Set<Long> droppedBuckets = new HashSet<>();
+  private final Set<String> changedVolumes = new HashSet<>();
+  private final Set<String> changedBuckets = new HashSet<>();
 
   WriteTxn(BatchOperation batch, long nextObjectId, long now) {
     this.batch = batch;
@@ -96,6 +98,24 @@ public final class WriteTxn {
   /** Drops every counter of bucket {@code bucketId} when the write commits (the bucket is deleted). */
   public void dropBucketCounters(long bucketId) {
     droppedBuckets.add(bucketId);
+  }
+
+  /** Records that the volume row under {@code volumeKey} changes (for the parsed-row cache). */
+  void changedVolume(String volumeKey) {
+    changedVolumes.add(volumeKey);
+  }
+
+  /** Records that the bucket row under {@code bucketKey} changes (for the parsed-row cache). */
+  void changedBucket(String bucketKey) {
+    changedBuckets.add(bucketKey);
+  }
+
+  Set<String> changedVolumes() {
+    return changedVolumes;
+  }
+
+  Set<String> changedBuckets() {
+    return changedBuckets;
   }
 
   long nextObjectId() {

@@ -1,6 +1,5 @@
 package io.sediment.om.authz;
 
-import io.sediment.db.Table;
 import io.sediment.om.OmAcls;
 import io.sediment.om.OmMetadataStore;
 import io.sediment.om.acl.AclTarget;
@@ -25,28 +24,21 @@ import java.util.Objects;
 final class StoreRecords {
 
   private final OmMetadataStore store;
-  private final Table<String, VolumeInfo> volumes;
-  private final Table<String, BucketInfo> buckets;
-  private final Table<String, KeyInfo> keys;
   private final OmAcls acls;
 
   StoreRecords(OmMetadataStore store) {
     this.store = Objects.requireNonNull(store, "store");
     this.acls = new OmAcls(store);
-    this.volumes = store.dbStore().getTable(OmDBDefinition.VOLUME_TABLE);
-    this.buckets = store.dbStore().getTable(OmDBDefinition.BUCKET_TABLE);
-    this.keys = store.dbStore().getTable(OmDBDefinition.KEY_TABLE);
   }
 
-  /** The volume, or null if absent. */
+  /** The volume, or null if absent; kept parsed in memory by the store. */
   VolumeInfo volume(String volume) {
-    return volume.isEmpty() ? null : volumes.getIfExist(OmKeys.volumeKey(volume));
+    return store.parsedRows().volume(volume);
   }
 
-  /** The bucket, or null if absent. */
+  /** The bucket, or null if absent; kept parsed in memory by the store. */
   BucketInfo bucket(String volume, String bucket) {
-    return volume.isEmpty() || bucket.isEmpty() ? null
-        : buckets.getIfExist(OmKeys.bucketKey(volume, bucket));
+    return store.parsedRows().bucket(volume, bucket);
   }
 
   /**
@@ -58,7 +50,8 @@ final class StoreRecords {
       return null;
     }
     if (bucket.getLayout() != BucketLayout.FILE_SYSTEM_OPTIMIZED) {
-      KeyInfo k = keys.getIfExist(
+      // Read through the store each time: a replica that installs a snapshot serves new files.
+      KeyInfo k = store.dbStore().getTable(OmDBDefinition.KEY_TABLE).getIfExist(
           OmKeys.objectKey(bucket.getVolumeName(), bucket.getBucketName(), key));
       return k == null ? null : Grants.of(k.getOwner(), k.getAclsList());
     }

@@ -13,7 +13,9 @@ import io.sediment.db.KeyValue;
 import io.sediment.db.Table;
 import io.sediment.db.TableDefinition;
 import io.sediment.db.TableIterator;
+import io.sediment.om.OmAcls;
 import io.sediment.om.OmMetadataStore;
+import io.sediment.om.acl.AclTarget;
 import io.sediment.om.auth.Administrators;
 import io.sediment.om.auth.CallPrincipal;
 import io.sediment.om.auth.Principal;
@@ -23,11 +25,9 @@ import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.SyncPolicy;
 import io.sediment.om.grpc.OmGrpcServer;
 import io.sediment.proto.om.AdminServiceGrpc;
-import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.OmAcl;
 import io.sediment.proto.om.OmServiceGrpc;
-import io.sediment.proto.om.VolumeInfo;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -100,16 +100,15 @@ final class AuthzFixture implements AutoCloseable {
 
   /** Rewrites the volume's owner and ACL entries. */
   void seedVolume(String volume, String owner, List<OmAcl> acls) {
-    Table<String, VolumeInfo> t = store.dbStore().getTable(OmDBDefinition.VOLUME_TABLE);
-    String k = OmKeys.volumeKey(volume);
-    t.put(k, t.get(k).toBuilder().setOwner(owner).clearAcls().addAllAcls(acls).build());
+    // Through the write path: the store keeps volume and bucket rows parsed in memory.
+    store.setVolumeProperties(volume, owner, null, null);
+    new OmAcls(store).set(AclTarget.volume(volume), acls);
   }
 
   /** Rewrites the bucket's owner and ACL entries. */
   void seedBucket(String volume, String bucket, String owner, List<OmAcl> acls) {
-    Table<String, BucketInfo> t = store.dbStore().getTable(OmDBDefinition.BUCKET_TABLE);
-    String k = OmKeys.bucketKey(volume, bucket);
-    t.put(k, t.get(k).toBuilder().setOwner(owner).clearAcls().addAllAcls(acls).build());
+    store.setBucketProperties(volume, bucket, owner, null, null);
+    new OmAcls(store).set(AclTarget.bucket(volume, bucket), acls);
   }
 
   /** Rewrites the owner and ACL entries of a committed key of an OBJECT_STORE bucket. */

@@ -156,6 +156,21 @@ class OmGrpcServerTest {
         .getCountersOrThrow("BUCKETS"));
   }
 
+  @Test
+  void aLookupKeyCallReadsOneRowFromRocksDb() {
+    volumeAndBucket("vol", "bkt", BucketLayout.OBJECT_STORE);
+    OpenKeyResponse open = f.om.openKey(OpenKeyRequest.newBuilder().setVolume("vol").setBucket("bkt")
+        .setKey("k").build());
+    f.om.commitKey(CommitKeyRequest.newBuilder().setVolume("vol").setBucket("bkt").setKey("k")
+        .setClientId(open.getClientId()).setDataSize(5).build());
+    f.om.lookupKey(lookup("vol", "bkt", "k"));
+
+    long before = f.store.dbStore().getTickerCount("NUMBER_KEYS_READ");
+    assertEquals(5, f.om.lookupKey(lookup("vol", "bkt", "k")).getKey().getDataSize());
+    assertEquals(1, f.store.dbStore().getTickerCount("NUMBER_KEYS_READ") - before,
+        "RocksDB gets for one LookupKey call (volume and bucket are kept parsed)");
+  }
+
   // ---- listings, paged to the end ---------------------------------------------------------------
 
   @Test

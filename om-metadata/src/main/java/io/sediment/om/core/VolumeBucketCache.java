@@ -1,0 +1,127 @@
+package io.sediment.om.core;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.sediment.db.Table;
+import io.sediment.proto.om.BucketInfo;
+import io.sediment.proto.om.VolumeInfo;
+import java.util.Collection;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Volume and bucket rows kept parsed in memory, so that a request that names a bucket does not
+ * read and decode its volume and bucket rows from RocksDB each time.
+ *
+ * <p>Contract:
+ * <ul>
+ *   <li>A read returns what the table holds now, or what it held at some moment since the read
+ *       began: never a row that a write acknowledged before the read began has replaced or
+ *       deleted. Writes {@linkplain #invalidate invalidate} the rows they change after their
+ *       batch is applied and before they are acknowledged (inside {@link OmContext#write}, under
+ *       its lock), so a write that reads a bucket under the lock sees every earlier write.</li>
+ *   <li>A miss reads the table and installs the row only if no invalidation happened since the
+ *       miss began (a store-wide change count, compared atomically with the install), so a slow
+ *       reader never puts back a row a concurrent write has just replaced.</li>
+ *   <li>Absent rows are not cached: a missing bucket costs its reads every time.</li>
+ *   <li>Bounded: at most {@code capacity} volumes and {@code capacity} buckets; beyond that the
+ *       least useful are evicted (Caffeine's W-TinyLFU). Capacity 0 disables the cache: every read
+ *       goes to the table.</li>
+ * </ul>
+ *
+ * <p>Every read of a volume or bucket row of the live store goes through it; reads in a {@link io.sediment.db.ReadView} (a
+ * point in time) read the view. Thread-safe.
+ */
+public final class VolumeBucketCache {
+
+  private final Table<String, VolumeInfo> volumeTable;
+  private final Table<String, BucketInfo> bucketTable;
+  private final Cache<String, VolumeInfo> volumes;
+  private final Cache<String, BucketInfo> buckets;
+  /** Incremented by every invalidation; a miss installs only if it is unchanged. */
+  private final AtomicLong invalidations = new AtomicLong();
+  private final LongAdder hits = new LongAdder();
+  private final LongAdder misses = new LongAdder();
+  private final boolean enabled;
+
+  /**
+   * A cache of at most {@code capacity} volumes and as many buckets (0 disables it) over the
+   * store's volumeTable and bucketTable.
+   */
+  VolumeBucketCache(int capacity, Table<String, VolumeInfo> volumeTable,
+      Table<String, BucketInfo> bucketTable) {
+    this.volumeTable = volumeTable;
+    this.bucketTable = bucketTable;
+    if (capacity < 0) {
+      throw new IllegalArgumentException("capacity must not be negative: " + capacity);
+    }
+    this.enabled = capacity > 0;
+    // Maintenance (eviction) runs on the calling thread: no background pool to own or close.
+    this.volumes = Caffeine.newBuilder().maximumSize(capacity).executor(Runnable::run).build();
+    this.buckets = Caffeine.newBuilder().maximumSize(capacity).executor(Runnable::run).build();
+  }
+
+  /**
+   * Volume {@code volume} now, or null if it is absent or the name is empty. The name is not
+   * checked: a name the store would refuse is simply absent.
+   */
+  public VolumeInfo volume(String volume) {
+    return volume.isEmpty() ? null : read(volumes, volumeTable, OmKeys.volumeKey(volume));
+  }
+
+  /** As {@link #volume}, for bucket {@code volume/bucket}. */
+  public BucketInfo bucket(String volume, String bucket) {
+    return volume.isEmpty() || bucket.isEmpty() ? null
+        : read(buckets, bucketTable, OmKeys.bucketKey(volume, bucket));
+  }
+
+  private <V> V read(Cache<String, V> cache, Table<String, V> table, String key) {
+    if (!enabled) {
+      return table.get(key);
+    }
+    V cached = cache.getIfPresent(key);
+    if (cached != null) {
+      hits.increment();
+      return cached;
+    }
+    misses.increment();
+    long seen = invalidations.get();
+    V loaded = table.get(key);
+    if (loaded != null) {
+      // Atomic with invalidate's remove of the same key: an invalidation that ran after `seen`
+      // was read means `loaded` may predate a write, so keep whatever is there (nothing).
+      cache.asMap().compute(key, (k, current) -> invalidations.get() == seen ? loaded : current);
+    }
+    return loaded;
+  }
+
+  /**
+   * Forgets the rows under {@code volumeKeys} and {@code bucketKeys}; called by a write after
+   * its batch is applied, before it is acknowledged.
+   */
+  void invalidate(Collection<String> volumeKeys, Collection<String> bucketKeys) {
+    if (volumeKeys.isEmpty() && bucketKeys.isEmpty()) {
+      return;
+    }
+    invalidations.incrementAndGet();
+    volumeKeys.forEach(k -> volumes.asMap().remove(k));
+    bucketKeys.forEach(k -> buckets.asMap().remove(k));
+  }
+
+  /** Reads answered from memory since the cache was built. */
+  public long hits() {
+    return hits.sum();
+  }
+
+  /** Reads that went to the table since the cache was built (none when disabled). */
+  public long misses() {
+    return misses.sum();
+  }
+
+  /** Rows held now (volumes and buckets), after pending evictions. */
+  public long size() {
+    volumes.cleanUp();
+    buckets.cleanUp();
+    return volumes.estimatedSize() + buckets.estimatedSize();
+  }
+}
