@@ -27,12 +27,13 @@ import picocli.CommandLine;
  * path or entry is a usage error (exit 2) and nothing is sent.
  */
 @Command(name = "acl", mixinStandardHelpOptions = true,
-    description = {"Show or change the ACL of a volume, bucket or key on a running server.",
+    description = {"Show or change the ACL of a volume, bucket, key or key-name prefix (--prefix) "
+        + "on a running server.",
         "ACL entries: TYPE:NAME:RIGHTS[SCOPE], e.g. user:alice:rw, group:dev:rl[DEFAULT], "
             + "world::r, anonymous::r; TYPE user, group, world or anonymous; RIGHTS letters "
             + "r(ead) w(rite) c(reate) l(ist) d(elete) x (read ACL) y (write ACL) a(ll) n(one); "
             + "SCOPE [ACCESS] (default) or [DEFAULT] (copied to what is created inside; "
-            + "volumes and buckets only)."},
+            + "volumes, buckets and prefixes only)."},
     subcommands = {AclCommand.Get.class, AclCommand.Set.class, AclCommand.Add.class,
         AclCommand.Remove.class})
 final class AclCommand implements Callable<Integer> {
@@ -58,6 +59,11 @@ final class AclCommand implements Callable<Integer> {
         description = "The volume, bucket or key (file or directory path in an FSO bucket).")
     String path;
 
+    @CommandLine.Option(names = "--prefix", description = "KEY is a key-name prefix of an "
+        + "OBJECT_STORE or LEGACY bucket, ending with '/' (e.g. /vol/bucket/logs/): its ACL "
+        + "applies to every key it is the longest stored prefix of.")
+    boolean prefix;
+
     @Mixin
     TargetOptions target;
 
@@ -78,7 +84,12 @@ final class AclCommand implements Callable<Integer> {
         throw new CommandLine.ParameterException(spec.commandLine(),
             "expected /VOLUME[/BUCKET[/KEY]], the bucket is empty: '" + path + "'");
       }
-      return AclResource.newBuilder().setVolume(parts[0]).setBucket(bucket).setKey(key).build();
+      if (prefix && key.isEmpty()) {
+        throw new CommandLine.ParameterException(spec.commandLine(),
+            "--prefix needs /VOLUME/BUCKET/PREFIX/: '" + path + "'");
+      }
+      AclResource.Builder r = AclResource.newBuilder().setVolume(parts[0]).setBucket(bucket);
+      return (prefix ? r.setPrefix(key) : r.setKey(key)).build();
     }
 
     /** Calls {@code rpc} on the server and prints the ACL it answers; returns the exit code. */

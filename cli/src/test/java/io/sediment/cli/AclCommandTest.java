@@ -74,6 +74,18 @@ class AclCommandTest {
 
         assertEquals(List.of("user:alice:a", "user:carol:w", "world::r", "group:dev:rl[DEFAULT]"),
             AclText.formatAll(new OmAcls(om).get(AclTarget.bucket("vol", "obs"))));
+
+        Run prefix = run("acl", "add", "--prefix", "/vol/obs/logs/", "user:dan:r[DEFAULT],user:dan:r",
+            "--target", t);
+        assertEquals(0, prefix.code(), prefix.err());
+        assertEquals(List.of("user:dan:r", "user:dan:r[DEFAULT]"), prefix.out().lines().toList());
+        assertEquals(List.of("user:dan:r", "user:dan:r[DEFAULT]"), AclText.formatAll(
+            new OmAcls(om).get(AclTarget.prefix("vol", "obs", "logs/"))));
+        Run noSlash = run("acl", "get", "--prefix", "/vol/obs/logs", "--target", t);
+        assertEquals(1, noSlash.code(), noSlash.err());
+        assertTrue(noSlash.err().contains("must end with '/'"), noSlash.err());
+        Run noPrefix = run("acl", "get", "--prefix", "/vol/obs", "--target", t);
+        assertEquals(2, noPrefix.code(), noPrefix.err());
       } finally {
         server.shutdown(Duration.ofSeconds(5));
       }

@@ -81,6 +81,7 @@ class OmAclsTest {
         var s = om.fso().getFileStatus(t.volume(), t.bucket(), t.key());
         yield new long[] {s.objectId(), s.modificationTime()};
       }
+      case PREFIX -> throw new AssertionError("no prefix here: " + t);
     };
   }
 

@@ -21,9 +21,12 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
- * The ACLs of volumes, buckets and keys: read, replace, add to and remove from the {@code acls}
- * of one record. A key target is a committed key (keyTable) of an OBJECT_STORE or LEGACY bucket,
- * or the file or directory at that path of a FILE_SYSTEM_OPTIMIZED bucket.
+ * The ACLs of volumes, buckets, keys and prefixes: read, replace, add to and remove from the
+ * {@code acls} of one record. A key target is a committed key (keyTable) of an OBJECT_STORE or
+ * LEGACY bucket, or the file or directory at that path of a FILE_SYSTEM_OPTIMIZED bucket; a prefix
+ * target is a key-name prefix of an OBJECT_STORE or LEGACY bucket ({@link PrefixAcls}: created by
+ * the edit that gives it entries, deleted by the one that leaves it none; INVALID_ARGUMENT in an
+ * FSO bucket or without its trailing {@code /}).
  *
  * <p>Every edit checks its entries first ({@link AclEntries#check}: DEFAULT entries only on
  * volumes and buckets), then is one {@link OmContext#write} that rewrites the record with its ACL
@@ -38,10 +41,17 @@ public final class ObjectAcls {
 
   private final OmContext ctx;
   private final FsoEntryAcls fso;
+  private final PrefixAcls prefixes;
 
   public ObjectAcls(OmContext ctx) {
     this.ctx = ctx;
     this.fso = new FsoEntryAcls(ctx);
+    this.prefixes = new PrefixAcls(ctx);
+  }
+
+  /** The prefix ACLs (the longest stored prefix of a key, what a new key inherits). */
+  public PrefixAcls prefixes() {
+    return prefixes;
   }
 
   /** The ACL of {@code target}, in canonical form as stored. */
@@ -64,6 +74,7 @@ public final class ObjectAcls {
           }
           yield k.getAclsList();
         }
+        case PREFIX -> prefixes.get(view, requirePrefixBucket(view, target), target.key());
       };
     }
   }
@@ -107,6 +118,7 @@ public final class ObjectAcls {
         yield acls;
       }
       case KEY -> editKey(txn, target, bounded);
+      case PREFIX -> prefixes.rewrite(txn, requirePrefixBucket(null, target), target.key(), bounded);
     });
   }
 
@@ -142,7 +154,21 @@ public final class ObjectAcls {
       case BUCKET -> OmValidation.checkBucketArgs(target.volume(), target.bucket());
       // FSO paths are checked as paths when the bucket's layout is known.
       case KEY -> OmValidation.checkBucketArgs(target.volume(), target.bucket());
+      case PREFIX -> {
+        OmValidation.checkBucketArgs(target.volume(), target.bucket());
+        PrefixAcls.checkPrefix(target.key());
+      }
     }
+  }
+
+  /** The OBJECT_STORE or LEGACY bucket of a prefix target; an FSO bucket's are directories. */
+  private BucketInfo requirePrefixBucket(ReadView view, AclTarget target) {
+    BucketInfo b = ctx.requireBucket(view, target.volume(), target.bucket());
+    if (isFso(b)) {
+      throw OmException.invalid("Bucket '" + target.volume() + "/" + target.bucket()
+          + "' is FILE_SYSTEM_OPTIMIZED: its prefixes are directories; set the directory's ACL");
+    }
+    return b;
   }
 
   private static boolean isFso(BucketInfo b) {

@@ -7,6 +7,7 @@ import static io.sediment.om.core.OmDBDefinition.META_TABLE;
 import static io.sediment.om.core.OmDBDefinition.MULTIPART_INFO_TABLE;
 import static io.sediment.om.core.OmDBDefinition.OPEN_FILE_TABLE;
 import static io.sediment.om.core.OmDBDefinition.OPEN_KEY_TABLE;
+import static io.sediment.om.core.OmDBDefinition.PREFIX_TABLE;
 
 import io.sediment.db.BatchOperation;
 import io.sediment.db.Table;
@@ -166,6 +167,8 @@ public final class Buckets {
         open.deletePrefixWithBatch(batch, openPrefix);
         txn.count(fso ? OmCounter.OPEN_FILES : OmCounter.OPEN_KEYS, -discarded);
       }
+      // The bucket's prefix ACLs go with it (a new bucket of that name starts with none).
+      ctx.table(PREFIX_TABLE).deletePrefixWithBatch(batch, names);
       snapshots.forgetBucket(txn, volume, bucket, info.getObjectId());
       LifecycleCursors.forgetBucket(txn, ctx.table(META_TABLE), info.getObjectId());
       txn.dropBucketCounters(info.getObjectId());

@@ -11,6 +11,7 @@ import io.sediment.proto.om.DirectoryInfo;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.MultipartUploadInfo;
 import io.sediment.proto.om.PartInfo;
+import io.sediment.proto.om.PrefixInfo;
 import io.sediment.proto.om.SnapshotInfo;
 import io.sediment.proto.om.VolumeInfo;
 
@@ -103,12 +104,20 @@ public final class OmDBDefinition {
       TableDefinition.of("authTokenTable", StringCodec.get(),
           ProtoCodec.of(AuthToken.class, AuthToken.parser()));
 
+  /**
+   * ACLs on key-name prefixes of OBJECT_STORE and LEGACY buckets: {@code /volume/bucket/prefix},
+   * the prefix ending with {@code /} ({@link io.sediment.om.aclstore.PrefixAcls}).
+   */
+  public static final TableDefinition<String, PrefixInfo> PREFIX_TABLE =
+      TableDefinition.of("prefixTable", StringCodec.get(),
+          ProtoCodec.of(PrefixInfo.class, PrefixInfo.parser()));
+
   /** The whole layout. */
   public static final DBDefinition DEFINITION = DBDefinition.of(STORE_NAME,
       VOLUME_TABLE, BUCKET_TABLE, KEY_TABLE, DIRECTORY_TABLE, FILE_TABLE, OPEN_KEY_TABLE,
       OPEN_FILE_TABLE, DELETED_TABLE, DELETED_DIRECTORY_TABLE, MULTIPART_INFO_TABLE,
       MULTIPART_PARTS_TABLE,
-      SNAPSHOT_INFO_TABLE, META_TABLE, AUTH_TOKEN_TABLE);
+      SNAPSHOT_INFO_TABLE, META_TABLE, AUTH_TOKEN_TABLE, PREFIX_TABLE);
 
   private static ProtoCodec<KeyInfo> keyInfoCodec() {
     return ProtoCodec.of(KeyInfo.class, KeyInfo.parser());

@@ -5,6 +5,7 @@ import static io.sediment.om.core.OmDBDefinition.OPEN_KEY_TABLE;
 
 import io.sediment.db.Table;
 import io.sediment.om.acl.DefaultAcls;
+import io.sediment.om.aclstore.PrefixAcls;
 import io.sediment.om.core.OmContext;
 import io.sediment.om.core.OmCounter;
 import io.sediment.om.core.OmException.Code;
@@ -26,9 +27,11 @@ public final class ObjectKeys {
   private final OmContext ctx;
   private final Table<String, KeyInfo> keyTable;
   private final Table<String, KeyInfo> openKeyTable;
+  private final PrefixAcls prefixes;
 
   public ObjectKeys(OmContext ctx) {
     this.ctx = ctx;
+    this.prefixes = new PrefixAcls(ctx);
     this.keyTable = ctx.table(KEY_TABLE);
     this.openKeyTable = ctx.table(OPEN_KEY_TABLE);
   }
@@ -58,7 +61,7 @@ public final class ObjectKeys {
           .setOwner(own)
           .setCreationTime(now)
           .setModificationTime(now)
-          .addAllAcls(DefaultAcls.forKey(own, info.getAclsList()))
+          .addAllAcls(DefaultAcls.forKey(own, prefixes.inheritedBy(info, key)))
           .build();
       openKeyTable.putWithBatch(txn.batch(), OmKeys.openKey(volume, bucket, key, clientId), open);
       txn.count(info.getObjectId(), OmCounter.OPEN_KEYS, 1);

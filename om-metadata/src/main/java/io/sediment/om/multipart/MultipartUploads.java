@@ -7,6 +7,7 @@ import static io.sediment.om.core.OmDBDefinition.MULTIPART_PARTS_TABLE;
 import io.sediment.db.KeyValue;
 import io.sediment.db.Table;
 import io.sediment.om.acl.DefaultAcls;
+import io.sediment.om.aclstore.PrefixAcls;
 import io.sediment.om.core.CursorSweep;
 import io.sediment.om.core.OmContext;
 import io.sediment.om.core.OmCounter;
@@ -66,12 +67,14 @@ public final class MultipartUploads {
   private final Table<String, MultipartUploadInfo> uploads;
   private final Table<String, PartInfo> partsTable;
   private final Table<String, KeyInfo> keyTable;
+  private final PrefixAcls prefixes;
 
   /** The multipart uploads of the store behind {@code ctx}, whose part rows {@code parts} keeps. */
   public MultipartUploads(OmContext ctx, MultipartParts parts) {
     this.ctx = ctx;
     this.uploadParts = parts;
     this.listings = new MultipartListings(ctx);
+    this.prefixes = new PrefixAcls(ctx);
     this.uploads = ctx.table(MULTIPART_INFO_TABLE);
     this.partsTable = ctx.table(MULTIPART_PARTS_TABLE);
     this.keyTable = ctx.table(KEY_TABLE);
@@ -229,7 +232,7 @@ public final class MultipartUploads {
           .setCreationTime(upload.getCreationTime())
           .setModificationTime(now)
           .setOwner(upload.getOwner())
-          .addAllAcls(DefaultAcls.forKey(upload.getOwner(), bucketInfo.getAclsList()))
+          .addAllAcls(DefaultAcls.forKey(upload.getOwner(), prefixes.inheritedBy(bucketInfo, key)))
           .putMetadata(META_ETAG, MultipartArgs.multipartEtag(etags))
           .build();
       String objectKey = OmKeys.objectKey(volume, bucket, key);

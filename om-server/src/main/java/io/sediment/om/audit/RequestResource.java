@@ -4,13 +4,15 @@ import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
 import io.sediment.om.auth.Resource;
+import io.sediment.proto.om.AclResource;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What a request names, for the audit log: the {@link Resource} from its {@code volume},
- * {@code bucket} and key-like string fields, and for a rename its destination.
+ * {@code bucket} and key-like string fields (an ACL request's from its {@code target} message),
+ * and for a rename its destination.
  *
  * <p>Only these named string fields are read; every other field (owners, sizes, page tokens,
  * anything a secret may be in) is ignored, so nothing but names reaches the log. A request
@@ -20,14 +22,16 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class RequestResource {
 
-  /** The fields naming a key, a file or a directory, the first present one winning. */
+  /** The fields naming a key, a file or a directory, the first non-empty one winning. */
   private static final List<String> KEY_FIELDS = List.of("key", "path", "from_key", "from_path");
+  /** An ACL target's: its key, or its key-name prefix (a listing's prefix names no resource). */
+  private static final List<String> ACL_TARGET_KEY_FIELDS = List.of("key", "prefix");
   /** The fields naming a rename's destination. */
   private static final List<String> TARGET_FIELDS = List.of("to_key", "to_path");
 
   /** The fields read, per request type. */
-  private record Fields(FieldDescriptor volume, FieldDescriptor bucket, FieldDescriptor key,
-      FieldDescriptor target) {}
+  private record Fields(FieldDescriptor volume, FieldDescriptor bucket,
+      List<FieldDescriptor> keys, FieldDescriptor target, FieldDescriptor aclTarget) {}
 
   private static final Map<Descriptor, Fields> FIELDS = new ConcurrentHashMap<>();
 
@@ -39,6 +43,9 @@ final class RequestResource {
   /** What {@code request} names; the service for a message that names no volume. */
   static Named of(Message request) {
     Fields f = FIELDS.computeIfAbsent(request.getDescriptorForType(), RequestResource::fieldsOf);
+    if (f.aclTarget() != null) {
+      return of((Message) request.getField(f.aclTarget()));
+    }
     String volume = string(request, f.volume());
     if (volume.isEmpty()) {
       return new Named(Resource.service(), null);
@@ -48,7 +55,13 @@ final class RequestResource {
     if (bucket.isEmpty()) {
       resource = Resource.volume(volume);
     } else {
-      String key = string(request, f.key());
+      String key = "";
+      for (FieldDescriptor k : f.keys()) {
+        key = string(request, k);
+        if (!key.isEmpty()) {
+          break;
+        }
+      }
       resource = key.isEmpty() ? Resource.bucket(volume, bucket)
           : Resource.key(volume, bucket, key);
     }
@@ -58,8 +71,15 @@ final class RequestResource {
   }
 
   private static Fields fieldsOf(Descriptor type) {
+    List<String> keyFields = type.equals(AclResource.getDescriptor()) ? ACL_TARGET_KEY_FIELDS
+        : KEY_FIELDS;
+    List<FieldDescriptor> keys = keyFields.stream().map(n -> stringField(type, List.of(n)))
+        .filter(java.util.Objects::nonNull).toList();
+    FieldDescriptor target = type.findFieldByName("target");
+    FieldDescriptor aclTarget = target != null && !target.isRepeated()
+        && target.getJavaType() == FieldDescriptor.JavaType.MESSAGE ? target : null;
     return new Fields(stringField(type, List.of("volume")), stringField(type, List.of("bucket")),
-        stringField(type, KEY_FIELDS), stringField(type, TARGET_FIELDS));
+        keys, stringField(type, TARGET_FIELDS), aclTarget);
   }
 
   private static FieldDescriptor stringField(Descriptor type, List<String> names) {

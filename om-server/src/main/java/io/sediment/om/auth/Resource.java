@@ -12,12 +12,12 @@ import java.util.Objects;
  * @param type the kind of resource
  * @param volume the volume name; empty for {@link Type#SERVICE}
  * @param bucket the bucket name; empty above {@link Type#BUCKET}
- * @param key the key name; empty above {@link Type#KEY}
+ * @param key the key name or prefix; empty above {@link Type#KEY}
  */
 public record Resource(Type type, String volume, String bucket, String key) {
 
   /** The kinds of resource, from the outermost. */
-  public enum Type { SERVICE, VOLUME, BUCKET, KEY }
+  public enum Type { SERVICE, VOLUME, BUCKET, KEY, PREFIX }
 
   private static final Resource SERVICE = new Resource(Type.SERVICE, "", "", "");
 
@@ -45,13 +45,18 @@ public record Resource(Type type, String volume, String bucket, String key) {
     return new Resource(Type.KEY, volume, bucket, key);
   }
 
+  /** A key-name prefix (ending with {@code /}) of an OBJECT_STORE or LEGACY bucket. */
+  public static Resource prefix(String volume, String bucket, String prefix) {
+    return new Resource(Type.PREFIX, volume, bucket, prefix);
+  }
+
   @Override
   public String toString() {
     return switch (type) {
       case SERVICE -> "/";
       case VOLUME -> "/" + volume;
       case BUCKET -> "/" + volume + "/" + bucket;
-      case KEY -> "/" + volume + "/" + bucket + "/" + key;
+      case KEY, PREFIX -> "/" + volume + "/" + bucket + "/" + key;
     };
   }
 }

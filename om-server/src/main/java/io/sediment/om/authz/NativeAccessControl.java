@@ -55,15 +55,23 @@ public final class NativeAccessControl implements AccessControl {
     VolumeInfo v = records.volume(resource.volume());
     Grants volume = v == null ? null : Grants.of(v.getOwner(), v.getAclsList());
     Grants bucket = null;
+    Grants prefix = null;
     Grants key = null;
     if (resource.type() != Resource.Type.VOLUME) {
       BucketInfo b = records.bucket(resource.volume(), resource.bucket());
       bucket = b == null ? null : Grants.of(b.getOwner(), b.getAclsList());
-      if (resource.type() == Resource.Type.KEY && AclDecision.needsKey(principal, right, bucket)) {
-        key = records.key(b, resource.key());
+      if (AclDecision.needsMore(principal, right, bucket)) {
+        if (resource.type() == Resource.Type.PREFIX) {
+          prefix = records.prefix(b, resource.key());
+        } else if (resource.type() == Resource.Type.KEY) {
+          prefix = records.governingPrefix(b, resource.key());
+          if (right != AclRight.ACL_CREATE && (prefix == null || !prefix.grants(principal, right))) {
+            key = records.key(b, resource.key());
+          }
+        }
       }
     }
-    return AclDecision.allows(principal, resource.type(), right, volume, bucket, key);
+    return AclDecision.allows(principal, resource.type(), right, volume, bucket, prefix, key);
   }
 
   /**
@@ -85,7 +93,7 @@ public final class NativeAccessControl implements AccessControl {
         BucketInfo b = records.bucket(resource.volume(), resource.bucket());
         yield b == null ? "" : b.getOwner();
       }
-      case SERVICE, KEY -> "";
+      case SERVICE, KEY, PREFIX -> "";
     };
     if (principal.isAnonymous() || owner.isEmpty() || !owner.equals(principal.name())) {
       throw denied(principal, "ownership", resource);

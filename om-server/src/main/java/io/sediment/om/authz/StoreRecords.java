@@ -10,7 +10,9 @@ import io.sediment.om.fso.FileStatus;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
+import io.sediment.proto.om.OmAcl;
 import io.sediment.proto.om.VolumeInfo;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -39,6 +41,34 @@ final class StoreRecords {
   /** The bucket, or null if absent; kept parsed in memory by the store. */
   BucketInfo bucket(String volume, String bucket) {
     return store.parsedRows().bucket(volume, bucket);
+  }
+
+  /**
+   * The grants of the longest stored prefix of key {@code key} in {@code bucket}, or null if none
+   * (always none in a FILE_SYSTEM_OPTIMIZED bucket, whose prefixes are directories). A prefix has
+   * no owner: only its entries grant.
+   */
+  Grants governingPrefix(BucketInfo bucket, String key) {
+    if (bucket.getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED) {
+      return null;
+    }
+    List<OmAcl> entries = acls.governingPrefix(bucket.getVolumeName(), bucket.getBucketName(), key);
+    return entries == null ? null : Grants.of("", entries);
+  }
+
+  /** The grants of prefix {@code prefix} itself in {@code bucket}, or null if it is not stored. */
+  Grants prefix(BucketInfo bucket, String prefix) {
+    if (bucket.getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED
+        || prefix.isEmpty() || prefix.charAt(prefix.length() - 1) != '/') {
+      return null;
+    }
+    try {
+      List<OmAcl> entries = acls.get(AclTarget.prefix(bucket.getVolumeName(),
+          bucket.getBucketName(), prefix));
+      return entries.isEmpty() ? null : Grants.of("", entries);
+    } catch (OmException invalid) {
+      return null;
+    }
   }
 
   /**

@@ -72,14 +72,20 @@ record AclRpcs(OmMetadataStore store, AccessControl access) {
   }
 
   /**
-   * @throws OmException INVALID_ARGUMENT for a key without a bucket
+   * @throws OmException INVALID_ARGUMENT for a key or prefix without a bucket, or both a key and
+   *     a prefix
    */
   static AclTarget target(AclResource r) {
-    if (r.getBucket().isEmpty() && !r.getKey().isEmpty()) {
-      throw OmException.invalid("An ACL target with a key needs its bucket: volume '"
-          + r.getVolume() + "', key '" + r.getKey() + "'");
+    String name = r.getPrefix().isEmpty() ? r.getKey() : r.getPrefix();
+    if (!r.getKey().isEmpty() && !r.getPrefix().isEmpty()) {
+      throw OmException.invalid("An ACL target is a key or a prefix, not both: key '"
+          + r.getKey() + "', prefix '" + r.getPrefix() + "'");
     }
-    return new AclTarget(r.getVolume(), r.getBucket(), r.getKey());
+    if (r.getBucket().isEmpty() && !name.isEmpty()) {
+      throw OmException.invalid("An ACL target with a key or prefix needs its bucket: volume '"
+          + r.getVolume() + "', name '" + name + "'");
+    }
+    return new AclTarget(r.getVolume(), r.getBucket(), name, !r.getPrefix().isEmpty());
   }
 
   /** The resource an access check of {@code t} is about. */
@@ -88,6 +94,7 @@ record AclRpcs(OmMetadataStore store, AccessControl access) {
       case VOLUME -> Resource.volume(t.volume());
       case BUCKET -> Resource.bucket(t.volume(), t.bucket());
       case KEY -> Resource.key(t.volume(), t.bucket(), t.key());
+      case PREFIX -> Resource.prefix(t.volume(), t.bucket(), t.key());
     };
   }
 }

@@ -61,6 +61,13 @@ class AuditPartsTest {
     assertNull(listing.target());
     assertEquals("/", RequestResource.of(CompactTableRequest.newBuilder().setTable("keyTable")
         .build()).resource().toString());
+    assertEquals("/vol/bkt/logs/", RequestResource.of(io.sediment.proto.om.AddAclRequest
+        .newBuilder().setTarget(io.sediment.proto.om.AclResource.newBuilder().setVolume("vol")
+            .setBucket("bkt").setPrefix("logs/")).build()).resource().toString(),
+        "an ACL request names its target");
+    assertEquals("/vol/bkt/k", RequestResource.of(io.sediment.proto.om.GetAclRequest
+        .newBuilder().setTarget(io.sediment.proto.om.AclResource.newBuilder().setVolume("vol")
+            .setBucket("bkt").setKey("k")).build()).resource().toString());
   }
 
   @Test

@@ -146,6 +146,50 @@ class AuthorizationRpcTest {
   }
 
   @Test
+  void aPrefixsEntriesGrantOnTheKeysItIsTheLongestStoredPrefixOf() {
+    f.seedVolume("vol", "alice", List.of(acl(AclIdentityType.ACL_USER, "bob", AclRight.ACL_READ)));
+    for (String k : List.of("logs/a", "logs/secret/x", "data/a")) {
+      f.store.commitKey("vol", "bkt", k, f.store.openKey("vol", "bkt", k, "alice").clientId(), 1);
+    }
+    AclResource logs = AclResource.newBuilder().setVolume("vol").setBucket("bkt")
+        .setPrefix("logs/").build();
+    denied(() -> f.om(BOB).lookupKey(lookup("logs/a")));
+    StatusRuntimeException e = denied(() -> f.om(BOB).addAcl(AddAclRequest.newBuilder()
+        .setTarget(logs).addAcls(acl(AclIdentityType.ACL_USER, "bob", AclRight.ACL_READ))
+        .build()));
+    assertTrue(e.getStatus().getDescription().contains("/vol/bkt/logs/"), e.getMessage());
+
+    f.om(ALICE).addAcl(AddAclRequest.newBuilder().setTarget(logs).addAcls(acl(
+        AclIdentityType.ACL_GROUP, "staff", AclRight.ACL_READ, AclRight.ACL_CREATE)).build());
+    f.om(ALICE).addAcl(AddAclRequest.newBuilder().setTarget(AclResource.newBuilder()
+        .setVolume("vol").setBucket("bkt").setPrefix("logs/secret/")).addAcls(acl(
+        AclIdentityType.ACL_USER, "carol", AclRight.ACL_READ)).build());
+
+    assertEquals("logs/a", f.om(BOB).lookupKey(lookup("logs/a")).getKey().getKeyName());
+    assertDoesNotThrow(() -> f.om(BOB).openKey(OpenKeyRequest.newBuilder().setVolume("vol")
+        .setBucket("bkt").setKey("logs/new").build()), "CREATE by the prefix");
+    denied(() -> f.om(BOB).lookupKey(lookup("data/a")));
+    denied(() -> f.om(BOB).openKey(OpenKeyRequest.newBuilder().setVolume("vol")
+        .setBucket("bkt").setKey("data/new").build()));
+    denied(() -> f.om(BOB).lookupKey(lookup("logs/secret/x")));
+    denied(() -> f.om(BOB).getAcl(GetAclRequest.newBuilder().setTarget(logs).build()));
+    assertEquals(1, f.om(ALICE).getAcl(GetAclRequest.newBuilder().setTarget(logs).build())
+        .getAclsCount());
+  }
+
+  private static LookupKeyRequest lookup(String key) {
+    return LookupKeyRequest.newBuilder().setVolume("vol").setBucket("bkt").setKey(key).build();
+  }
+
+  @Test
+  void anAclTargetIsAKeyOrAPrefixNotBoth() {
+    StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> f.om(ALICE)
+        .getAcl(GetAclRequest.newBuilder().setTarget(AclResource.newBuilder().setVolume("vol")
+            .setBucket("bkt").setKey("k1").setPrefix("logs/")).build()));
+    assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode(), e.getMessage());
+  }
+
+  @Test
   void aDenialNamesTheMissingRightAndTheResource() {
     StatusRuntimeException e = denied(() -> f.om(BOB).lookupKey(LookupKeyRequest.newBuilder()
         .setVolume("vol").setBucket("bkt").setKey("k1").build()));
