@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.sediment.db.KeyValue;
 import io.sediment.db.Table;
+import io.sediment.db.TableIterator;
 import io.sediment.om.OmAcls;
 import io.sediment.om.acl.AclTarget;
 import io.sediment.om.auth.Principal;
@@ -47,6 +49,7 @@ import io.sediment.proto.om.ListStatusRequest;
 import io.sediment.proto.om.ListVolumesRequest;
 import io.sediment.proto.om.LookupKeyRequest;
 import io.sediment.proto.om.OmAcl;
+import io.sediment.proto.om.PrefixInfo;
 import io.sediment.proto.om.OpenKeyRequest;
 import io.sediment.proto.om.RenameKeyRequest;
 import io.sediment.proto.om.SetBucketPropertiesRequest;
@@ -64,7 +67,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The ACL model test: random principals (users in groups, administrators, the anonymous caller),
- * random owners and ACL entries seeded into the records of a small namespace, and random RPCs of
+ * random owners and ACL entries seeded into the records of a small namespace (key-name prefixes
+ * included: keys under p/ and p/q/, both prefixes holding random entries), and random RPCs of
  * the {@link RpcRights} table, each sent through a real server. Every call must be allowed
  * exactly when the reference model below says so, and a denied call (PERMISSION_DENIED) must
  * leave every table as it was.
@@ -87,7 +91,9 @@ class AclModelTest {
       Principal.user("root"), new Principal("carol", Set.of("admins")), Principal.ANONYMOUS);
   private static final List<String> VOLUMES = List.of("vol0", "vol1");
   private static final List<String> BUCKETS = List.of("bkt0", "bkt1");
-  private static final List<String> KEYS = List.of("k0", "k1", "k2");
+  /** Keys under no prefix, under p/ and under p/q/ (prefixes seeded with random entries). */
+  private static final List<String> KEYS = List.of("k0", "p/k1", "p/q/k2");
+  private static final List<String> PREFIXES = List.of("p/", "p/q/");
   private static final String FSO = "fso0";
 
   @TempDir
@@ -104,7 +110,7 @@ class AclModelTest {
     LOOKUP_KEY, DELETE_KEY, RENAME_KEY, LIST_KEYS, LIST_OBJECTS_V2, INITIATE_UPLOAD,
     LIST_UPLOADS, CREATE_SNAPSHOT, LIST_SNAPSHOTS, LIST_OPEN_FILES, GET_COUNTERS,
     GET_FILE_STATUS, CREATE_DIRECTORY, DELETE_FILE, LIST_STATUS, GET_KEY_ACL, ADD_BUCKET_ACL,
-    ADD_VOLUME_ACL
+    ADD_VOLUME_ACL, GET_PREFIX_ACL, ADD_PREFIX_ACL
   }
 
   @Test
@@ -124,7 +130,8 @@ class AclModelTest {
         String b = kind.name().contains("FILE") || kind.name().contains("DIRECTORY")
             || kind == Kind.LIST_STATUS ? FSO : random.nextInt(10) == 0 ? "bktx" : pick(BUCKETS);
         String k = random.nextInt(8) == 0 ? "kx" : pick(KEYS);
-        String path = pick(List.of("d/f0", "d", "zz"));
+        String path = kind.name().contains("PREFIX") ? pick(List.of("p/", "p/q/", "z/"))
+            : pick(List.of("d/f0", "d", "zz"));
         String what = "case " + i + " (seed " + SEED + "): " + kind + " by " + p + " on /" + v
             + "/" + b + "/" + k;
         boolean expected = model(kind, p, v, b, k, path);
@@ -204,12 +211,17 @@ class AclModelTest {
   }
 
   private boolean onKey(Principal p, String v, String b, String k, AclRight right) {
+    boolean below = has(volume(v), p, AclRight.ACL_READ) && bucket(v, b) != null;
+    boolean byPrefix = below && has(governingPrefix(v, b, k), p, right);
     if (right == AclRight.ACL_CREATE) {
-      return onBucket(p, v, b, right);
+      return onBucket(p, v, b, right) || byPrefix;
     }
-    return onBucket(p, v, b, right)
-        || (has(volume(v), p, AclRight.ACL_READ) && bucket(v, b) != null
-            && has(key(v, b, k), p, right));
+    return onBucket(p, v, b, right) || byPrefix || (below && has(key(v, b, k), p, right));
+  }
+
+  private boolean onPrefix(Principal p, String v, String b, String prefix, AclRight right) {
+    return onBucket(p, v, b, right) || (has(volume(v), p, AclRight.ACL_READ)
+        && bucket(v, b) != null && has(prefix(v, b, prefix), p, right));
   }
 
   private boolean bucketOwner(Principal p, String v, String b) {
@@ -247,6 +259,8 @@ class AclModelTest {
       case GET_KEY_ACL -> onKey(p, v, b, k, AclRight.ACL_READ_ACL);
       case ADD_BUCKET_ACL -> onBucket(p, v, b, AclRight.ACL_WRITE_ACL);
       case ADD_VOLUME_ACL -> onVolume(p, v, AclRight.ACL_WRITE_ACL);
+      case GET_PREFIX_ACL -> onPrefix(p, v, b, path, AclRight.ACL_READ_ACL);
+      case ADD_PREFIX_ACL -> onPrefix(p, v, b, path, AclRight.ACL_WRITE_ACL);
     };
   }
 
@@ -310,6 +324,11 @@ class AclModelTest {
           .newBuilder().setVolume(v).setBucket(b)).addAcls(readBy(pick(USERS))).build());
       case ADD_VOLUME_ACL -> om.addAcl(AddAclRequest.newBuilder().setTarget(AclResource
           .newBuilder().setVolume(v)).addAcls(readBy(pick(USERS))).build());
+      case GET_PREFIX_ACL -> om.getAcl(GetAclRequest.newBuilder().setTarget(AclResource
+          .newBuilder().setVolume(v).setBucket(b).setPrefix(path)).build());
+      case ADD_PREFIX_ACL -> om.addAcl(AddAclRequest.newBuilder().setTarget(AclResource
+          .newBuilder().setVolume(v).setBucket(b).setPrefix(path)).addAcls(readBy(pick(USERS)))
+          .build());
     }
   }
 
@@ -345,6 +364,30 @@ class AclModelTest {
     }
   }
 
+  /** A prefix's row (no owner), or null if it is not stored. */
+  private Rec prefix(String v, String b, String prefix) {
+    PrefixInfo i = f.store.dbStore().getTable(OmDBDefinition.PREFIX_TABLE)
+        .getIfExist(OmKeys.objectKey(v, b, prefix));
+    return i == null ? null : new Rec("", i.getAclsList());
+  }
+
+  /** The stored prefix that governs key {@code k}: of all rows, the longest {@code k} starts with. */
+  private Rec governingPrefix(String v, String b, String k) {
+    String rows = OmKeys.bucketPrefix(v, b);
+    PrefixInfo best = null;
+    try (TableIterator<String, ? extends KeyValue<String, PrefixInfo>> it = f.store.dbStore()
+        .getTable(OmDBDefinition.PREFIX_TABLE).iterator(rows)) {
+      while (it.hasNext()) {
+        PrefixInfo row = it.next().getValue();
+        if (k.startsWith(row.getPrefix())
+            && (best == null || row.getPrefix().length() > best.getPrefix().length())) {
+          best = row;
+        }
+      }
+    }
+    return best == null ? null : new Rec("", best.getAclsList());
+  }
+
   /** Recreates what calls deleted, then gives every record a random owner and random entries. */
   private void reseed() {
     for (String v : VOLUMES) {
@@ -361,6 +404,9 @@ class AclModelTest {
             f.store.commitKey(v, b, k, id, 1);
           }
           f.seedKey(v, b, k, owner(), acls());
+        }
+        for (String prefix : PREFIXES) {
+          new OmAcls(f.store).set(AclTarget.prefix(v, b, prefix), acls());
         }
         f.seedBucket(v, b, owner(), acls());
       }
