@@ -25,8 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * ACL edits are replicated writes: set, add and remove sent to a group of three land on every
- * replica with the same ACL (and the same rows: equal store checksums), as does the ACL a key
- * inherited from its bucket's DEFAULT entries at creation.
+ * replica with the same ACL (and the same rows: equal store checksums), prefix ACLs included, as
+ * does the ACL a key inherited from its bucket's or its prefix's DEFAULT entries at creation; each
+ * replica's parsed bucket row follows the edits it applies.
  */
 class ReplicatedAclTest {
 
@@ -57,6 +58,14 @@ class ReplicatedAclTest {
           .addAcls(AclText.parse("world::r")).build());
       client.call(OmServiceGrpc.getRemoveAclMethod(), RemoveAclRequest.newBuilder()
           .setTarget(key).addAcls(AclText.parse("group:dev:l")).build());
+      AclResource logs = bucket.toBuilder().setPrefix("logs/").build();
+      client.call(OmServiceGrpc.getAddAclMethod(), AddAclRequest.newBuilder().setTarget(logs)
+          .addAcls(AclText.parse("group:ops:w[DEFAULT]")).build());
+      OpenKeyResponse underPrefix = client.call(OmServiceGrpc.getOpenKeyMethod(), OpenKeyRequest
+          .newBuilder().setVolume("vol").setBucket("bkt").setKey("logs/1").setOwner("bob").build());
+      client.call(OmServiceGrpc.getCommitKeyMethod(), CommitKeyRequest.newBuilder()
+          .setVolume("vol").setBucket("bkt").setKey("logs/1")
+          .setClientId(underPrefix.getClientId()).build());
 
       ReplicaCluster.Node leader = cluster.leader(WAIT);
       cluster.awaitCaughtUp(leader, WAIT);
@@ -67,6 +76,14 @@ class ReplicatedAclTest {
             AclText.formatAll(acls.get(AclTarget.bucket("vol", "bkt"))), n.id);
         assertEquals(List.of("user:bob:a", "group:dev:r", "world::r"),
             AclText.formatAll(acls.get(AclTarget.key("vol", "bkt", "k"))), n.id);
+        assertEquals(List.of("group:ops:w[DEFAULT]"),
+            AclText.formatAll(acls.get(AclTarget.prefix("vol", "bkt", "logs/"))), n.id);
+        assertEquals(List.of("user:bob:a", "group:ops:w"),
+            AclText.formatAll(acls.get(AclTarget.key("vol", "bkt", "logs/1"))),
+            n.id + ": the key inherits its prefix's DEFAULT entries");
+        assertEquals(List.of("user:alice:a", "group:dev:rl[DEFAULT]"),
+            AclText.formatAll(n.store.parsedRows().bucket("vol", "bkt").getAclsList()),
+            n.id + ": the parsed bucket row follows the replicated edit");
         assertEquals(checksum, ReplicaCluster.checksum(n.store), n.id);
       }
     }
