@@ -42,12 +42,13 @@ final class TombstonesCommand extends ClientCommand {
               t.getTombstonesSkipped(), t.getHotRangesCount(), t.getPendingCompactionsCount());
         }
         CompactionStats c = r.getCompactions();
-        out.printf("%ntargeted compactions: requested %d, merged %d, completed %d, pinned %d, "
+        out.printf("%ntracker's compactions: requested %d, merged %d, completed %d, pinned %d, "
                 + "skipped %d, failed %d, pending %d%n", c.getRequested(), c.getMerged(),
             c.getCompleted(), c.getPinned(), c.getSkipped(), c.getFailed(), c.getPending());
         for (CompactionEventProto e : c.getRecentList()) {
-          out.printf("  %s %s: %s, tombstones %d -> %d in %d ms%s%n", e.getTable(),
-              e.getRange().getFrom().toStringUtf8(), e.getOutcome(), e.getTombstonesBefore(),
+          out.printf("  %s %s %s: %s, tombstones %d -> %d in %d ms%s%n", e.getTrigger(),
+              e.getTable(), e.getRange().getFrom().toStringUtf8(), e.getOutcome(),
+              e.getTombstonesBefore(),
               e.getTombstonesAfter(), e.getDurationMillis(),
               e.getReason().isEmpty() ? "" : " (" + e.getReason() + ")");
         }

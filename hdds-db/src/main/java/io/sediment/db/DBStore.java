@@ -55,7 +55,9 @@ public interface DBStore extends AutoCloseable {
 
   /**
    * Compacts the encoded keys of {@code table} in {@code [begin, end]} down to the bottommost
-   * level, dropping the tombstones no snapshot still needs. A {@code null} end is open.
+   * level, dropping the tombstones no snapshot still needs. A {@code null} end is open. The
+   * compaction is kept in the store's compaction history ({@link #tombstoneStats}) with
+   * trigger MANUAL and the tombstones the table held before and after.
    */
   void compactRange(String table, byte[] begin, byte[] end);
 

@@ -372,6 +372,7 @@ final class ReconApi {
       Map<String, Object> r = range(ev.range());
       r.put("table", ev.table());
       r.put("outcome", ev.outcome().name());
+      r.put("trigger", ev.trigger().name());
       r.put("reason", ev.reason());
       r.put("tombstonesBefore", ev.tombstonesBefore());
       r.put("tombstonesAfter", ev.tombstonesAfter());

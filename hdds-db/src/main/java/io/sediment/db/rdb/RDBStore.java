@@ -9,9 +9,12 @@ import io.sediment.db.Table;
 import io.sediment.db.TableDefinition;
 import io.sediment.db.TombstonePolicy;
 import io.sediment.db.WalRecovery;
+import io.sediment.db.managed.ColumnFamily;
 import io.sediment.db.managed.RocksDatabase;
 import io.sediment.db.managed.RocksDatabaseOpener;
 import io.sediment.db.managed.SstFileProperties;
+import io.sediment.db.stats.CompactionEvent;
+import io.sediment.db.stats.KeyRange;
 import io.sediment.db.stats.TableTombstoneStats;
 import io.sediment.db.stats.TombstoneStats;
 import io.sediment.db.tombstone.CompactionScheduler;
@@ -190,7 +193,27 @@ public final class RDBStore implements DBStore {
 
   @Override
   public void compactRange(String table, byte[] begin, byte[] end) {
-    db.compactRange(db.columnFamily(table), begin, end);
+    ColumnFamily cf = db.columnFamily(table);
+    long before = tombstonesHeld(cf);
+    long start = System.nanoTime();
+    db.compactRange(cf, begin, end);
+    long after = tombstonesHeld(cf);
+    scheduler.recordElsewhere(new CompactionEvent(table, new KeyRange(begin, end),
+        CompactionEvent.Outcome.COMPLETED, "manual compaction: the table held " + before
+            + " tombstone(s) before, " + after + " after", before, after,
+        (System.nanoTime() - start) / 1_000_000, System.currentTimeMillis(),
+        CompactionEvent.Trigger.MANUAL));
+  }
+
+  /** Point and range tombstones {@code cf} holds: its SST files' properties and its memtables. */
+  private long tombstonesHeld(ColumnFamily cf) {
+    long n = db.introspection().getLongProperty(cf, "rocksdb.num-deletes-active-mem-table")
+        + db.introspection().getLongProperty(cf, "rocksdb.num-deletes-imm-mem-tables")
+        + db.introspection().memtableRangeDeletions(cf);
+    for (SstFileProperties f : db.introspection().sstFileProperties(cf)) {
+      n += f.deletions() + f.rangeDeletions();
+    }
+    return n;
   }
 
   @Override

@@ -1,21 +1,34 @@
 package io.sediment.db.stats;
 
 /**
- * What happened to one targeted compaction request.
+ * What happened to one compaction: a targeted compaction request of the tombstone tracker, or a
+ * manual compaction ({@link io.sediment.db.DBStore#compactRange}).
  *
  * @param table the table
  * @param range the compacted (or skipped) keys
  * @param outcome {@code COMPLETED}, {@code PINNED} (compacted, but tombstones survived because an
  *     open snapshot still needs them), {@code SKIPPED} (not run; see reason), {@code FAILED}
  * @param reason a sentence for operators
- * @param tombstonesBefore tombstones the triggering scans skipped
- * @param tombstonesAfter tombstones one positioning over the range skipped after compaction
+ * @param tombstonesBefore TRACKER: tombstones the triggering scans skipped; MANUAL: point and
+ *     range tombstones the table held (its SST files' properties and its memtables)
+ * @param tombstonesAfter TRACKER: tombstones one positioning over the range skipped after
+ *     compaction; MANUAL: tombstones the table held after it
  * @param durationMillis how long the compaction ran
  * @param atMillis wall-clock time it ended
+ * @param trigger what asked for it
  */
 public record CompactionEvent(String table, KeyRange range, Outcome outcome, String reason,
-    long tombstonesBefore, long tombstonesAfter, long durationMillis, long atMillis) {
+    long tombstonesBefore, long tombstonesAfter, long durationMillis, long atMillis,
+    Trigger trigger) {
 
   /** How a request ended. */
   public enum Outcome { COMPLETED, PINNED, SKIPPED, FAILED }
+
+  /** What asked for a compaction. */
+  public enum Trigger {
+    /** The tombstone tracker: scans kept skipping tombstones in the range. */
+    TRACKER,
+    /** An operator or a client: {@code sediment compact}, the CompactTable RPC. */
+    MANUAL
+  }
 }

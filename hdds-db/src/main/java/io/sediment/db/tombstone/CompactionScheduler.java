@@ -101,7 +101,7 @@ public final class CompactionScheduler implements AutoCloseable {
           record(new CompactionEvent(table, hot.range(), CompactionEvent.Outcome.SKIPPED,
               "tombstones here survived the last compaction (pinned by an open snapshot); not"
                   + " retried before " + java.time.Instant.ofEpochMilli(c.untilMillis()),
-              hot.tombstonesSkipped(), -1, 0, now));
+              hot.tombstonesSkipped(), -1, 0, now, CompactionEvent.Trigger.TRACKER));
           return false;
         }
       }
@@ -166,10 +166,11 @@ public final class CompactionScheduler implements AutoCloseable {
         event = new CompactionEvent(r.table(), r.range(), CompactionEvent.Outcome.PINNED,
             after + " tombstones survived compaction; " + snapshots
                 + " open snapshot(s) still need them", r.tombstonesSkipped(), after, ms,
-            System.currentTimeMillis());
+            System.currentTimeMillis(), CompactionEvent.Trigger.TRACKER);
       } else {
         event = new CompactionEvent(r.table(), r.range(), CompactionEvent.Outcome.COMPLETED,
-            "compacted", r.tombstonesSkipped(), after, ms, System.currentTimeMillis());
+            "compacted", r.tombstonesSkipped(), after, ms, System.currentTimeMillis(),
+            CompactionEvent.Trigger.TRACKER);
       }
     } catch (IllegalStateException storeClosing) {
       // Only a closing store throws this; its trackers go with it, so no end is reported.
@@ -178,7 +179,8 @@ public final class CompactionScheduler implements AutoCloseable {
       LOG.warn("Targeted compaction of {} {} failed", r.table(), r.range(), e);
       event = new CompactionEvent(r.table(), r.range(), CompactionEvent.Outcome.FAILED,
           String.valueOf(e.getMessage()), r.tombstonesSkipped(), -1,
-          (System.nanoTime() - start) / 1_000_000, System.currentTimeMillis());
+          (System.nanoTime() - start) / 1_000_000, System.currentTimeMillis(),
+          CompactionEvent.Trigger.TRACKER);
     }
     synchronized (this) {
       switch (event.outcome()) {
@@ -210,6 +212,14 @@ public final class CompactionScheduler implements AutoCloseable {
    */
   private static byte[] probeStart(byte[] from) {
     return from == null ? null : java.util.Arrays.copyOf(from, from.length + 1);
+  }
+
+  /**
+   * Keeps {@code e}, a compaction this scheduler did not run (a manual one), in the history; it
+   * changes no counter and no cooldown.
+   */
+  public synchronized void recordElsewhere(CompactionEvent e) {
+    record(e);
   }
 
   private void record(CompactionEvent e) {

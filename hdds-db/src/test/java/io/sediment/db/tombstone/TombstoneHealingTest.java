@@ -21,6 +21,7 @@ import io.sediment.db.stats.TombstoneStats;
 import io.sediment.db.testing.TestStores;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -69,7 +70,8 @@ class TombstoneHealingTest {
       assertTrue(t.tombstonesSkipped() >= 30_000, "skipped " + t.tombstonesSkipped());
       assertEquals(0, t.sstDeletions(), "the band is gone from the SST files");
       assertTrue(t.hotRanges().isEmpty());
-      CompactionEvent e = after.compactions().recent().get(0);
+      CompactionEvent e = after.compactions().recent().stream()
+          .filter(c -> c.trigger() == CompactionEvent.Trigger.TRACKER).findFirst().orElseThrow();
       assertEquals(CompactionEvent.Outcome.COMPLETED, e.outcome());
       assertArrayEquals(key(9_999), e.range().from());
       assertArrayEquals(key(25_000), e.range().to());
@@ -151,6 +153,23 @@ class TombstoneHealingTest {
       assertTrue(System.nanoTime() < deadline, "no compaction within " + within + ": "
           + store.tombstoneStats());
       Thread.sleep(20);
+    }
+  }
+
+  @Test
+  void aManualCompactionIsInTheHistoryWithItsTriggerAndTombstoneCounts() throws Exception {
+    try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, TombstonePolicy.defaults())) {
+      writeBand(store, "bytes", 30_000, 10_000, 25_000);
+      store.compactRange("bytes", null, null);
+      List<CompactionEvent> recent = store.tombstoneStats().compactions().recent();
+      CompactionEvent e = recent.get(recent.size() - 1);
+      assertEquals(CompactionEvent.Trigger.MANUAL, e.trigger());
+      assertEquals(CompactionEvent.Outcome.COMPLETED, e.outcome());
+      assertEquals("bytes", e.table());
+      assertEquals(15_000, e.tombstonesBefore(), "the band's point tombstones");
+      assertEquals(0, e.tombstonesAfter());
+      assertEquals(0, store.tombstoneStats().compactions().completed(),
+          "the tracker's counters count its own requests only");
     }
   }
 

@@ -363,6 +363,7 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
     for (CompactionEvent e : s.recent()) {
       b.addRecent(CompactionEventProto.newBuilder()
           .setTable(e.table()).setRange(toProto(e.range())).setOutcome(e.outcome().name())
+          .setTrigger(e.trigger().name())
           .setReason(e.reason() == null ? "" : e.reason())
           .setTombstonesBefore(e.tombstonesBefore()).setTombstonesAfter(e.tombstonesAfter())
           .setDurationMillis(e.durationMillis()).setAtMillis(e.atMillis()));

@@ -33,6 +33,7 @@ import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.CommitKeyRequest;
 import io.sediment.proto.om.CompactTableRequest;
 import io.sediment.proto.om.CompactTableResponse;
+import io.sediment.proto.om.CompactionEventProto;
 import io.sediment.proto.om.CreateBucketRequest;
 import io.sediment.proto.om.CreateCheckpointRequest;
 import io.sediment.proto.om.CreateVolumeRequest;
@@ -443,6 +444,12 @@ class OmGrpcServerTest {
         .setTable("keyTable").setBegin(ByteString.copyFromUtf8("/vol/bkt/")).build());
     assertEquals(30, c.getTombstonesBefore());
     assertEquals(0, c.getTombstonesAfter());
+    CompactionEventProto manual = f.admin.getTombstoneStats(GetTombstoneStatsRequest
+        .getDefaultInstance()).getCompactions().getRecentList().stream()
+        .filter(e -> e.getTable().equals("keyTable")).reduce((a, b) -> b).orElseThrow();
+    assertEquals("MANUAL", manual.getTrigger(), "the compaction is in the history");
+    assertEquals(30, manual.getTombstonesBefore());
+    assertEquals(0, manual.getTombstonesAfter());
 
     Path cp = f.checkpointRoot().resolve("checkpoint-1");
     assertEquals(f.checkpointRoot().toRealPath().resolve("checkpoint-1").toString(),

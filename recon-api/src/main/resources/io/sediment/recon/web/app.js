@@ -143,6 +143,7 @@ async function showTombstones() {
     cell(tr, when(e.atMillis));
     cell(tr, e.table);
     cell(tr, e.from + ' … ' + (e.to === null ? '+inf' : e.to));
+    cell(tr, e.trigger);
     cell(tr, e.outcome);
     cell(tr, e.tombstonesBefore + ' → ' + e.tombstonesAfter);
     cell(tr, e.reason);
