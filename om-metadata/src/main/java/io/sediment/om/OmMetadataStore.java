@@ -55,7 +55,6 @@ public final class OmMetadataStore implements AutoCloseable {
   private final OmStoreOptions options;
   /** The areas over the store's current files; replaced whole by {@link StoreReplacement}. */
   private volatile OmAreas areas;
-
   private final List<Runnable> spaceListeners = new CopyOnWriteArrayList<>();
 
   private OmMetadataStore(OmAreas areas, OmStoreOptions options) {
@@ -233,6 +232,11 @@ public final class OmMetadataStore implements AutoCloseable {
     areas.objectKeys.delete(volume, bucket, key);
   }
 
+  /** Deletes up to a page of keys in one batch. See {@link ObjectKeys#deleteAll}. */
+  public List<ObjectKeys.Deletion> deleteKeys(String volume, String bucket, List<String> keys) {
+    return areas.objectKeys.deleteAll(volume, bucket, keys);
+  }
+
   /** One page of a bucket's keys. See {@link ObjectListings#listKeys}. */
   public ListPage<KeyInfo> listKeys(String volume, String bucket, String prefix,
       String startAfter, int maxKeys, String token) {
@@ -254,7 +258,6 @@ public final class OmMetadataStore implements AutoCloseable {
     return areas.listings.listObjectsV1(request);
   }
 
-  // ---- Feature areas ----
   /** Bucket snapshots: create, delete, read and list them, and read keys as they hold them. */
   public Snapshots snapshots() {
     return areas.snapshots;
