@@ -152,7 +152,6 @@ public final class OmMetadataStore implements AutoCloseable {
   public void close() {
     areas.close();
   }
-
   // ---- Volumes ----
   /** Creates a volume. See {@link Volumes#create}. */
   public VolumeInfo createVolume(String volume, String owner) {
@@ -233,8 +232,9 @@ public final class OmMetadataStore implements AutoCloseable {
   }
 
   /** Deletes up to a page of keys in one batch. See {@link ObjectKeys#deleteAll}. */
-  public List<ObjectKeys.Deletion> deleteKeys(String volume, String bucket, List<String> keys) {
-    return areas.objectKeys.deleteAll(volume, bucket, keys);
+  public List<ObjectKeys.Deletion> deleteKeys(String volume, String bucket, List<String> keys,
+      java.util.Set<Integer> skip) {
+    return areas.objectKeys.deleteAll(volume, bucket, keys, skip);
   }
 
   /** One page of a bucket's keys. See {@link ObjectListings#listKeys}. */

@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
@@ -67,14 +68,14 @@ class DeleteKeysTest {
 
   @Test
   void eachKeyIsReportedInRequestOrderAndOnlyExistingKeysAreDeleted() {
-    List<Deletion> out = om.deleteKeys(V, B, List.of("d", "missing", "a", "d", "b"));
+    List<Deletion> out = del(V, B, List.of("d", "missing", "a", "d", "b"));
     assertEquals(List.of(Deletion.DELETED, Deletion.NOT_FOUND, Deletion.DELETED,
         Deletion.NOT_FOUND, Deletion.DELETED), out, "a key named twice is deleted once");
     assertEquals(List.of("c", "e"), names(om.listKeys(V, B, null, null, CAP, null)));
     assertEquals(List.of("a", "b", "d"), deletedKeyNames(om));
 
     assertEquals(List.of(Deletion.NOT_FOUND, Deletion.DELETED),
-        om.deleteKeys(V, B, List.of("a", "e")), "deleting again reports the key gone");
+        del(V, B, List.of("a", "e")), "deleting again reports the key gone");
   }
 
   /**
@@ -88,7 +89,7 @@ class DeleteKeysTest {
         om.options())) {
       prepare(twin);
       clock.advance(7_000);
-      om.deleteKeys(V, B, List.of("e", "b", "nope", "c"));
+      del(V, B, List.of("e", "b", "nope", "c"));
       for (String k : List.of("e", "b", "c")) {
         twin.deleteKey(V, B, k);
       }
@@ -112,7 +113,7 @@ class DeleteKeysTest {
   @Test
   void countersStayExactAndTheDeletedTableHoldsEachVersionForThePurge() {
     Map<OmCounter, Long> before = om.counters();
-    om.deleteKeys(V, B, List.of("a", "c", "zzz"));
+    del(V, B, List.of("a", "c", "zzz"));
     Map<OmCounter, Long> after = om.counters();
     assertEquals(before.get(OmCounter.KEYS) - 2, after.get(OmCounter.KEYS));
     assertEquals(before.get(OmCounter.KEY_BYTES) - 40, after.get(OmCounter.KEY_BYTES));
@@ -138,7 +139,7 @@ class DeleteKeysTest {
     }
     Collections.reverse(page);
     long writes = om.context().committer().writeCount();
-    List<Deletion> out = om.deleteKeys(V, B, page);
+    List<Deletion> out = del(V, B, page);
     assertEquals(Collections.nCopies(CAP, Deletion.DELETED), out);
     assertEquals(writes + 1, om.context().committer().writeCount(), "one batch for the page");
     assertEquals(List.of("a", "b", "c", "d", "e"), names(om.listKeys(V, B, null, null, CAP,
@@ -158,7 +159,7 @@ class DeleteKeysTest {
       txn.count(bucketId, OmCounter.DELETED_KEY_BYTES, Long.MAX_VALUE - 15);
       return null;
     });
-    assertRejected(om, Code.RESOURCE_EXHAUSTED, () -> om.deleteKeys(V, B, List.of("a", "b")));
+    assertRejected(om, Code.RESOURCE_EXHAUSTED, () -> del(V, B, List.of("a", "b")));
     assertEquals(List.of("a", "b", "c", "d", "e"), names(om.listKeys(V, B, null, null, CAP,
         null)));
   }
@@ -166,30 +167,45 @@ class DeleteKeysTest {
   @Test
   void badInputIsRejectedWholeAndChangesNothing() {
     var bad = assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.deleteKeys(V, B, List.of("a", "", "b")));
+        () -> del(V, B, List.of("a", "", "b")));
     assertTrue(bad.getMessage().contains("Key 2 of 3"), bad.getMessage());
     assertRejected(om, Code.INVALID_ARGUMENT,
-        () -> om.deleteKeys(V, B, List.of("a", "lone\uD800surrogate")));
-    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.deleteKeys(V, B, List.of("x".repeat(1025))));
-    var empty = assertRejected(om, Code.INVALID_ARGUMENT, () -> om.deleteKeys(V, B, List.of()));
+        () -> del(V, B, List.of("a", "lone\uD800surrogate")));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> del(V, B, List.of("x".repeat(1025))));
+    var empty = assertRejected(om, Code.INVALID_ARGUMENT, () -> del(V, B, List.of()));
     assertTrue(empty.getMessage().contains("names no key"), empty.getMessage());
     List<String> tooMany = IntStream.rangeClosed(0, CAP).mapToObj(i -> "a").toList();
-    var cap = assertRejected(om, Code.INVALID_ARGUMENT, () -> om.deleteKeys(V, B, tooMany));
+    var cap = assertRejected(om, Code.INVALID_ARGUMENT, () -> del(V, B, tooMany));
     assertTrue(cap.getMessage().contains("cap " + CAP), cap.getMessage());
-    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.deleteKeys("", B, List.of("a")));
-    assertRejected(om, Code.NOT_FOUND, () -> om.deleteKeys(V, "nobucket", List.of("a")));
-    assertRejected(om, Code.NOT_FOUND, () -> om.deleteKeys("novol", B, List.of("a")));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> del("", B, List.of("a")));
+    assertRejected(om, Code.NOT_FOUND, () -> del(V, "nobucket", List.of("a")));
+    assertRejected(om, Code.NOT_FOUND, () -> del("novol", B, List.of("a")));
     om.createBucket(V, "fso", BucketLayout.FILE_SYSTEM_OPTIMIZED, null, 0);
-    assertRejected(om, Code.UNIMPLEMENTED, () -> om.deleteKeys(V, "fso", List.of("a")));
+    assertRejected(om, Code.UNIMPLEMENTED, () -> del(V, "fso", List.of("a")));
     assertEquals(5, names(om.listKeys(V, B, null, null, CAP, null)).size());
+  }
+
+  /** Skipped positions are validated with the rest but left alone, whatever the key. */
+  @Test
+  void skippedPositionsAreLeftAloneButStillValidated() {
+    assertEquals(List.of(Deletion.SKIPPED, Deletion.DELETED, Deletion.SKIPPED),
+        om.deleteKeys(V, B, List.of("a", "b", "nope"), Set.of(0, 2, 7)));
+    assertEquals(List.of("a", "c", "d", "e"), names(om.listKeys(V, B, null, null, CAP, null)));
+    assertRejected(om, Code.INVALID_ARGUMENT, () -> om.deleteKeys(V, B, List.of("c", ""),
+        Set.of(1)));
+    assertEquals(om.countFromScan(), om.counters());
   }
 
   @Test
   void aLegacyBucketDeletesLikeAnObjectStoreBucket() {
     om.createBucket(V, "legacy", BucketLayout.LEGACY, null, 0);
     put(om, V, "legacy", "dir/k", 5);
-    assertEquals(List.of(Deletion.DELETED), om.deleteKeys(V, "legacy", List.of("dir/k")));
+    assertEquals(List.of(Deletion.DELETED), del(V, "legacy", List.of("dir/k")));
     assertEquals(om.countFromScan(), om.counters());
+  }
+
+  private List<Deletion> del(String volume, String bucket, List<String> keys) {
+    return om.deleteKeys(volume, bucket, keys, Set.of());
   }
 
   /** The key names in deletedTable, in table order. */

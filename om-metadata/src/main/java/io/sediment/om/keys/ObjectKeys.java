@@ -146,14 +146,18 @@ public final class ObjectKeys {
     /** The key's row moved to deletedTable. */
     DELETED,
     /** There was no such key (never created, deleted before, or named earlier in the list). */
-    NOT_FOUND
+    NOT_FOUND,
+    /** The caller asked to leave the key alone (its position was in {@code skip}). */
+    SKIPPED
   }
 
   /**
    * Deletes the listed keys of one OBJECT_STORE or LEGACY bucket in ONE batch: each existing key
    * moves to deletedTable exactly as {@link #delete} moves it (same rows, same counters), and a
    * key that does not exist is reported, not an error. A key named twice is deleted once, its
-   * later mentions reported NOT_FOUND (already gone).
+   * later mentions reported NOT_FOUND (already gone). The keys at the positions in {@code skip}
+   * are validated like the others but left alone, reported SKIPPED (a caller's own filter, such
+   * as the keys a server found its caller may not delete).
    *
    * <p>All or nothing: an error rejects the whole call before anything is written (any invalid
    * name, an empty list, more keys than the page cap, a missing volume or bucket, an FSO bucket,
@@ -162,11 +166,14 @@ public final class ObjectKeys {
    *
    * @param keys 1 to the page cap ({@link io.sediment.om.core.OmStoreOptions#maxListSize()}) key
    *     names, in any order
+   * @param skip positions in {@code keys} (0-based) to leave alone; positions out of range are
+   *     ignored
    * @return one outcome per element of {@code keys}, in the same order
    * @throws OmException INVALID_ARGUMENT (names, an empty list, too many keys), NOT_FOUND (volume
    *     or bucket), UNIMPLEMENTED (FSO), RESOURCE_EXHAUSTED (counter overflow, disk full)
    */
-  public List<Deletion> deleteAll(String volume, String bucket, List<String> keys) {
+  public List<Deletion> deleteAll(String volume, String bucket, List<String> keys,
+      Set<Integer> skip) {
     OmValidation.checkBucketArgs(volume, bucket);
     if (keys.isEmpty()) {
       throw OmException.invalid("A batch delete names no key: list 1 to "
@@ -188,8 +195,12 @@ public final class ObjectKeys {
       long bucketId = ctx.requireObjectStoreBucket(null, volume, bucket).getObjectId();
       Set<String> gone = new HashSet<>();
       List<Deletion> out = new ArrayList<>(keys.size());
-      for (String key : keys) {
-        String objectKey = OmKeys.objectKey(volume, bucket, key);
+      for (int i = 0; i < keys.size(); i++) {
+        if (skip.contains(i)) {
+          out.add(Deletion.SKIPPED);
+          continue;
+        }
+        String objectKey = OmKeys.objectKey(volume, bucket, keys.get(i));
         // The batch is not read back: a key named again must not be retired twice.
         boolean deleted = gone.add(objectKey) && deleteIn(txn, bucketId, objectKey);
         out.add(deleted ? Deletion.DELETED : Deletion.NOT_FOUND);
