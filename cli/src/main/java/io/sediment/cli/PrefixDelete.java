@@ -13,13 +13,18 @@ import io.sediment.proto.om.ListObjectsV2Response;
 import io.sediment.proto.om.OmServiceGrpc.OmServiceBlockingStub;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Supplier;
 
 /**
  * Deletes every key under a prefix of an OBJECT_STORE or LEGACY bucket, page by page: each page of
  * the listing (ListObjectsV2 at the server's page cap, continued with its token, so no listing
  * walks back over the keys already deleted) is deleted by one DeleteKeys call, which the server
- * applies as one atomic write. Listing and deleting interleave: one page is held at a time.
+ * applies as one atomic write. Listing and deleting interleave: the next page is listed while one
+ * is deleted, so at most two pages are held at a time.
  *
  * <p>A key the server reports already gone (deleted meanwhile) is counted, not an error; a key
  * it refuses (PERMISSION_DENIED, for the key or for a whole page none of whose keys the caller may
@@ -29,7 +34,7 @@ import java.util.function.Supplier;
  * <p>{@code perKey} keeps the former path, one DeleteKey call per key, for measuring against it
  * ({@code dev-support/bin/bench-rm}); its outcomes are counted the same way.
  *
- * <p>Not thread-safe: one walk at a time.
+ * <p>Not thread-safe: one walk at a time (a walk lists on a thread of its own, ended with it).
  */
 final class PrefixDelete {
 
@@ -104,16 +109,48 @@ final class PrefixDelete {
     return new Count(total, pages);
   }
 
-  /** Lists and deletes page by page to the end of the listing. */
+  /**
+   * Lists and deletes page by page to the end of the listing. The next page is listed (on a
+   * thread of its own) while the current one is deleted: its token starts after the current
+   * page's last key, so the delete under way does not change what it lists.
+   */
   Tally deleteAll(ProgressBar progress) {
     Tally tally = new Tally();
-    ByteString token = ByteString.EMPTY;
-    do {
-      ListObjectsV2Response r = page(token);
-      delete(names(r), tally, progress);
-      token = r.getNextContinuationToken();
-    } while (!token.isEmpty());
-    return tally;
+    ExecutorService lister = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "rm-lister");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      ListObjectsV2Response page = page(ByteString.EMPTY);
+      while (true) {
+        ByteString token = page.getNextContinuationToken();
+        Future<ListObjectsV2Response> next = token.isEmpty() ? null
+            : lister.submit(() -> page(token));
+        delete(names(page), tally, progress);
+        if (next == null) {
+          return tally;
+        }
+        page = await(next);
+      }
+    } finally {
+      lister.shutdownNow();
+    }
+  }
+
+  /** The listed page, or the listing's own failure rethrown. */
+  private static ListObjectsV2Response await(Future<ListObjectsV2Response> next) {
+    try {
+      return next.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IllegalStateException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CliFailure("Interrupted while listing", e);
+    }
   }
 
   /** Deletes {@code pages} (each at most the server's page cap), listed before. */

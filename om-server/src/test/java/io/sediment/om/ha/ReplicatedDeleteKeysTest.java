@@ -2,7 +2,9 @@ package io.sediment.om.ha;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.grpc.Context;
 import io.sediment.om.client.OmClient;
+import io.sediment.om.grpc.RequestIds;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.CommitKeyRequest;
 import io.sediment.proto.om.CreateBucketRequest;
@@ -18,14 +20,17 @@ import io.sediment.proto.om.OpenKeyRequest;
 import io.sediment.proto.om.OpenKeyResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * DeleteKeys in a group of three: one log entry whose application is the same on every replica
  * (equal store checksums), the leader's denials included: a key the entry says the caller may not
- * delete stays on every replica, and every replica reports it the same way.
+ * delete stays on every replica, and every replica reports it the same way; a retry under the
+ * same request ids is answered from the retry cache.
  */
 class ReplicatedDeleteKeysTest {
 
@@ -56,16 +61,25 @@ class ReplicatedDeleteKeysTest {
       assertEquals(List.of(Outcome.DELETED, Outcome.NOT_FOUND, Outcome.DELETED),
           r.getResultsList().stream().map(x -> x.getOutcome()).toList());
 
-      // An entry as a leader with authorization submits it: k4 denied, reported, kept.
+      // An entry as a leader with authorization submits it: k4 denied, reported, kept. Sent
+      // again under the same request ids (a client's retry), it gets the first reply and
+      // applies nothing.
       ReplicaCluster.Node leader = cluster.leader(WAIT);
-      DeleteKeysResponse decided = leader.writes.write(OmLogEntry.newBuilder().setDeleteKeys(
-          DeleteKeysEntry.newBuilder().setRequest(DeleteKeysRequest.newBuilder()
-              .setVolume("vol").setBucket("bkt").addKeys("k3").addKeys("k4"))
-              .addDenied(1).addDeniedMessages("Permission denied: bob lacks ACL_DELETE")),
-          DeleteKeysResponse.parser());
+      Context withIds = Context.current().withValue(RequestIds.contextKey(),
+          new RequestIds.Ids(UUID.randomUUID(), 7));
+      List<DeleteKeysResponse> replies = new ArrayList<>();
+      for (int attempt = 0; attempt < 2; attempt++) {
+        replies.add(withIds.call(() -> leader.writes.write(OmLogEntry.newBuilder()
+            .setDeleteKeys(DeleteKeysEntry.newBuilder().setRequest(DeleteKeysRequest.newBuilder()
+                .setVolume("vol").setBucket("bkt").addKeys("k3").addKeys("k4"))
+                .addDenied(1).addDeniedMessages("Permission denied: bob lacks ACL_DELETE")),
+            DeleteKeysResponse.parser())));
+      }
+      DeleteKeysResponse decided = replies.get(0);
       assertEquals(List.of(Outcome.DELETED, Outcome.FAILED),
           decided.getResultsList().stream().map(x -> x.getOutcome()).toList());
       assertEquals("PERMISSION_DENIED", decided.getResults(1).getErrorCode());
+      assertEquals(decided, replies.get(1), "the retry got the first reply");
 
       cluster.awaitCaughtUp(leader, WAIT);
       String checksum = ReplicaCluster.checksum(leader.store);
