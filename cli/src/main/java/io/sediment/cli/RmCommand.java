@@ -31,7 +31,8 @@ import picocli.CommandLine.Parameters;
  * <p>{@code -r} in an OBJECT_STORE or LEGACY bucket lists the prefix and deletes it page by page,
  * one DeleteKeys call (one atomic write on the server) per page of the server's page cap; on a
  * terminal it draws progress on stderr, and it ends with a summary line: keys deleted, already
- * gone (deleted meanwhile), failed (each failed key is named on stderr, and the exit code is 1).
+ * gone (deleted meanwhile), failed (each failed key is named on stderr, and the exit code is 1),
+ * and the seconds the listing and deleting took (not the JVM's start, nor a confirmation's wait).
  * Unless {@code --yes} is given, it first counts the keys (one listing pass; a count of at most
  * {@link #CONFIRM_ABOVE} keeps its pages, so a small delete lists once) and above
  * {@link #CONFIRM_ABOVE} asks on the terminal before deleting anything; without a terminal it
@@ -136,11 +137,14 @@ final class RmCommand extends ClientCommand {
       String volume, String bucket, String prefix) {
     PrefixDelete walk = new PrefixDelete(() -> target.deadline(stub), volume, bucket, prefix,
         perKey);
+    long start = System.nanoTime();
     PrefixDelete.Count count = null;
     if (!yes) {
       count = walk.count(CONFIRM_ABOVE);
       if (count.total() > CONFIRM_ABOVE) {
+        long asked = System.nanoTime();
         confirm(count.total(), walk.where());
+        start += System.nanoTime() - asked; // the time spent answering is not the command's
       }
     }
     ProgressBar progress = new ProgressBar(spec.commandLine().getErr(), "rm", "keys",
@@ -150,8 +154,9 @@ final class RmCommand extends ClientCommand {
     if (tally.seen() > 0) {
       progress.finish();
     }
-    out.printf("Deleted %d keys under %s (%d already gone, %d failed)%n", tally.deleted,
-        walk.where(), tally.alreadyGone, tally.failed);
+    out.printf(java.util.Locale.ROOT, "Deleted %d keys under %s (%d already gone, %d failed) "
+        + "in %.2f s%n", tally.deleted, walk.where(), tally.alreadyGone, tally.failed,
+        (System.nanoTime() - start) / 1e9);
     if (tally.failed > 0) {
       PrintWriter err = spec.commandLine().getErr();
       tally.failures.forEach(f -> err.println("failed: " + f));
