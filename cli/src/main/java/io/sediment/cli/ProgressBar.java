@@ -4,8 +4,9 @@ import java.io.PrintWriter;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A one-line progress bar on stderr ({@code \r}-redrawn, at most every 100 ms): bar, percent,
- * done/total and rate. Thread-safe: workers call {@link #step()}, any thread may redraw.
+ * A one-line progress bar on stderr ({@code \r}-redrawn, at most every 100 ms): label, bar,
+ * percent, done/total and rate; with no known total, only the count done and the rate. Disabled,
+ * it draws nothing. Thread-safe: workers call {@link #step()}, any thread may redraw.
  */
 final class ProgressBar {
 
@@ -13,15 +14,30 @@ final class ProgressBar {
 
   private final PrintWriter err;
   private final boolean enabled;
+  private final String label;
+  private final String unit;
+  /** 0: unknown. */
   private final long total;
   private final AtomicLong done = new AtomicLong();
   private final long startNanos = System.nanoTime();
   private volatile long lastDraw;
   private volatile String phase = "";
 
+  /** The loader's bar: "load", counting ops. */
   ProgressBar(PrintWriter err, long total, boolean enabled) {
+    this(err, "load", "ops", Math.max(1, total), enabled);
+  }
+
+  /**
+   * @param label the word before the bar
+   * @param unit what is counted, after the numbers
+   * @param total how many steps make 100 %; 0 when unknown (no bar, no percent)
+   */
+  ProgressBar(PrintWriter err, String label, String unit, long total, boolean enabled) {
     this.err = err;
-    this.total = Math.max(1, total);
+    this.label = label;
+    this.unit = unit;
+    this.total = Math.max(0, total);
     this.enabled = enabled;
   }
 
@@ -31,7 +47,12 @@ final class ProgressBar {
   }
 
   void step() {
-    done.incrementAndGet();
+    step(1);
+  }
+
+  /** {@code n} more steps done. */
+  void step(long n) {
+    done.addAndGet(n);
     draw(false);
   }
 
@@ -59,11 +80,18 @@ final class ProgressBar {
       return;
     }
     lastDraw = now;
-    long d = Math.min(done.get(), total);
-    int filled = (int) (WIDTH * d / total);
     double secs = Math.max(1e-3, (now - startNanos) / 1e9);
-    String line = String.format("\rload [%s%s] %3d%% %d/%d ops %6.0f ops/s %-28s",
-        "#".repeat(filled), "-".repeat(WIDTH - filled), 100 * d / total, d, total, d / secs, phase);
+    String line;
+    if (total == 0) {
+      long d = done.get();
+      line = String.format("\r%s %d %s %6.0f %s/s %-28s", label, d, unit, d / secs, unit, phase);
+    } else {
+      long d = Math.min(done.get(), total);
+      int filled = (int) (WIDTH * d / total);
+      line = String.format("\r%s [%s%s] %3d%% %d/%d %s %6.0f %s/s %-28s", label,
+          "#".repeat(filled), "-".repeat(WIDTH - filled), 100 * d / total, d, total, unit,
+          d / secs, unit, phase);
+    }
     synchronized (err) {
       err.print(line);
       err.flush();

@@ -12,26 +12,31 @@ import io.sediment.proto.om.DeleteVolumeRequest;
 import io.sediment.proto.om.FileStatus;
 import io.sediment.proto.om.GetBucketRequest;
 import io.sediment.proto.om.GetFileStatusRequest;
-import io.sediment.proto.om.KeyInfo;
-import io.sediment.proto.om.ListObjectsV2Request;
-import io.sediment.proto.om.ListObjectsV2Response;
 import io.sediment.proto.om.ListStatusRequest;
 import io.sediment.proto.om.ListStatusResponse;
 import io.sediment.proto.om.OmServiceGrpc;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine;
 
 /**
  * {@code sediment rm PATH}: deletes a key ({@code VOLUME/BUCKET/KEY}), with {@code -r} every key
  * under a prefix ({@code VOLUME/BUCKET/[PREFIX]}), or an empty bucket ({@code VOLUME/BUCKET}) or
  * volume ({@code VOLUME}). Deleted keys move to deletedTable, leaving tombstones in keyTable.
+ *
+ * <p>{@code -r} in an OBJECT_STORE or LEGACY bucket lists the prefix and deletes it page by page,
+ * one DeleteKeys call (one atomic write on the server) per page of the server's page cap; on a
+ * terminal it draws progress on stderr, and it ends with a summary line: keys deleted, already
+ * gone (deleted meanwhile), failed (each failed key is named on stderr, and the exit code is 1),
+ * and the seconds the listing and deleting took (not the JVM's start, nor a confirmation's wait).
+ * Unless {@code --yes} is given, it first counts the keys (one listing pass; a count of at most
+ * {@link #CONFIRM_ABOVE} keeps its pages, so a small delete lists once) and above
+ * {@link #CONFIRM_ABOVE} asks on the terminal before deleting anything; without a terminal it
+ * refuses with exit code 1, deleting nothing.
  *
  * <p>In a FILE_SYSTEM_OPTIMIZED bucket {@code PATH} names a file or a directory, not a prefix: a
  * file is deleted, an empty directory too, and with {@code -r} a directory with its subtree (one
@@ -44,7 +49,10 @@ import picocli.CommandLine;
         "In an FSO bucket PATH is a file or directory: -r deletes a directory with its subtree "
             + "(VOLUME/BUCKET/ with -r: everything in the bucket), purged in the background.",
         "Deleted keys wait in deletedTable for the purge; keyTable keeps their tombstones until "
-            + "compaction."})
+            + "compaction.",
+        "-r on an object-store prefix deletes a page of keys per call and prints a summary "
+            + "(deleted, already gone, failed); above " + RmCommand.CONFIRM_ABOVE + " keys it "
+            + "asks first unless --yes (without a terminal: refuses, exit 1)."})
 final class RmCommand extends ClientCommand {
 
   @Parameters(index = "0", paramLabel = "PATH", description = "What to delete.")
@@ -53,6 +61,28 @@ final class RmCommand extends ClientCommand {
   @Option(names = {"-r", "--recursive"}, description = "Every key under the prefix PATH; in an "
       + "FSO bucket the directory PATH with its subtree, or with VOLUME/BUCKET/ every entry.")
   boolean recursive;
+
+  @Option(names = {"-y", "--yes"}, description = "With -r, delete without asking even when more "
+      + "than " + CONFIRM_ABOVE + " keys match (needed then when stdin is not a terminal).")
+  boolean yes;
+
+  /** The former path, one DeleteKey call per key: kept for dev-support/bin/bench-rm only. */
+  @Option(names = "--per-key", hidden = true)
+  boolean perKey;
+
+  /** {@code rm -r} of more keys than this asks first (or needs {@code --yes}). */
+  static final int CONFIRM_ABOVE = 1_000;
+
+  private final Terminal terminal;
+
+  RmCommand() {
+    this(Terminal.system());
+  }
+
+  /** A command that draws progress on and asks questions of {@code terminal}. */
+  RmCommand(Terminal terminal) {
+    this.terminal = terminal;
+  }
 
   @Override
   public Integer call() {
@@ -70,40 +100,16 @@ final class RmCommand extends ClientCommand {
       throw new CommandLine.ParameterException(cmd, "'" + path + "' names what the bucket holds: "
           + "delete it with -r, or the bucket itself as VOLUME/BUCKET");
     }
-    return target.om(cmd, stub -> {
+    boolean[] failed = {false};
+    int code = target.om(cmd, stub -> {
       PrintWriter out = cmd.getOut();
       boolean inBucket = parts.length == 3 && !parts[2].isEmpty() || recursive;
       if (inBucket && isFso(stub, parts[0], parts[1])) {
         deleteFso(stub, out, parts[0], parts[1],
             parts.length == 3 && !bucketContents ? parts[2] : "");
       } else if (recursive) {
-        String prefix = parts.length == 3 ? parts[2] : "";
-        List<String> keys = new ArrayList<>();
-        ByteString token = ByteString.EMPTY;
-        do {
-          ListObjectsV2Response r = target.deadline(stub).listObjectsV2(
-              ListObjectsV2Request.newBuilder()
-              .setVolume(parts[0]).setBucket(parts[1]).setPrefix(prefix)
-              .setContinuationToken(token).build());
-          for (KeyInfo k : r.getContentsList()) {
-            keys.add(k.getKeyName());
-          }
-          token = r.getNextContinuationToken();
-        } while (!token.isEmpty());
-        int deleted = 0;
-        for (String key : keys) {
-          try {
-            target.deadline(stub).deleteKey(DeleteKeyRequest.newBuilder().setVolume(parts[0])
-                .setBucket(parts[1]).setKey(key).build());
-            deleted++;
-          } catch (StatusRuntimeException e) {
-            if (e.getStatus().getCode() != Status.Code.NOT_FOUND) {
-              throw e;
-            }
-            // deleted meanwhile by another client
-          }
-        }
-        out.printf("Deleted %d keys under %s/%s/%s%n", deleted, parts[0], parts[1], prefix);
+        failed[0] = deletePrefix(stub, out, parts[0], parts[1],
+            parts.length == 3 ? parts[2] : "") > 0;
       } else if (parts.length == 3 && !parts[2].isEmpty()) {
         target.deadline(stub).deleteKey(DeleteKeyRequest.newBuilder().setVolume(parts[0])
             .setBucket(parts[1]).setKey(parts[2]).build());
@@ -118,6 +124,67 @@ final class RmCommand extends ClientCommand {
         out.printf("Deleted volume %s%n", parts[0]);
       }
     });
+    return failed[0] ? Sediment.EXIT_FAILURE : code;
+  }
+
+  /**
+   * Deletes every key under {@code prefix} of an OBJECT_STORE or LEGACY bucket, a page per
+   * DeleteKeys call ({@link PrefixDelete}), asking first when there are more than
+   * {@link #CONFIRM_ABOVE} (see the class comment); prints the summary and returns how many keys
+   * failed.
+   */
+  private long deletePrefix(OmServiceGrpc.OmServiceBlockingStub stub, PrintWriter out,
+      String volume, String bucket, String prefix) {
+    PrefixDelete walk = new PrefixDelete(() -> target.deadline(stub), volume, bucket, prefix,
+        perKey);
+    long start = System.nanoTime();
+    PrefixDelete.Count count = null;
+    if (!yes) {
+      count = walk.count(CONFIRM_ABOVE);
+      if (count.total() > CONFIRM_ABOVE) {
+        long asked = System.nanoTime();
+        confirm(count.total(), walk.where());
+        start += System.nanoTime() - asked; // the time spent answering is not the command's
+      }
+    }
+    ProgressBar progress = new ProgressBar(spec.commandLine().getErr(), "rm", "keys",
+        count == null ? 0 : count.total(), terminal.interactive());
+    PrefixDelete.Tally tally = count != null && count.pages() != null
+        ? walk.delete(count.pages(), progress) : walk.deleteAll(progress);
+    if (tally.seen() > 0) {
+      progress.finish();
+    }
+    out.printf(java.util.Locale.ROOT, "Deleted %d keys under %s (%d already gone, %d failed) "
+        + "in %.2f s%n", tally.deleted, walk.where(), tally.alreadyGone, tally.failed,
+        (System.nanoTime() - start) / 1e9);
+    if (tally.failed > 0) {
+      PrintWriter err = spec.commandLine().getErr();
+      tally.failures.forEach(f -> err.println("failed: " + f));
+      if (tally.failed > tally.failures.size()) {
+        err.printf("... and %d more failed keys%n", tally.failed - tally.failures.size());
+      }
+      err.flush();
+    }
+    return tally.failed;
+  }
+
+  /**
+   * Returns when the person at the terminal agrees to delete {@code total} keys.
+   *
+   * @throws CliFailure (exit 1, nothing deleted) when they do not, or when there is no terminal
+   *     to ask on
+   */
+  private void confirm(long total, String where) {
+    if (!terminal.interactive()) {
+      throw new CliFailure("rm -r would delete " + total + " keys under " + where + ", more than "
+          + CONFIRM_ABOVE + ", and there is no terminal to confirm on: pass --yes to delete them "
+          + "without asking. Nothing deleted.");
+    }
+    String answer = terminal.ask("Delete " + total + " keys under " + where + "? [y/N] ");
+    String a = answer == null ? "" : answer.trim().toLowerCase(java.util.Locale.ROOT);
+    if (!a.equals("y") && !a.equals("yes")) {
+      throw new CliFailure("Not confirmed: nothing deleted");
+    }
   }
 
   private boolean isFso(OmServiceGrpc.OmServiceBlockingStub stub, String volume, String bucket) {

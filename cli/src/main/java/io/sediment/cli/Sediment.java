@@ -33,7 +33,15 @@ public final class Sediment implements Runnable {
 
   /** A command line with Sediment's exit-code mapping: failures are 1, usage errors 2. */
   public static CommandLine commandLine() {
-    CommandLine cmd = new CommandLine(new Sediment())
+    return commandLine(CommandLine.defaultFactory());
+  }
+
+  /**
+   * {@link #commandLine()} whose commands {@code factory} makes (tests hand a command its
+   * terminal this way).
+   */
+  static CommandLine commandLine(CommandLine.IFactory factory) {
+    CommandLine cmd = new CommandLine(new Sediment(), factory)
         .setExecutionExceptionHandler((e, c, parseResult) -> {
           c.getErr().println("error: " + describe(e));
           c.getErr().flush();

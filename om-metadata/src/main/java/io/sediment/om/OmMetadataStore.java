@@ -56,7 +56,6 @@ public final class OmMetadataStore implements AutoCloseable {
   private final OmStoreOptions options;
   /** The areas over the store's current files; replaced whole by {@link StoreReplacement}. */
   private volatile OmAreas areas;
-
   private final List<Runnable> spaceListeners = new CopyOnWriteArrayList<>();
 
   private OmMetadataStore(OmAreas areas, OmStoreOptions options) {
@@ -155,7 +154,6 @@ public final class OmMetadataStore implements AutoCloseable {
   public void close() {
     areas.close();
   }
-
   // ---- Volumes ----
   /** Creates a volume. See {@link Volumes#create}. */
   public VolumeInfo createVolume(String volume, String owner) {
@@ -235,6 +233,12 @@ public final class OmMetadataStore implements AutoCloseable {
     areas.objectKeys.delete(volume, bucket, key);
   }
 
+  /** Deletes up to a page of keys in one batch. See {@link ObjectKeys#deleteAll}. */
+  public List<ObjectKeys.Deletion> deleteKeys(String volume, String bucket, List<String> keys,
+      java.util.Set<Integer> skip) {
+    return areas.objectKeys.deleteAll(volume, bucket, keys, skip);
+  }
+
   /** One page of a bucket's keys. See {@link ObjectListings#listKeys}. */
   public ListPage<KeyInfo> listKeys(String volume, String bucket, String prefix,
       String startAfter, int maxKeys, String token) {
@@ -256,7 +260,6 @@ public final class OmMetadataStore implements AutoCloseable {
     return areas.listings.listObjectsV1(request);
   }
 
-  // ---- Feature areas ----
   /** Bucket snapshots: create, delete, read and list them, and read keys as they hold them. */
   public Snapshots snapshots() {
     return areas.snapshots;

@@ -13,13 +13,18 @@ import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OmValidation;
 import io.sediment.om.core.OpenKeySession;
+import io.sediment.om.core.WriteTxn;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.KeyInfo;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * Keys of OBJECT_STORE and LEGACY buckets: open (an openKeyTable row under a new client id),
  * commit (the open row becomes the keyTable row; the version it replaces moves to deletedTable),
- * lookup, delete and rename. Every write is one {@link OmContext#write} transaction that checks
+ * lookup, delete (one key, or a page of them in one batch) and rename. Every write is one {@link OmContext#write} transaction that checks
  * first and changes nothing when it throws. FSO buckets answer UNIMPLEMENTED. Thread-safe.
  */
 public final class ObjectKeys {
@@ -132,15 +137,93 @@ public final class ObjectKeys {
     OmValidation.checkKeyArgs(volume, bucket, key);
     ctx.write(txn -> {
       long bucketId = ctx.requireObjectStoreBucket(null, volume, bucket).getObjectId();
-      String objectKey = OmKeys.objectKey(volume, bucket, key);
-      KeyInfo existing = keyTable.get(objectKey);
-      if (existing == null) {
+      if (!deleteIn(txn, bucketId, OmKeys.objectKey(volume, bucket, key))) {
         throw missing(volume, bucket, key);
       }
-      keyTable.deleteWithBatch(txn.batch(), objectKey);
-      ctx.retire(txn, bucketId, OmCounter.KEYS, OmCounter.KEY_BYTES, existing);
       return null;
     });
+  }
+
+  /** What {@link #deleteAll} did with one key of its list. */
+  public enum Deletion {
+    /** The key's row moved to deletedTable. */
+    DELETED,
+    /** There was no such key (never created, deleted before, or named earlier in the list). */
+    NOT_FOUND,
+    /** The caller asked to leave the key alone (its position was in {@code skip}). */
+    SKIPPED
+  }
+
+  /**
+   * Deletes the listed keys of one OBJECT_STORE or LEGACY bucket in ONE batch: each existing key
+   * moves to deletedTable exactly as {@link #delete} moves it (same rows, same counters), and a
+   * key that does not exist is reported, not an error. A key named twice is deleted once, its
+   * later mentions reported NOT_FOUND (already gone). The keys at the positions in {@code skip}
+   * are validated like the others but left alone, reported SKIPPED (a caller's own filter, such
+   * as the keys a server found its caller may not delete).
+   *
+   * <p>All or nothing: an error rejects the whole call before anything is written (any invalid
+   * name, an empty list, more keys than the page cap, a missing volume or bucket, an FSO bucket,
+   * a counter that would overflow, a full disk), so either every reported DELETED happened, in
+   * one atomic write, or nothing did.
+   *
+   * @param keys 1 to the page cap ({@link io.sediment.om.core.OmStoreOptions#maxListSize()}) key
+   *     names, in any order
+   * @param skip positions in {@code keys} (0-based) to leave alone; positions out of range are
+   *     ignored
+   * @return one outcome per element of {@code keys}, in the same order
+   * @throws OmException INVALID_ARGUMENT (names, an empty list, too many keys), NOT_FOUND (volume
+   *     or bucket), UNIMPLEMENTED (FSO), RESOURCE_EXHAUSTED (counter overflow, disk full)
+   */
+  public List<Deletion> deleteAll(String volume, String bucket, List<String> keys,
+      Set<Integer> skip) {
+    OmValidation.checkBucketArgs(volume, bucket);
+    if (keys.isEmpty()) {
+      throw OmException.invalid("A batch delete names no key: list 1 to "
+          + ctx.options().maxListSize() + " keys");
+    }
+    if (keys.size() > ctx.options().maxListSize()) {
+      throw OmException.invalid("A batch delete of " + keys.size() + " keys exceeds the page "
+          + "size cap " + ctx.options().maxListSize() + ": split it into pages");
+    }
+    for (int i = 0; i < keys.size(); i++) {
+      try {
+        OmValidation.checkKeyName(keys.get(i));
+      } catch (OmException e) {
+        throw OmException.invalid("Key " + (i + 1) + " of " + keys.size() + " in the batch: "
+            + e.getMessage());
+      }
+    }
+    return ctx.write(txn -> {
+      long bucketId = ctx.requireObjectStoreBucket(null, volume, bucket).getObjectId();
+      Set<String> gone = new HashSet<>();
+      List<Deletion> out = new ArrayList<>(keys.size());
+      for (int i = 0; i < keys.size(); i++) {
+        if (skip.contains(i)) {
+          out.add(Deletion.SKIPPED);
+          continue;
+        }
+        String objectKey = OmKeys.objectKey(volume, bucket, keys.get(i));
+        // The batch is not read back: a key named again must not be retired twice.
+        boolean deleted = gone.add(objectKey) && deleteIn(txn, bucketId, objectKey);
+        out.add(deleted ? Deletion.DELETED : Deletion.NOT_FOUND);
+      }
+      return out;
+    });
+  }
+
+  /**
+   * The one delete of a committed key inside a write: its keyTable row goes, and the version moves
+   * to deletedTable out of the live counters. Returns false, writing nothing, if there is no row.
+   */
+  private boolean deleteIn(WriteTxn txn, long bucketId, String objectKey) {
+    KeyInfo existing = keyTable.get(objectKey);
+    if (existing == null) {
+      return false;
+    }
+    keyTable.deleteWithBatch(txn.batch(), objectKey);
+    ctx.retire(txn, bucketId, OmCounter.KEYS, OmCounter.KEY_BYTES, existing);
+    return true;
   }
 
   /**

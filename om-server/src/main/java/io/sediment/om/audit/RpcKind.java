@@ -6,6 +6,7 @@ import io.sediment.proto.om.OmServiceGrpc;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Whether an RPC only reads or may change something, as the audit log tells them apart.
@@ -26,7 +27,13 @@ public enum RpcKind {
       .stream().filter(o -> o.getName().equals("request"))
       .flatMap(o -> o.getFields().stream())
       .filter(f -> f.getJavaType() == FieldDescriptor.JavaType.MESSAGE)
-      .map(f -> f.getMessageType().getFullName())
+      .map(FieldDescriptor::getMessageType)
+      .flatMap(t -> {
+        FieldDescriptor wrapped = t.findFieldByName("request");
+        return wrapped == null || wrapped.getJavaType() != FieldDescriptor.JavaType.MESSAGE
+            ? Stream.of(t.getFullName())
+            : Stream.of(t.getFullName(), wrapped.getMessageType().getFullName());
+      })
       .collect(Collectors.toUnmodifiableSet());
 
   /** {@code read} or {@code write}, as written in the audit line. */

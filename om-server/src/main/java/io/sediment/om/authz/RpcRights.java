@@ -11,7 +11,10 @@ import io.sediment.om.auth.Principal;
 import io.sediment.om.auth.Resource;
 import io.sediment.proto.om.AclRight;
 import io.sediment.proto.om.OmServiceGrpc;
+import io.grpc.StatusRuntimeException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -42,6 +45,10 @@ import java.util.Objects;
  *   <tr><td>LookupKey, LookupFile, GetFileStatus, ListParts</td><td>READ on /v/b/k</td></tr>
  *   <tr><td>DeleteKey, DeleteFile, DeleteDirectory, AbortMultipartUpload</td><td>DELETE on
  *       /v/b/k</td></tr>
+ *   <tr><td>DeleteKeys</td><td>DELETE on each /v/b/k, key by key as Ozone's DeleteKeys
+ *       ({@link #deniedDeletes}, run by the RPC before its entry is submitted): a denied key is
+ *       reported failed with PERMISSION_DENIED in its result and not deleted, the others are; a
+ *       call whose every key is denied is refused whole with PERMISSION_DENIED</td></tr>
  *   <tr><td>RenameKey, Rename</td><td>DELETE on the source and CREATE on the destination</td></tr>
  *   <tr><td>ListKeys, ListObjectsV1, ListObjectsV2, ListStatus, ListMultipartUploads</td>
  *       <td>LIST on /v/b, on every page (a continuation token is bound to its request, whose
@@ -77,6 +84,21 @@ public final class RpcRights {
     Q admit(Principal caller, Q request);
   }
 
+  /**
+   * The keys of a batch a caller may not delete: their positions in the batch (ascending) and,
+   * for each, the reason the check gave.
+   */
+  public record DeniedKeys(List<Integer> positions, List<String> reasons) {
+
+    /** None denied. */
+    public static final DeniedKeys NONE = new DeniedKeys(List.of(), List.of());
+
+    public DeniedKeys {
+      positions = List.copyOf(positions);
+      reasons = List.copyOf(reasons);
+    }
+  }
+
   private final NativeAccessControl acl;
   private final Map<String, Guard<?>> guards = new HashMap<>();
 
@@ -110,6 +132,35 @@ public final class RpcRights {
           + ": add one to " + RpcRights.class.getSimpleName());
     }
     return (Guard<Q>) g;
+  }
+
+  /**
+   * DeleteKeys' check of each key: DELETE on {@code /volume/bucket/key}, decided against this
+   * replica's records (the leader's, before the entry is submitted).
+   *
+   * @return the keys {@code caller} may not delete; none for an empty list
+   * @throws StatusRuntimeException PERMISSION_DENIED, with the first key's reason, when
+   *     {@code keys} is not empty and every key is denied (the call then runs nothing, as a
+   *     denied DeleteKey)
+   */
+  public DeniedKeys deniedDeletes(Principal caller, String volume, String bucket,
+      List<String> keys) {
+    List<Integer> positions = new ArrayList<>();
+    List<String> reasons = new ArrayList<>();
+    StatusRuntimeException first = null;
+    for (int i = 0; i < keys.size(); i++) {
+      try {
+        key(caller, volume, bucket, keys.get(i), ACL_DELETE);
+      } catch (StatusRuntimeException e) {
+        first = first == null ? e : first;
+        positions.add(i);
+        reasons.add(e.getStatus().getDescription());
+      }
+    }
+    if (!keys.isEmpty() && positions.size() == keys.size()) {
+      throw first;
+    }
+    return positions.isEmpty() ? DeniedKeys.NONE : new DeniedKeys(positions, reasons);
   }
 
   private <Q> void rule(MethodDescriptor<Q, ?> method, Guard<Q> guard) {
@@ -198,6 +249,8 @@ public final class RpcRights {
       key(p, r.getVolume(), r.getBucket(), r.getKey(), ACL_DELETE);
       return r;
     });
+    // Each key is checked by the RPC itself (deniedDeletes), reporting a denied key in its result.
+    rule(OmServiceGrpc.getDeleteKeysMethod(), (p, r) -> r);
     rule(OmServiceGrpc.getRenameKeyMethod(), (p, r) -> {
       key(p, r.getVolume(), r.getBucket(), r.getFromKey(), ACL_DELETE);
       key(p, r.getVolume(), r.getBucket(), r.getToKey(), ACL_CREATE);

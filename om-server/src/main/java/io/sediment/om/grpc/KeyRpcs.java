@@ -3,8 +3,13 @@ package io.sediment.om.grpc;
 import static io.sediment.om.grpc.WireValues.nz;
 import static io.sediment.om.grpc.WireValues.token;
 
+import io.grpc.Status;
 import io.sediment.om.OmMetadataStore;
+import io.sediment.om.auth.CallPrincipal;
+import io.sediment.om.authz.RpcRights;
+import io.sediment.om.core.OmException;
 import io.sediment.om.core.OpenKeySession;
+import io.sediment.om.keys.ObjectKeys.Deletion;
 import io.sediment.om.listing.ListObjectsV1Result;
 import io.sediment.om.listing.ListObjectsV2Result;
 import io.sediment.om.listing.ListPage;
@@ -14,6 +19,10 @@ import io.sediment.proto.om.CommitKeyRequest;
 import io.sediment.proto.om.CommitKeyResponse;
 import io.sediment.proto.om.DeleteKeyRequest;
 import io.sediment.proto.om.DeleteKeyResponse;
+import io.sediment.proto.om.DeleteKeyResult;
+import io.sediment.proto.om.DeleteKeysEntry;
+import io.sediment.proto.om.DeleteKeysRequest;
+import io.sediment.proto.om.DeleteKeysResponse;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.ListKeysRequest;
 import io.sediment.proto.om.ListKeysResponse;
@@ -32,11 +41,19 @@ import io.sediment.proto.om.OpenKeyRequest;
 import io.sediment.proto.om.OpenKeyResponse;
 import io.sediment.proto.om.RenameKeyRequest;
 import io.sediment.proto.om.RenameKeyResponse;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
- * The object-key RPCs of {@code OmService}: open, commit, look up, delete and rename a key, list
- * keys (paged with a token), S3 ListObjects V1 and V2, and a bucket's open keys; each is one facade
- * call.
+ * The object-key RPCs of {@code OmService}: open, commit, look up, delete and rename a key,
+ * delete a page of keys, list keys (paged with a token), S3 ListObjects V1 and V2, and a bucket's
+ * open keys; each is one facade call.
+ *
+ * <p>DeleteKeys is the one write whose log entry carries a decision besides its request: when
+ * calls are checked, the keys the caller may not delete ({@link RpcRights#deniedDeletes}, on the
+ * serving replica before the entry is submitted); applying the entry leaves those keys alone and
+ * reports them FAILED with PERMISSION_DENIED, so every replica writes and answers the same.
  *
  * <p>Responses expose what the facade returns: RenameKey the renamed key, the S3 listings their
  * markers and exact truncation, ListOpenFiles the bucket's maintained open-key count.
@@ -54,6 +71,9 @@ record KeyRpcs(OmMetadataStore store, WireValues wire) {
     b.read(OmServiceGrpc.getLookupKeyMethod(), this::lookupKey);
     b.write(OmServiceGrpc.getDeleteKeyMethod(), OmLogEntry.Builder::setDeleteKey,
         OmLogEntry::getDeleteKey, this::deleteKey);
+    RpcRights rights = b.rights();
+    b.writeDecided(OmServiceGrpc.getDeleteKeysMethod(), req -> deleteKeysEntry(rights, req),
+        OmLogEntry.Builder::setDeleteKeys, OmLogEntry::getDeleteKeys, this::deleteKeys);
     b.write(OmServiceGrpc.getRenameKeyMethod(), OmLogEntry.Builder::setRenameKey,
         OmLogEntry::getRenameKey, this::renameKey);
     b.read(OmServiceGrpc.getListKeysMethod(), this::listKeys);
@@ -84,6 +104,56 @@ record KeyRpcs(OmMetadataStore store, WireValues wire) {
   DeleteKeyResponse deleteKey(DeleteKeyRequest req) {
     store.deleteKey(req.getVolume(), req.getBucket(), req.getKey());
     return DeleteKeyResponse.getDefaultInstance();
+  }
+
+  /**
+   * The log entry of a DeleteKeys call: its request and, when {@code rights} checks calls, the
+   * keys the caller may not delete.
+   */
+  DeleteKeysEntry deleteKeysEntry(RpcRights rights, DeleteKeysRequest req) {
+    DeleteKeysEntry.Builder entry = DeleteKeysEntry.newBuilder().setRequest(req);
+    int count = req.getKeysCount();
+    // A list the store refuses whole (empty, above the cap) is not worth a check per key.
+    if (rights == null || count == 0 || count > wire.maxListSize()) {
+      return entry.build();
+    }
+    RpcRights.DeniedKeys denied = rights.deniedDeletes(CallPrincipal.current(), req.getVolume(),
+        req.getBucket(), req.getKeysList());
+    return entry.addAllDenied(denied.positions()).addAllDeniedMessages(denied.reasons()).build();
+  }
+
+  /**
+   * Applies a DeleteKeys entry: one batch deleting every key not denied.
+   *
+   * @throws OmException INVALID_ARGUMENT for an entry whose denials do not
+   *     match its keys, and as {@link OmMetadataStore#deleteKeys} rejects the request
+   */
+  DeleteKeysResponse deleteKeys(DeleteKeysEntry entry) {
+    DeleteKeysRequest req = entry.getRequest();
+    List<String> keys = req.getKeysList();
+    if (entry.getDeniedCount() != entry.getDeniedMessagesCount()) {
+      throw OmException.invalid("A DeleteKeys entry with "
+          + entry.getDeniedCount() + " denied keys and " + entry.getDeniedMessagesCount()
+          + " reasons");
+    }
+    Map<Integer, String> denied = new HashMap<>();
+    for (int i = 0; i < entry.getDeniedCount(); i++) {
+      denied.put(entry.getDenied(i), entry.getDeniedMessages(i));
+    }
+    List<Deletion> outcomes = store.deleteKeys(req.getVolume(), req.getBucket(), keys,
+        denied.keySet());
+    DeleteKeysResponse.Builder out = DeleteKeysResponse.newBuilder();
+    for (int i = 0; i < keys.size(); i++) {
+      DeleteKeyResult.Builder r = out.addResultsBuilder().setKey(keys.get(i));
+      switch (outcomes.get(i)) {
+        case DELETED -> r.setOutcome(DeleteKeyResult.Outcome.DELETED);
+        case NOT_FOUND -> r.setOutcome(DeleteKeyResult.Outcome.NOT_FOUND);
+        case SKIPPED -> r.setOutcome(DeleteKeyResult.Outcome.FAILED)
+            .setErrorCode(Status.Code.PERMISSION_DENIED.name())
+            .setMessage(denied.get(i));
+      }
+    }
+    return out.build();
   }
 
   RenameKeyResponse renameKey(RenameKeyRequest req) {

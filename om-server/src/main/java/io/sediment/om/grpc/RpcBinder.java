@@ -103,8 +103,28 @@ final class RpcBinder {
   <Q extends Message, R extends Message> void write(MethodDescriptor<Q, R> method,
       BiConsumer<OmLogEntry.Builder, Q> into, Function<OmLogEntry, Q> outOf,
       Function<Q, R> handler, Consumer<Q> authorize) {
+    writeDecided(method, req -> {
+      authorize.accept(req);
+      return req;
+    }, into, outOf, handler);
+  }
+
+  /**
+   * Binds a mutating RPC whose log entry carries what the submitting replica decided besides the
+   * request: {@code decide} makes the entry's payload from the admitted request on the serving
+   * thread, in the call's context, before anything is submitted (on a group's leader, so every
+   * replica applies the leader's decision); what it throws answers the call and nothing is
+   * submitted. {@code into} puts the payload into a log entry, {@code outOf} takes it out,
+   * {@code handler} applies it; applying an entry (here or on a replica) does not run
+   * {@code decide} again.
+   */
+  <Q extends Message, E extends Message, R extends Message> void writeDecided(
+      MethodDescriptor<Q, R> method, Function<Q, E> decide,
+      BiConsumer<OmLogEntry.Builder, E> into, Function<OmLogEntry, E> outOf,
+      Function<E, R> handler) {
     OmLogEntry.Builder probe = OmLogEntry.newBuilder();
-    into.accept(probe, method.parseRequest(new ByteArrayInputStream(new byte[0])));
+    // An entry without the field answers its default instance, which selects the field's case.
+    into.accept(probe, outOf.apply(OmLogEntry.getDefaultInstance()));
     if (routes.put(probe.getRequestCase(), new WriteRoute<>(outOf, handler)) != null) {
       throw new IllegalStateException("Two handlers for " + probe.getRequestCase());
     }
@@ -118,12 +138,16 @@ final class RpcBinder {
           writes.beforeSubmit();
           admitted = guard.admit(CallPrincipal.current(), req);
         }
-        authorize.accept(admitted);
         OmLogEntry.Builder entry = OmLogEntry.newBuilder();
-        into.accept(entry, admitted);
+        into.accept(entry, decide.apply(admitted));
         return writes.writeAsync(entry, parser);
       }, completions);
     }
+  }
+
+  /** The checks every bound RPC passes first, or null when calls are not checked. */
+  RpcRights rights() {
+    return rights;
   }
 
   @SuppressWarnings("unchecked")

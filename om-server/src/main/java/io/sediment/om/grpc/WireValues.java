@@ -20,6 +20,11 @@ final class WireValues {
     this.maxListSize = maxListSize;
   }
 
+  /** The store's page cap, also the most keys one batch request may name. */
+  int maxListSize() {
+    return maxListSize;
+  }
+
   /**
    * An optional page size: absent → the store's cap; present → as given, 0 included (the facade's
    * empty page); a uint32 above {@code Integer.MAX_VALUE} stays "too large".

@@ -32,6 +32,7 @@ import io.sediment.om.grpc.RequestIds;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.CreateBucketRequest;
 import io.sediment.proto.om.CreateVolumeRequest;
+import io.sediment.proto.om.DeleteKeysRequest;
 import io.sediment.proto.om.GetVolumeRequest;
 import io.sediment.proto.om.LookupKeyRequest;
 import io.sediment.proto.om.OmServiceGrpc;
@@ -254,6 +255,23 @@ class AuditLogTest {
     assertEquals("PERMISSION_DENIED", deniedLine.get("status"));
     assertEquals("bob", deniedLine.get("principal"));
     assertEquals("bob lacks WRITE on /vol1", deniedLine.get("error"));
+  }
+
+  /** A batch delete is one write line naming its bucket, whatever its keys' outcomes. */
+  @Test
+  void aBatchDeleteIsOneWriteLineOnItsBucket() throws IOException {
+    start(AuditReads.none());
+    createVolumeAndBucket();
+    om("secret-alice").deleteKeys(DeleteKeysRequest.newBuilder().setVolume("vol1")
+        .setBucket("bkt1").addKeys("a").addKeys("b").build());
+    List<Map<String, String>> lines = lines();
+    assertEquals(3, lines.size(), lines.toString());
+    Map<String, String> batch = lines.get(2);
+    assertEquals("sediment.om.v1.OmService/DeleteKeys", batch.get("rpc"));
+    assertEquals("write", batch.get("kind"));
+    assertEquals("/vol1/bkt1", batch.get("resource"));
+    assertEquals("OK", batch.get("status"));
+    assertEquals("alice", batch.get("principal"));
   }
 
   @Test

@@ -31,6 +31,9 @@ import io.sediment.proto.om.CreateVolumeRequest;
 import io.sediment.proto.om.DeleteBucketRequest;
 import io.sediment.proto.om.DeleteFileRequest;
 import io.sediment.proto.om.DeleteKeyRequest;
+import io.sediment.proto.om.DeleteKeyResult;
+import io.sediment.proto.om.DeleteKeysRequest;
+import io.sediment.proto.om.DeleteKeysResponse;
 import io.sediment.proto.om.DeleteVolumeRequest;
 import io.sediment.proto.om.GetAclRequest;
 import io.sediment.proto.om.GetBucketRequest;
@@ -110,7 +113,7 @@ class AclModelTest {
     LOOKUP_KEY, DELETE_KEY, RENAME_KEY, LIST_KEYS, LIST_OBJECTS_V2, INITIATE_UPLOAD,
     LIST_UPLOADS, CREATE_SNAPSHOT, LIST_SNAPSHOTS, LIST_OPEN_FILES, GET_COUNTERS,
     GET_FILE_STATUS, CREATE_DIRECTORY, DELETE_FILE, LIST_STATUS, GET_KEY_ACL, ADD_BUCKET_ACL,
-    ADD_VOLUME_ACL, GET_PREFIX_ACL, ADD_PREFIX_ACL
+    ADD_VOLUME_ACL, GET_PREFIX_ACL, ADD_PREFIX_ACL, DELETE_KEYS
   }
 
   @Test
@@ -248,6 +251,9 @@ class AclModelTest {
       case OPEN_KEY, INITIATE_UPLOAD -> onKey(p, v, b, k, AclRight.ACL_CREATE);
       case LOOKUP_KEY -> onKey(p, v, b, k, AclRight.ACL_READ);
       case DELETE_KEY -> onKey(p, v, b, k, AclRight.ACL_DELETE);
+      // Refused whole only when every key is denied; a denied key is reported (checked in send).
+      case DELETE_KEYS -> onKey(p, v, b, k, AclRight.ACL_DELETE)
+          || onKey(p, v, b, other(k), AclRight.ACL_DELETE);
       case RENAME_KEY -> onKey(p, v, b, k, AclRight.ACL_DELETE)
           && onKey(p, v, b, "r" + k, AclRight.ACL_CREATE);
       case LIST_KEYS, LIST_OBJECTS_V2, LIST_UPLOADS, LIST_SNAPSHOTS, LIST_STATUS ->
@@ -293,6 +299,7 @@ class AclModelTest {
           .setKey(k).build());
       case DELETE_KEY -> om.deleteKey(DeleteKeyRequest.newBuilder().setVolume(v).setBucket(b)
           .setKey(k).build());
+      case DELETE_KEYS -> deleteKeys(p, v, b, List.of(k, other(k)));
       case RENAME_KEY -> om.renameKey(RenameKeyRequest.newBuilder().setVolume(v).setBucket(b)
           .setFromKey(k).setToKey("r" + k).build());
       case LIST_KEYS -> om.listKeys(ListKeysRequest.newBuilder().setVolume(v).setBucket(b)
@@ -329,6 +336,41 @@ class AclModelTest {
       case ADD_PREFIX_ACL -> om.addAcl(AddAclRequest.newBuilder().setTarget(AclResource
           .newBuilder().setVolume(v).setBucket(b).setPrefix(path)).addAcls(readBy(pick(USERS)))
           .build());
+    }
+  }
+
+  /** Another key than {@code k}, for a batch of two. */
+  private static String other(String k) {
+    return KEYS.get((KEYS.indexOf(k) + 1) % KEYS.size());
+  }
+
+  /**
+   * Sends a DeleteKeys and checks each key's result against the model: a key the caller may not
+   * delete is FAILED with PERMISSION_DENIED and still there if it was; any other is DELETED or
+   * NOT_FOUND and gone.
+   */
+  private void deleteKeys(Principal p, String v, String b, List<String> keys) {
+    List<Boolean> may = new ArrayList<>();
+    List<Boolean> existed = new ArrayList<>();
+    for (String key : keys) {
+      may.add(admin(p) || onKey(p, v, b, key, AclRight.ACL_DELETE));
+      existed.add(key(v, b, key) != null);
+    }
+    DeleteKeysResponse r = f.om(p).deleteKeys(DeleteKeysRequest.newBuilder().setVolume(v)
+        .setBucket(b).addAllKeys(keys).build());
+    assertEquals(keys.size(), r.getResultsCount());
+    for (int i = 0; i < keys.size(); i++) {
+      DeleteKeyResult result = r.getResults(i);
+      String what = keys.get(i) + " by " + p + ": " + result;
+      assertEquals(keys.get(i), result.getKey(), what);
+      if (may.get(i)) {
+        assertNotEquals(DeleteKeyResult.Outcome.FAILED, result.getOutcome(), what);
+        assertEquals(null, key(v, b, keys.get(i)), what);
+      } else {
+        assertEquals(DeleteKeyResult.Outcome.FAILED, result.getOutcome(), what);
+        assertEquals("PERMISSION_DENIED", result.getErrorCode(), what);
+        assertEquals(existed.get(i), key(v, b, keys.get(i)) != null, what);
+      }
     }
   }
 

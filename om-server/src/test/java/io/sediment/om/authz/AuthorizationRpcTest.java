@@ -21,12 +21,16 @@ import io.sediment.proto.om.CommitKeyRequest;
 import io.sediment.proto.om.CompactTableRequest;
 import io.sediment.proto.om.CreateBucketRequest;
 import io.sediment.proto.om.CreateVolumeRequest;
+import io.sediment.proto.om.DeleteKeyResult;
+import io.sediment.proto.om.DeleteKeysRequest;
+import io.sediment.proto.om.DeleteKeysResponse;
 import io.sediment.proto.om.DeleteVolumeRequest;
 import io.sediment.proto.om.GetAclRequest;
 import io.sediment.proto.om.GetBucketRequest;
 import io.sediment.proto.om.GetCountersRequest;
 import io.sediment.proto.om.GetFileStatusRequest;
 import io.sediment.proto.om.GetVolumeRequest;
+import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.ListKeysRequest;
 import io.sediment.proto.om.ListKeysResponse;
 import io.sediment.proto.om.ListObjectsV2Request;
@@ -304,6 +308,51 @@ class AuthorizationRpcTest {
     denied(() -> f.om(Principal.ANONYMOUS).listVolumes(ListVolumesRequest.getDefaultInstance()));
     assertEquals(1, f.om(BOB).listVolumes(ListVolumesRequest.getDefaultInstance())
         .getVolumesCount());
+  }
+
+  /**
+   * DeleteKeys checks DELETE key by key, as Ozone's DeleteKeys: a key the caller may not delete
+   * is reported FAILED with PERMISSION_DENIED and stays, the others are deleted in the same call;
+   * a call whose every key is denied is refused whole and changes nothing.
+   */
+  @Test
+  void deleteKeysDeniesKeyByKeyAndRefusesACallWithNoDeletableKey() {
+    commit("k3");
+    OmAcl bobReads = acl(AclIdentityType.ACL_USER, "bob", AclRight.ACL_READ);
+    f.seedVolume("vol", "alice", List.of(bobReads));
+    f.seedBucket("vol", "bkt", "alice", List.of(bobReads));
+    f.seedKey("vol", "bkt", "k1", "alice", List.of(acl(AclIdentityType.ACL_USER, "bob",
+        AclRight.ACL_DELETE)));
+    f.seedKey("vol", "bkt", "k3", "alice", List.of(acl(AclIdentityType.ACL_GROUP, "staff",
+        AclRight.ACL_DELETE)));
+    DeleteKeysRequest req = DeleteKeysRequest.newBuilder().setVolume("vol").setBucket("bkt")
+        .addAllKeys(List.of("k1", "k2", "k3", "nokey")).build();
+
+    StatusRuntimeException e = denied(() -> f.om(Principal.user("mallory")).deleteKeys(req));
+    assertTrue(e.getStatus().getDescription().contains("ACL_DELETE"), e.getMessage());
+
+    DeleteKeysResponse r = f.om(BOB).deleteKeys(req);
+    assertEquals(List.of(DeleteKeyResult.Outcome.DELETED, DeleteKeyResult.Outcome.FAILED,
+        DeleteKeyResult.Outcome.DELETED, DeleteKeyResult.Outcome.FAILED),
+        r.getResultsList().stream().map(DeleteKeyResult::getOutcome).toList(),
+        "a denied key is denied whether or not it exists: " + r);
+    DeleteKeyResult k2 = r.getResults(1);
+    assertEquals("PERMISSION_DENIED", k2.getErrorCode());
+    assertTrue(k2.getMessage().contains("bob") && k2.getMessage().contains("/vol/bkt/k2"),
+        k2.getMessage());
+    assertEquals(List.of("k2"), f.store.listKeys("vol", "bkt", null, null, 10, null).items()
+        .stream().map(KeyInfo::getKeyName).toList());
+    assertEquals(f.store.countFromScan(), f.store.counters());
+
+    DeleteKeysResponse again = f.om(ROOT).deleteKeys(req);
+    assertEquals(List.of(DeleteKeyResult.Outcome.NOT_FOUND, DeleteKeyResult.Outcome.DELETED,
+        DeleteKeyResult.Outcome.NOT_FOUND, DeleteKeyResult.Outcome.NOT_FOUND),
+        again.getResultsList().stream().map(DeleteKeyResult::getOutcome).toList());
+  }
+
+  private void commit(String key) {
+    long id = f.store.openKey("vol", "bkt", key, "alice").clientId();
+    f.store.commitKey("vol", "bkt", key, id, 1);
   }
 
   @Test

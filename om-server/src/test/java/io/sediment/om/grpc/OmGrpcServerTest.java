@@ -361,7 +361,7 @@ class OmGrpcServerTest {
     assertTrue(seen.containsAll(Set.of("CreateDirectory", "CreateFile", "CommitFile",
         "LookupFile", "GetFileStatus", "DeleteFile", "DeleteDirectory", "Rename", "ListStatus")),
         seen.toString());
-    assertEquals(42, seen.size());
+    assertEquals(43, seen.size());
   }
 
   /**
