@@ -16,6 +16,8 @@ import picocli.CommandLine;
         CheckpointCommand.class, VerifyCommand.class, RepairCommand.class, HaCommand.class,
         TokenCommand.class,
         AclCommand.class,
+        VolumeCommand.class, BucketCommand.class, KeyCommand.class, DirCommand.class,
+        FileCommand.class,
         CommandLine.HelpCommand.class},
     footer = {"", "Exit codes: 0 success, 1 failure, 2 usage error."})
 public final class Sediment implements Runnable {
