@@ -17,7 +17,7 @@ import picocli.CommandLine;
         TokenCommand.class,
         AclCommand.class,
         VolumeCommand.class, BucketCommand.class, KeyCommand.class, DirCommand.class,
-        FileCommand.class,
+        FileCommand.class, MpuCommand.class, OpenKeysCommand.class,
         CommandLine.HelpCommand.class},
     footer = {"", "Exit codes: 0 success, 1 failure, 2 usage error."})
 public final class Sediment implements Runnable {

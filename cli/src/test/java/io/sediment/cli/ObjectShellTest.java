@@ -324,6 +324,53 @@ class ObjectShellTest {
     fails("NOT_FOUND", List.of("a/f3"), "key", "info", "vol/fso/a/f3");
   }
 
+  @Test
+  void multipartUploadsAndOpenKeys() throws Exception {
+    om.createVolume("vol", "alice");
+    om.createBucket("vol", "obs", BucketLayout.OBJECT_STORE, null, 0);
+    om.createBucket("vol", "fso", BucketLayout.FILE_SYSTEM_OPTIMIZED, null, 0);
+    String u1 = om.multipart().initiate("vol", "obs", "big/a", null);
+    String u2 = om.multipart().initiate("vol", "obs", "big/b", null);
+    om.multipart().commitPart("vol", "obs", "big/a", u1, 1, 5L << 20, "e1");
+    om.multipart().commitPart("vol", "obs", "big/a", u1, 2, 100, "e2");
+
+    List<JsonNode> uploads = lines(ok("mpu", "list", "vol/obs", "--json"));
+    assertEquals(List.of(u1, u2), uploads.stream().map(n -> n.get("uploadId").asText()).toList());
+    assertTypes(uploads.get(0), Map.of("volumeName", "text", "bucketName", "text", "name",
+        "text", "uploadId", "text", "owner", "text", "creationTime", "number"));
+    assertEquals("big/a", uploads.get(0).get("name").asText());
+    assertTrue(ok("mpu", "list", "vol/obs").out().contains(u2 + " big/b\n"));
+    List<JsonNode> parts = lines(ok("mpu", "parts", "vol/obs/big/a", u1, "--json"));
+    assertEquals(List.of(1, 2), parts.stream().map(n -> n.get("partNumber").asInt()).toList());
+    assertTypes(parts.get(1), Map.of("partNumber", "number", "partName", "text", "dataSize",
+        "number", "eTag", "text", "modificationTime", "number"));
+    assertEquals(100, parts.get(1).get("dataSize").asLong());
+    assertEquals("Aborted upload " + u2 + " of vol/obs/big/b\n",
+        ok("mpu", "abort", "vol/obs/big/b", u2).out());
+    assertEquals(List.of(u1), lines(ok("mpu", "list", "vol/obs", "--json")).stream()
+        .map(n -> n.get("uploadId").asText()).toList());
+    fails("NOT_FOUND", List.of(u2), "mpu", "parts", "vol/obs/big/b", u2);
+    fails("NOT_FOUND", List.of(u2), "mpu", "abort", "vol/obs/big/b", u2);
+    fails("NOT_FOUND", List.of("Bucket 'nob' does not exist in volume 'vol'"),
+        "mpu", "list", "vol/nob");
+
+    long client = om.openKey("vol", "obs", "pending", null).clientId();
+    long fsoClient = om.fso().createFile("vol", "fso", "d/f", null).clientId();
+    List<JsonNode> open = lines(ok("openkeys", "list", "vol/obs", "--json"));
+    assertEquals(1, open.size());
+    assertEquals("pending", open.get(0).get("name").asText());
+    assertEquals(client, open.get(0).get("clientId").asLong());
+    assertEquals(0, open.get(0).get("dataSize").asLong());
+    assertTrue(open.get(0).get("metadata").isObject());
+    List<JsonNode> openFiles = lines(ok("openkeys", "list", "vol/fso", "--json"));
+    assertEquals("d/f", openFiles.get(0).get("name").asText());
+    assertEquals(fsoClient, openFiles.get(0).get("clientId").asLong());
+    assertTrue(ok("openkeys", "list", "vol/obs").out().endsWith(client + " pending\n"));
+    fails("NOT_FOUND", List.of("Bucket 'nob' does not exist in volume 'vol'"),
+        "openkeys", "list", "vol/nob");
+    fails("NOT_FOUND", List.of("Volume 'nov' does not exist"), "openkeys", "list", "nov/obs");
+  }
+
   /** The shell's JSON for a volume, a bucket and a key is Recon's objectInfo for the same path. */
   @Test
   void jsonIsReconsObjectInfo() throws Exception {
@@ -360,7 +407,8 @@ class ObjectShellTest {
     Map<String, List<String>> commands = Map.of("volume", List.of("create", "info", "list",
         "update", "delete"), "bucket", List.of("create", "info", "list", "update", "delete"),
         "key", List.of("create", "info", "list", "rename", "delete"),
-        "dir", List.of("create"), "file", List.of("create"));
+        "dir", List.of("create"), "file", List.of("create"), "mpu",
+        List.of("list", "parts", "abort"), "openkeys", List.of("list"));
     Run top = run("--help");
     for (Map.Entry<String, List<String>> e : commands.entrySet()) {
       assertTrue(top.out().contains(e.getKey()), e.getKey());
