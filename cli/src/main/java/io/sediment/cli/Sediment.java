@@ -65,6 +65,11 @@ public final class Sediment implements Runnable {
         return text + " (the server authenticates its callers: pass --token-file FILE or set "
             + "SEDIMENT_TOKEN, or a client certificate with --tls-cert and --tls-key)";
       }
+      if (st.getCode() == Status.Code.PERMISSION_DENIED) {
+        return text + " (the caller authenticated but lacks that right: `sediment acl get "
+            + "/VOLUME[/BUCKET[/KEY]]` shows who may do what, and its owner or an administrator "
+            + "can grant it with `sediment acl add`)";
+      }
       if (st.getCode() == Status.Code.DEADLINE_EXCEEDED) {
         return text + " (raise --timeout?)";
       }

@@ -371,6 +371,33 @@ class ObjectShellTest {
     fails("NOT_FOUND", List.of("Volume 'nov' does not exist"), "openkeys", "list", "nov/obs");
   }
 
+  @Test
+  void permissionDeniedSaysWhatToDo() throws Exception {
+    Path data = dir.resolve("data");
+    Run boot = run("token", "create", "--data", data.toString(), "--principal", "root");
+    assertEquals(0, boot.code(), boot.err());
+    Path rootFile = Files.writeString(dir.resolve("root.token"), boot.out().strip() + "\n");
+    ServeReconTest.Serving s = ServeReconTest.Serving.start(data, "--no-recon", "--auth",
+        "--admin", "root");
+    try {
+      String target = s.serve().server.target();
+      Run vol = run("volume", "create", "vol", "-u", "root", "--target", target,
+          "--token-file", rootFile.toString());
+      assertEquals(0, vol.code(), vol.err());
+      Run made = run("token", "create", "--target", target, "--token-file", rootFile.toString(),
+          "--principal", "mallory");
+      assertEquals(0, made.code(), made.err());
+      Path mallory = Files.writeString(dir.resolve("m.token"), made.out().strip() + "\n");
+      Run denied = run("bucket", "create", "vol/bkt", "--target", target, "--token-file",
+          mallory.toString());
+      assertEquals(1, denied.code(), denied.out());
+      assertTrue(denied.err().startsWith("error: PERMISSION_DENIED: "), denied.err());
+      assertTrue(denied.err().contains("sediment acl get"), denied.err());
+    } finally {
+      s.stop();
+    }
+  }
+
   /** The shell's JSON for a volume, a bucket and a key is Recon's objectInfo for the same path. */
   @Test
   void jsonIsReconsObjectInfo() throws Exception {
