@@ -256,6 +256,9 @@ class ObjectShellTest {
     fails("NOT_FOUND", List.of("Bucket 'nob' does not exist in volume 'vol'"),
         "key", "list", "vol/nob");
     fails("NOT_FOUND", List.of("Bucket 'nob' does not exist in volume 'vol'"), "ls", "vol/nob");
+    fails("NOT_FOUND", List.of("Bucket 'nob' does not exist in volume 'vol'"),
+        "snapshot", "ls", "vol/nob");
+    fails("NOT_FOUND", List.of("Volume 'nov' does not exist"), "ls", "nov/obs");
     fails("NOT_FOUND", List.of("Volume 'nov' does not exist"), "key", "create", "nov/obs/k");
     fails("NOT_FOUND", List.of("Key 'nokey'"), "key", "delete", "vol/obs/nokey");
     fails("INVALID_ARGUMENT", List.of("Metadata"), "key", "create", "vol/obs/big",
