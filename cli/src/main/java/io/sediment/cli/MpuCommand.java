@@ -9,6 +9,8 @@ import io.sediment.proto.om.ListPartsResponse;
 import io.sediment.proto.om.MultipartUploadInfo;
 import io.sediment.proto.om.PartInfo;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -121,7 +123,10 @@ final class MpuCommand implements Callable<Integer> {
     void run() {
       om().abortMultipartUpload(AbortMultipartUploadRequest.newBuilder().setVolume(at.volume())
           .setBucket(at.bucket()).setKey(at.key()).setUploadId(uploadId).build());
-      done(java.util.Map.of("aborted", "/" + at, "uploadId", uploadId),
+      Map<String, Object> fields = new LinkedHashMap<>();
+      fields.put("aborted", "/" + at);
+      fields.put("uploadId", uploadId);
+      done(fields,
           "Aborted upload " + uploadId + " of " + at);
     }
   }

@@ -16,9 +16,9 @@ import picocli.CommandLine;
  */
 abstract class ShellCommand extends ClientCommand {
 
-  @Option(names = "--json", description = "Print JSON: one object for create, info and update, "
-      + "one object per line for list (numbers as numbers, every field present; the field names "
-      + "of Recon's JSON).")
+  @Option(names = "--json", description = "Print JSON: one object for create, info, update and "
+      + "rename, one object per line for list, {\"deleted\":\"/PATH\"} for delete (numbers as "
+      + "numbers, every field present; the field names of Recon's JSON).")
   boolean json;
 
   private OmServiceGrpc.OmServiceBlockingStub stub;

@@ -348,11 +348,13 @@ class ObjectShellTest {
     assertTypes(parts.get(1), Map.of("partNumber", "number", "partName", "text", "dataSize",
         "number", "eTag", "text", "modificationTime", "number"));
     assertEquals(100, parts.get(1).get("dataSize").asLong());
-    assertEquals("Aborted upload " + u2 + " of vol/obs/big/b\n",
-        ok("mpu", "abort", "vol/obs/big/b", u2).out());
+    assertEquals("{\"aborted\":\"/vol/obs/big/b\",\"uploadId\":\"" + u2 + "\"}\n",
+        ok("mpu", "abort", "vol/obs/big/b", u2, "--json").out());
     assertEquals(List.of(u1), lines(ok("mpu", "list", "vol/obs", "--json")).stream()
         .map(n -> n.get("uploadId").asText()).toList());
     fails("NOT_FOUND", List.of(u2), "mpu", "parts", "vol/obs/big/b", u2);
+    assertEquals("Aborted upload " + u1 + " of vol/obs/big/a\n",
+        ok("mpu", "abort", "vol/obs/big/a", u1).out());
     fails("NOT_FOUND", List.of(u2), "mpu", "abort", "vol/obs/big/b", u2);
     fails("NOT_FOUND", List.of("Bucket 'nob' does not exist in volume 'vol'"),
         "mpu", "list", "vol/nob");
