@@ -16,6 +16,8 @@ import picocli.CommandLine;
         CheckpointCommand.class, VerifyCommand.class, RepairCommand.class, HaCommand.class,
         TokenCommand.class,
         AclCommand.class,
+        VolumeCommand.class, BucketCommand.class, KeyCommand.class, DirCommand.class,
+        FileCommand.class, MpuCommand.class, OpenKeysCommand.class,
         CommandLine.HelpCommand.class},
     footer = {"", "Exit codes: 0 success, 1 failure, 2 usage error."})
 public final class Sediment implements Runnable {
@@ -70,6 +72,11 @@ public final class Sediment implements Runnable {
       if (st.getCode() == Status.Code.UNAUTHENTICATED) {
         return text + " (the server authenticates its callers: pass --token-file FILE or set "
             + "SEDIMENT_TOKEN, or a client certificate with --tls-cert and --tls-key)";
+      }
+      if (st.getCode() == Status.Code.PERMISSION_DENIED) {
+        return text + " (the caller authenticated but lacks that right: `sediment acl get "
+            + "/VOLUME[/BUCKET[/KEY]]` shows who may do what, and its owner or an administrator "
+            + "can grant it with `sediment acl add`)";
       }
       if (st.getCode() == Status.Code.DEADLINE_EXCEEDED) {
         return text + " (raise --timeout?)";

@@ -223,6 +223,12 @@ public final class OmMetadataStore implements AutoCloseable {
     return areas.objectKeys.commit(volume, bucket, key, clientId, dataSize);
   }
 
+  /** Commits an open key with user metadata. See {@link ObjectKeys#commit}. */
+  public KeyInfo commitKey(String volume, String bucket, String key, long clientId, long dataSize,
+      Map<String, String> metadata) {
+    return areas.objectKeys.commit(volume, bucket, key, clientId, dataSize, metadata);
+  }
+
   /** A committed key. See {@link ObjectKeys#lookup}. */
   public KeyInfo lookupKey(String volume, String bucket, String key) {
     return areas.objectKeys.lookup(volume, bucket, key);

@@ -10,12 +10,10 @@ import io.sediment.db.stats.TableTombstoneStats;
 import io.sediment.db.stats.TombstoneStats;
 import io.sediment.db.tombstone.CompactionScheduler;
 import io.sediment.om.core.OmCounter;
+import io.sediment.om.insight.ObjectFields;
 import io.sediment.om.insight.OmInsight;
-import io.sediment.proto.om.BucketInfo;
-import io.sediment.proto.om.DirectoryInfo;
 import io.sediment.proto.om.GetReplicationStatusResponse;
 import io.sediment.proto.om.KeyInfo;
-import io.sediment.proto.om.VolumeInfo;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -217,51 +215,28 @@ final class ReconApi {
     return out;
   }
 
+  /** The summarized object in {@link ObjectFields}' shared schema; Recon adds a bucket's usedBytes. */
   private static Map<String, Object> objectInfo(OmInsight.Summary s) {
-    Map<String, Object> o = new LinkedHashMap<>();
     switch (s.type()) {
       case VOLUME -> {
-        VolumeInfo v = s.volume();
-        o.put("name", v.getName());
-        o.put("owner", v.getOwner());
-        o.put("admin", v.getAdmin());
-        o.put("quotaInBytes", v.getQuotaInBytes());
-        o.put("quotaInNamespace", v.getQuotaInNamespace());
-        o.put("creationTime", v.getCreationTime());
-        o.put("modificationTime", v.getModificationTime());
+        return ObjectFields.volume(s.volume());
       }
       case BUCKET -> {
-        BucketInfo b = s.bucket();
-        o.put("name", b.getBucketName());
-        o.put("volumeName", b.getVolumeName());
-        o.put("bucketLayout", b.getLayout().name());
-        o.put("owner", b.getOwner());
-        o.put("quotaInBytes", b.getQuotaInBytes());
-        o.put("quotaInNamespace", b.getQuotaInNamespace());
+        Map<String, Object> o = ObjectFields.bucket(s.bucket());
         o.put("usedBytes", s.size());
-        o.put("creationTime", b.getCreationTime());
-        o.put("modificationTime", b.getModificationTime());
+        return o;
       }
       case DIRECTORY -> {
-        DirectoryInfo d = s.directory();
-        o.put("name", d.getName());
-        o.put("owner", d.getOwner());
-        o.put("creationTime", d.getCreationTime());
-        o.put("modificationTime", d.getModificationTime());
+        return ObjectFields.directory(s.directory());
       }
       case KEY -> {
         KeyInfo k = s.key();
-        o.put("name", k.getFileName().isEmpty() ? k.getKeyName() : k.getFileName());
-        o.put("owner", k.getOwner());
-        o.put("dataSize", k.getDataSize());
-        o.put("creationTime", k.getCreationTime());
-        o.put("modificationTime", k.getModificationTime());
+        return ObjectFields.key(k, k.getFileName().isEmpty() ? k.getKeyName() : k.getFileName());
       }
       default -> {
         return null;
       }
     }
-    return o;
   }
 
   Object namespaceUsage(Params p) {

@@ -5,6 +5,7 @@ import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -144,6 +145,44 @@ public final class OmValidation {
     if (size > max) {
       throw OmException.invalid(what + " " + size + " exceeds the largest allowed, " + max
           + " bytes (S3 EntityTooLarge)");
+    }
+  }
+
+  /** The most UTF-8 bytes of a key's user metadata, names and values together (S3's limit). */
+  public static final int MAX_METADATA_BYTES = 2048;
+
+  /** The longest user metadata name, in characters. */
+  public static final int MAX_METADATA_NAME = 128;
+
+  /**
+   * User metadata given with a commit: names of 1 to {@value #MAX_METADATA_NAME} characters
+   * without control characters, names and values well-formed Unicode, together at most
+   * {@value #MAX_METADATA_BYTES} UTF-8 bytes.
+   *
+   * @throws OmException INVALID_ARGUMENT otherwise, naming the offending entry
+   */
+  public static void checkMetadata(Map<String, String> metadata) {
+    int bytes = 0;
+    for (Map.Entry<String, String> e : metadata.entrySet()) {
+      String name = e.getKey();
+      if (name.isEmpty() || name.length() > MAX_METADATA_NAME) {
+        throw OmException.invalid("Metadata name must be 1 to " + MAX_METADATA_NAME
+            + " characters: '" + abbreviate(name) + "'");
+      }
+      for (int i = 0; i < name.length(); i++) {
+        if (Character.isISOControl(name.charAt(i))) {
+          throw OmException.invalid("Metadata name '" + abbreviate(name)
+              + "' contains a control character");
+        }
+      }
+      checkText("Metadata name", name, MAX_METADATA_BYTES);
+      checkText("Metadata value of '" + abbreviate(name) + "'", e.getValue(), MAX_METADATA_BYTES);
+      bytes += name.getBytes(StandardCharsets.UTF_8).length
+          + e.getValue().getBytes(StandardCharsets.UTF_8).length;
+    }
+    if (bytes > MAX_METADATA_BYTES) {
+      throw OmException.invalid("Metadata is " + bytes + " UTF-8 bytes (names and values); at "
+          + "most " + MAX_METADATA_BYTES + " are allowed");
     }
   }
 

@@ -16,6 +16,7 @@ import io.sediment.om.core.OpenKeySession;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.DirectoryInfo;
 import io.sediment.proto.om.KeyInfo;
+import java.util.Map;
 
 /**
  * Files of FILE_SYSTEM_OPTIMIZED buckets and rename of files and directories: create (an
@@ -96,10 +97,12 @@ public final class FsoFiles {
   }
 
   /** See {@link FsoNamespace#commitFile} for the contract. */
-  public KeyInfo commit(String volume, String bucket, String rawPath, long clientId, long size) {
+  public KeyInfo commit(String volume, String bucket, String rawPath, long clientId, long size,
+      Map<String, String> metadata) {
     OmValidation.checkBucketArgs(volume, bucket);
     FsoPath path = FsoResolver.parseEntry(rawPath, "commit a file at");
     OmValidation.checkDataSize("Data size", size, OmValidation.MAX_OBJECT_BYTES);
+    OmValidation.checkMetadata(metadata);
     return ctx.write(txn -> {
       BucketInfo b = FsoResolver.requireFsoBucket(ctx, null, volume, bucket);
       long bid = b.getObjectId();
@@ -129,6 +132,7 @@ public final class FsoFiles {
           .setParentId(parent)
           .setClientId(0)
           .setDataSize(size)
+          .putAllMetadata(metadata)
           .setModificationTime(txn.now())
           .build();
       openFileTable.deleteWithBatch(txn.batch(), openKey);

@@ -6,6 +6,7 @@ import io.sediment.om.core.OpenKeySession;
 import io.sediment.om.listing.ListPage;
 import io.sediment.om.listing.Pager;
 import io.sediment.proto.om.KeyInfo;
+import java.util.Map;
 
 /**
  * The file-system operations of FILE_SYSTEM_OPTIMIZED buckets: directories, files, rename,
@@ -73,7 +74,19 @@ public final class FsoNamespace {
    */
   public KeyInfo commitFile(String volume, String bucket, String path, long clientId,
       long size) {
-    return files.commit(volume, bucket, path, clientId, size);
+    return files.commit(volume, bucket, path, clientId, size, Map.of());
+  }
+
+  /**
+   * {@link #commitFile(String, String, String, long, long)} that also records user metadata on
+   * the file, added to the open row's (a name given here replaces its value).
+   *
+   * @throws OmException as that method, and INVALID_ARGUMENT for metadata that
+   *     {@link io.sediment.om.core.OmValidation#checkMetadata} refuses
+   */
+  public KeyInfo commitFile(String volume, String bucket, String path, long clientId,
+      long size, Map<String, String> metadata) {
+    return files.commit(volume, bucket, path, clientId, size, metadata);
   }
 
   /**

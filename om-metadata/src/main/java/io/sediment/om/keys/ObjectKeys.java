@@ -19,6 +19,7 @@ import io.sediment.proto.om.KeyInfo;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -83,8 +84,21 @@ public final class ObjectKeys {
    *     discarded), INVALID_ARGUMENT for bad names or a negative size
    */
   public KeyInfo commit(String volume, String bucket, String key, long clientId, long dataSize) {
+    return commit(volume, bucket, key, clientId, dataSize, Map.of());
+  }
+
+  /**
+   * {@link #commit(String, String, String, long, long)} that also records user metadata on the
+   * key, added to the open row's (a name given here replaces its value).
+   *
+   * @throws OmException as that method, and INVALID_ARGUMENT for metadata that
+   *     {@link OmValidation#checkMetadata} refuses
+   */
+  public KeyInfo commit(String volume, String bucket, String key, long clientId, long dataSize,
+      Map<String, String> metadata) {
     OmValidation.checkKeyArgs(volume, bucket, key);
     OmValidation.checkDataSize("Data size", dataSize, OmValidation.MAX_OBJECT_BYTES);
+    OmValidation.checkMetadata(metadata);
     return ctx.write(txn -> {
       long bucketId = ctx.requireObjectStoreBucket(null, volume, bucket).getObjectId();
       String openKey = OmKeys.openKey(volume, bucket, key, clientId);
@@ -103,6 +117,7 @@ public final class ObjectKeys {
       KeyInfo committed = open.toBuilder()
           .setClientId(0)
           .setDataSize(dataSize)
+          .putAllMetadata(metadata)
           .setModificationTime(txn.now())
           .build();
       openKeyTable.deleteWithBatch(txn.batch(), openKey);

@@ -75,7 +75,7 @@ record FileSystemRpcs(OmMetadataStore store, WireValues wire) {
   CommitFileResponse commitFile(CommitFileRequest req) {
     return CommitFileResponse.newBuilder()
         .setFile(store.fso().commitFile(req.getVolume(), req.getBucket(), req.getPath(),
-            req.getClientId(), uint64("Data size", req.getDataSize())))
+            req.getClientId(), uint64("Data size", req.getDataSize()), req.getMetadataMap()))
         .build();
   }
 

@@ -92,7 +92,7 @@ record KeyRpcs(OmMetadataStore store, WireValues wire) {
   CommitKeyResponse commitKey(CommitKeyRequest req) {
     return CommitKeyResponse.newBuilder()
         .setKey(store.commitKey(req.getVolume(), req.getBucket(), req.getKey(), req.getClientId(),
-            req.getDataSize()))
+            req.getDataSize(), req.getMetadataMap()))
         .build();
   }
 
