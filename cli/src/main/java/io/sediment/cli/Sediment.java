@@ -2,6 +2,7 @@ package io.sediment.cli;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine;
 
@@ -31,8 +32,17 @@ public final class Sediment implements Runnable {
     throw new CommandLine.ParameterException(spec.commandLine(), "Missing a command");
   }
 
-  /** A command line with Sediment's exit-code mapping: failures are 1, usage errors 2. */
+  /**
+   * A command line with Sediment's exit-code mapping (failures are 1, usage errors 2) whose
+   * options not given take their defaults from {@code SEDIMENT_*} environment variables and
+   * configuration files ({@link ConfigDefaults}) over the process's environment.
+   */
   public static CommandLine commandLine() {
+    return commandLine(System.getenv());
+  }
+
+  /** {@link #commandLine()} over the environment {@code env} instead of the process's. */
+  static CommandLine commandLine(Map<String, String> env) {
     CommandLine cmd = new CommandLine(new Sediment())
         .setExecutionExceptionHandler((e, c, parseResult) -> {
           c.getErr().println("error: " + describe(e));
@@ -41,6 +51,12 @@ public final class Sediment implements Runnable {
         });
     String[] version = cmd.getCommandSpec().version();
     cmd.getSubcommands().values().forEach(sub -> sub.getCommandSpec().version(version));
+    ConfigDefaults defaults = new ConfigDefaults(env);
+    // Set last: it reaches every subcommand registered by now, i.e. all of them.
+    cmd.setDefaultValueProvider(defaults);
+    CommandLine.IParameterExceptionHandler usage = cmd.getParameterExceptionHandler();
+    cmd.setParameterExceptionHandler((e, args) ->
+        usage.handleParseException(defaults.explain(e), args));
     return cmd;
   }
 
