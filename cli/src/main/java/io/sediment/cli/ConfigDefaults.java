@@ -154,7 +154,7 @@ final class ConfigDefaults implements CommandLine.IDefaultValueProvider {
 
   /**
    * The configuration file of {@code command}: its --config if given on the command line, else
-   * the environment variable of --config, else none.
+   * the one {@code SEDIMENT_CONFIG} names, else none.
    */
   private Path configFile(CommandSpec command) {
     OptionSpec config = command.findOption(ConfigOption.CONFIG);
@@ -203,7 +203,7 @@ final class ConfigDefaults implements CommandLine.IDefaultValueProvider {
 
   /** A hint naming the known key closest to a misspelt one, or nothing. */
   private static String suggestion(String key, Set<String> known) {
-    if (key.endsWith(".config")) {
+    if (key.equals("config") || key.endsWith(".config")) {
       return " (a configuration file cannot name another: pass --config on the command line)";
     }
     String best = null;

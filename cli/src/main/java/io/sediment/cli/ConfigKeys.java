@@ -1,5 +1,6 @@
 package io.sediment.cli;
 
+import java.lang.reflect.Member;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -7,12 +8,16 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * The names an option's value has outside the command line, derived from the command and the
- * option's longest name: key {@code <command path>.<name without dashes>} in a configuration file
- * (e.g. {@code serve.tls-cert}, {@code serve.page-cap}; a subcommand's path joins its names with
- * dots) and environment variable {@code SEDIMENT_} plus the key in upper case with dots and
- * dashes as underscores ({@code SEDIMENT_SERVE_TLS_CERT}). Help options and
- * {@code --print-config} have none. Stateless.
+ * The names a setting has outside the command line: key {@code <section>.<option name without
+ * dashes>} in a configuration file, and environment variable {@code SEDIMENT_} plus the key in
+ * upper case with dots and dashes as underscores. Settings are the options of {@code serve}
+ * (section {@code serve}: {@code serve.tls-cert}, {@code SEDIMENT_SERVE_TLS_CERT}), the options
+ * every client command shares ({@link TargetOptions}, {@link ClientTlsOptions}; section
+ * {@code client}: {@code client.target}, {@code SEDIMENT_CLIENT_TARGET}) and the data directory of
+ * the commands that open a stopped store ({@link DataDirOption}: {@code serve.data}, so they find
+ * the store serve uses). {@code --config} is {@code config} ({@code SEDIMENT_CONFIG}). A command's
+ * own arguments (what {@code ls} lists, whether {@code rm} recurses) are not settings and have no
+ * key, nor have help options and {@code --print-config}. Stateless.
  */
 final class ConfigKeys {
 
@@ -32,7 +37,29 @@ final class ConfigKeys {
     if (command == null || command.parent() == null) {
       return null;
     }
-    return commandPath(command) + "." + option.longestName().replaceFirst("^-+", "");
+    String name = option.longestName().replaceFirst("^-+", "");
+    if (option.longestName().equals(ConfigOption.CONFIG)) {
+      return name;
+    }
+    String section = SHARED.get(declaringClass(option));
+    if (section == null && CONFIGURED.contains(commandPath(command))) {
+      section = commandPath(command);
+    }
+    return section == null ? null : section + "." + name;
+  }
+
+  /** The classes of options shared by many commands, and their section. */
+  private static final Map<Class<?>, String> SHARED = Map.of(
+      TargetOptions.class, "client",
+      ClientTlsOptions.class, "client",
+      DataDirOption.class, "serve");
+
+  /** The commands every option of which is a setting. */
+  private static final java.util.Set<String> CONFIGURED = java.util.Set.of("serve");
+
+  /** The class that declares {@code option}'s field, or null for an option built otherwise. */
+  private static Class<?> declaringClass(OptionSpec option) {
+    return option.userObject() instanceof Member m ? m.getDeclaringClass() : null;
   }
 
   /** The environment variable of {@code key}. */

@@ -4,9 +4,8 @@ import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --config FILE} and {@code --print-config}: a command with them takes the defaults of its
- * options from a properties file (keys as {@link ConfigKeys} derives them) and can print what it
- * would run with. The values themselves come through {@link ConfigDefaults}.
+ * {@code --config FILE}: a command with it takes the defaults of its options from a properties
+ * file (keys as {@link ConfigKeys} derives them); the values come through {@link ConfigDefaults}.
  */
 final class ConfigOption {
 
@@ -16,14 +15,9 @@ final class ConfigOption {
   static final String PRINT_CONFIG = "--print-config";
 
   @Option(names = CONFIG, paramLabel = "FILE",
-      description = "Take option defaults from this properties file (keys like serve.page-cap; "
-          + "see README \"Configuration file and environment\"); an option on the command line "
-          + "wins over a SEDIMENT_* environment variable, which wins over the file.")
+      description = "Take option defaults from this properties file (keys such as "
+          + "serve.page-cap or client.target; see README \"Configuration file and "
+          + "environment\"); else from the file SEDIMENT_CONFIG names. An option on the command "
+          + "line wins over its SEDIMENT_* environment variable, which wins over the file.")
   Path file;
-
-  @Option(names = PRINT_CONFIG,
-      description = "Print every option's effective value and where it came from (flag, env "
-          + "VAR, file PATH, default) as tab-separated lines, then exit without starting "
-          + "anything.")
-  boolean print;
 }

@@ -114,6 +114,12 @@ final class ServeCommand implements Callable<Integer> {
   @CommandLine.Mixin
   ConfigOption config = new ConfigOption();
 
+  @Option(names = ConfigOption.PRINT_CONFIG,
+      description = "Print every option's effective value and where it came from (flag, env "
+          + "VAR, file PATH, default) as tab-separated lines, then exit without starting "
+          + "anything.")
+  boolean printConfig;
+
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -144,7 +150,7 @@ final class ServeCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     validate();
     PrintWriter out = spec.commandLine().getOut();
-    if (config.print) {
+    if (printConfig) {
       EffectiveConfig.print(spec, out);
       out.flush();
       return 0;

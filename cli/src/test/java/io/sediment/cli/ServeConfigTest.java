@@ -99,7 +99,7 @@ class ServeConfigTest {
         .out().lines().filter(l -> l.startsWith("serve.block-cache-size\t"))
         .map(l -> parse(l).get("serve.block-cache-size")).findFirst().orElseThrow());
     assertEquals(new Line(data.toString(), "flag"), c.get("serve.data"));
-    assertEquals(new Line(conf.toString(), "flag"), c.get("serve.config"));
+    assertEquals(new Line(conf.toString(), "flag"), c.get("config"));
     assertFalse(Files.exists(data), "--print-config starts nothing and creates nothing");
   }
 
@@ -108,7 +108,7 @@ class ServeConfigTest {
       throws Exception {
     Path conf = file("env.properties", "serve.partition-pinning=NONE", "serve.log-level=DEBUG",
         "serve.admin=alice,bob", "serve.auth=true");
-    Run r = run(Map.of("SEDIMENT_SERVE_CONFIG", conf.toString()), "serve", "--print-config");
+    Run r = run(Map.of("SEDIMENT_CONFIG", conf.toString()), "serve", "--print-config");
     assertEquals(0, r.code(), r.err());
     Map<String, Line> c = parse(r.out());
     CommandLine serve = Sediment.commandLine().getSubcommands().get("serve");
@@ -121,7 +121,7 @@ class ServeConfigTest {
     assertEquals(expected, c.keySet());
     assertTrue(expected.size() > 40, "every serve option: " + expected);
     String fileSource = "file " + conf.toAbsolutePath().normalize();
-    assertEquals(new Line(conf.toString(), "env SEDIMENT_SERVE_CONFIG"), c.get("serve.config"));
+    assertEquals(new Line(conf.toString(), "env SEDIMENT_CONFIG"), c.get("config"));
     assertEquals(new Line("NONE", fileSource), c.get("serve.partition-pinning"));
     assertEquals(new Line("DEBUG", fileSource), c.get("serve.log-level"));
     assertEquals(new Line("alice,bob", fileSource), c.get("serve.admin"));
@@ -130,11 +130,20 @@ class ServeConfigTest {
   }
 
   @Test
-  void everyKeyHasItsOwnEnvironmentVariableAndNoneIsTheTokenVariable() {
+  void onlySettingsHaveKeysAndEachKeyItsOwnEnvironmentVariable() {
     Map<String, String> seen = new HashMap<>();
     collect(Sediment.commandLine(), seen);
+    for (String key : seen.values()) {
+      assertTrue(key.equals("config") || key.startsWith("serve.") || key.startsWith("client."),
+          "a command's own arguments are no settings: " + key);
+    }
     assertTrue(seen.containsKey("SEDIMENT_SERVE_TLS_CERT"), seen.keySet().toString());
     assertEquals("serve.tls-cert", seen.get("SEDIMENT_SERVE_TLS_CERT"));
+    assertEquals("client.target", seen.get("SEDIMENT_CLIENT_TARGET"));
+    assertEquals("client.tls-ca", seen.get("SEDIMENT_CLIENT_TLS_CA"));
+    assertEquals("client.token-file", seen.get("SEDIMENT_CLIENT_TOKEN_FILE"));
+    assertEquals("config", seen.get("SEDIMENT_CONFIG"));
+    assertEquals("serve.data", seen.get("SEDIMENT_SERVE_DATA"));
     assertFalse(seen.containsKey(ClientTlsOptions.TOKEN_ENV));
   }
 
@@ -161,9 +170,10 @@ class ServeConfigTest {
     assertTrue(r.err().contains("did you mean 'serve.page-cap'"), r.err());
     assertFalse(Files.exists(data), "nothing started");
     Run nested = run(Map.of(), "serve", "--config", file("nested.properties",
-        "serve.config=other.properties").toString(), "--print-config");
+        "config=other.properties").toString(), "--print-config");
     assertEquals(2, nested.code(), nested.err());
-    assertTrue(nested.err().contains("Unknown key 'serve.config'"), nested.err());
+    assertTrue(nested.err().contains("Unknown key 'config'"), nested.err());
+    assertTrue(nested.err().contains("cannot name another"), nested.err());
     Run missing = run(Map.of(), "serve", "--config", dir.resolve("absent.properties").toString(),
         "--print-config");
     assertEquals(2, missing.code(), missing.err());
@@ -213,7 +223,7 @@ class ServeConfigTest {
   @Test
   void helpStillWorksWithAConfigurationFileThatWouldBeRefused() throws Exception {
     Path conf = file("typo.properties", "serve.nonsense=1");
-    Run r = run(Map.of("SEDIMENT_SERVE_CONFIG", conf.toString()), "serve", "--help");
+    Run r = run(Map.of("SEDIMENT_CONFIG", conf.toString()), "serve", "--help");
     assertEquals(0, r.code(), r.err());
     assertTrue(r.out().contains("--print-config"), r.out());
   }
@@ -282,6 +292,99 @@ class ServeConfigTest {
         "at DEBUG the log has the effective configuration: " + log);
     assertTrue(logback.getLogger("io.sediment").getLevel() != Level.DEBUG,
         "serve restores the level when it stops");
+  }
+
+  @Test
+  void clientCommandsShareTheClientSectionOfTheSameFile() throws Exception {
+    ServeBackgroundServicesTest.serveWith(dir.resolve("data"), List.of("--no-recon"), channel -> {
+      OmServiceGrpc.OmServiceBlockingStub om = OmServiceGrpc.newBlockingStub(channel)
+          .withDeadlineAfter(60, TimeUnit.SECONDS);
+      om.createVolume(CreateVolumeRequest.newBuilder().setVolume("shared-vol").build());
+      String target = channel.authority();
+      try {
+        Path conf = file("client.properties", "client.target=" + target, "client.timeout=30",
+            "serve.page-cap=2");
+        Run ls = run(Map.of("SEDIMENT_CONFIG", conf.toString()), "ls");
+        assertEquals(0, ls.code(), ls.err());
+        assertTrue(ls.out().contains("shared-vol"), ls.out());
+
+        Run envWins = run(Map.of("SEDIMENT_CLIENT_TARGET", "127.0.0.1:1",
+            "SEDIMENT_CLIENT_TIMEOUT", "2"), "ls", "--config", conf.toString());
+        assertEquals(1, envWins.code(), "the environment's unreachable target: " + envWins.out());
+        Run flagWins = run(Map.of("SEDIMENT_CLIENT_TARGET", "127.0.0.1:1"), "ls", "--config",
+            conf.toString(), "--target", target);
+        assertEquals(0, flagWins.code(), flagWins.err());
+        assertTrue(flagWins.out().contains("shared-vol"), flagWins.out());
+
+        Path typo = file("typo-client.properties", "client.targett=" + target);
+        Run refused = run(Map.of(), "ls", "--config", typo.toString());
+        assertEquals(2, refused.code(), refused.err());
+        assertTrue(refused.err().contains("Unknown key 'client.targett'"), refused.err());
+        assertTrue(refused.err().contains("did you mean 'client.target'"), refused.err());
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+    });
+  }
+
+  @Test
+  void commandsOpeningAStoppedStoreFindServesDataDirectory() throws Exception {
+    Path data = dir.resolve("configured-data");
+    Path conf = file("data.properties", "serve.data=" + data);
+    String noStore = "No store at " + data.toAbsolutePath().normalize();
+    for (String command : List.of("verify", "ldb")) {
+      List<String> own = command.equals("ldb") ? List.of("--table", "volumeTable") : List.of();
+      List<String> args = new java.util.ArrayList<>(List.of(command, "--config", conf.toString()));
+      args.addAll(own);
+      Run fromFile = run(Map.of(), args.toArray(String[]::new));
+      assertEquals(1, fromFile.code(), command + ": " + fromFile.out() + fromFile.err());
+      assertTrue(fromFile.err().contains(noStore), fromFile.err());
+      List<String> plain = new java.util.ArrayList<>(List.of(command));
+      plain.addAll(own);
+      Run fromEnv = run(Map.of("SEDIMENT_SERVE_DATA", data.toString()),
+          plain.toArray(String[]::new));
+      assertEquals(1, fromEnv.code(), command + ": " + fromEnv.out() + fromEnv.err());
+      assertTrue(fromEnv.err().contains(noStore), fromEnv.err());
+    }
+    Run flag = run(Map.of("SEDIMENT_SERVE_DATA", data.toString()), "verify", "--data",
+        dir.resolve("flagged").toString());
+    assertTrue(flag.err().contains(dir.resolve("flagged").toAbsolutePath().normalize()
+        .toString()), flag.err());
+  }
+
+  @Test
+  void theSampleFileAndReadmeNameEveryKeyAndTheSamplesDefaultsAreTheDefaults() throws Exception {
+    Set<String> keys = ConfigKeys.fileKeys(Sediment.commandLine().getCommandSpec()).keySet();
+    assertTrue(keys.contains("serve.block-cache-size") && keys.contains("client.target"), keys
+        .toString());
+    Path sample = Path.of("..", "dev-support", "conf", "sediment.properties");
+    List<String> uncommented = new java.util.ArrayList<>();
+    Set<String> listed = new HashSet<>();
+    for (String line : Files.readAllLines(sample)) {
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("^#([a-z][a-z.-]*)=(.*)$")
+          .matcher(line);
+      if (m.matches()) {
+        assertTrue(listed.add(m.group(1)), "listed once: " + m.group(1));
+        uncommented.add(m.group(1) + "=" + m.group(2));
+      }
+    }
+    assertEquals(keys, listed, "the sample lists every key of the file");
+    String readme = Files.readString(Path.of("..", "README.md"));
+    for (String key : keys) {
+      assertTrue(readme.contains("| `" + key + "` | `" + ConfigKeys.env(key) + "` |"),
+          "README's table has " + key);
+    }
+    Path all = file("all.properties", uncommented.toArray(String[]::new));
+    Run withSample = run(Map.of(), "serve", "--config", all.toString(), "--print-config");
+    Run without = run(Map.of(), "serve", "--print-config");
+    assertEquals(0, withSample.code(), withSample.err());
+    Map<String, Line> a = parse(withSample.out());
+    Map<String, Line> b = parse(without.out());
+    for (String key : b.keySet()) {
+      if (!key.equals("config")) {
+        assertEquals(b.get(key).value(), a.get(key).value(), "the sample's default of " + key);
+      }
+    }
   }
 
   @Test
