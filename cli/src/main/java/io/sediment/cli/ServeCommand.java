@@ -16,6 +16,7 @@ import io.sediment.recon.ReconServer;
 import io.sediment.recon.ReconSource;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -168,7 +169,7 @@ final class ServeCommand implements Callable<Integer> {
     try (ServeLogging logging = ServeLogging.start(logFile, log.logbackLevel());
         TlsReloader reloader = tls.reloader(tlsMaterial)) {
       if (LOG.isDebugEnabled()) {
-        java.io.StringWriter config = new java.io.StringWriter();
+        StringWriter config = new StringWriter();
         EffectiveConfig.print(spec, new PrintWriter(config));
         LOG.debug("Effective configuration (key, value, source):{}{}", System.lineSeparator(),
             config.toString().stripTrailing());

@@ -387,6 +387,56 @@ class ServeConfigTest {
     }
   }
 
+  /** Runs serve with {@code env} and {@code args} in a thread, hands it to {@code body}, stops it. */
+  private static void serving(Map<String, String> env, List<String> args,
+      java.util.function.Consumer<ServeCommand> body) throws Exception {
+    CommandLine cmd = Sediment.commandLine(env);
+    ServeCommand serve = cmd.getSubcommands().get("serve").getCommand();
+    serve.installShutdownHook = false;
+    StringWriter err = new StringWriter();
+    cmd.setOut(new PrintWriter(new StringWriter()));
+    cmd.setErr(new PrintWriter(err));
+    AtomicInteger code = new AtomicInteger(-1);
+    List<String> all = new java.util.ArrayList<>(List.of("serve", "--port", "0", "--no-recon",
+        "--sync", "PROCESS_CRASH_SAFE", "--drain-timeout", "5"));
+    all.addAll(args);
+    Thread serving = new Thread(() -> code.set(cmd.execute(all.toArray(String[]::new))));
+    serving.start();
+    try {
+      assertTrue(serve.started.await(60, TimeUnit.SECONDS), err.toString());
+      body.accept(serve);
+    } finally {
+      serve.requestStop();
+      serving.join(60_000);
+    }
+    assertEquals(0, code.get(), err.toString());
+  }
+
+  @Test
+  void aRocksDbOptionsFileFromTheEnvironmentReplacesTheProfile() throws Exception {
+    Path first = dir.resolve("first");
+    serving(Map.of(), List.of("--data", first.toString()), serve -> {
+      assertTrue(serve.opened.dbStore().partitionPinning().budgetBytes() > 0,
+          "AUTO with the profile's own options weighs the files against the cache");
+      assertTrue(serve.opened.profile().optionsFile().isEmpty());
+    });
+    Path written;
+    try (java.util.stream.Stream<Path> files = Files.list(first.resolve("om"))) {
+      written = files.filter(f -> f.getFileName().toString().startsWith("OPTIONS-"))
+          .findFirst().orElseThrow();
+    }
+    Path ini = Files.copy(written, dir.resolve("tuned.ini"));
+    serving(Map.of("SEDIMENT_SERVE_ROCKSDB_OPTIONS", ini.toString()),
+        List.of("--data", dir.resolve("second").toString()), serve -> {
+          assertEquals(java.util.Optional.of(ini.toAbsolutePath().normalize()),
+              serve.opened.profile().optionsFile());
+          assertEquals(-1, serve.opened.dbStore().partitionPinning().budgetBytes(),
+              "a store opened with an OPTIONS file pins as the file says");
+          serve.opened.createVolume("tuned", "alice");
+          assertEquals("alice", serve.opened.getVolumeInfo("tuned").getOwner());
+        });
+  }
+
   @Test
   void sizesTakeBinaryUnitsAndPrintInTheLargestExactOne() {
     assertEquals(256L << 20, Sizes.parse("256MiB"));
