@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.core.rolling.RollingFileAppender;
+import ch.qos.logback.core.rolling.SizeAndTimeBasedRollingPolicy;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
@@ -258,6 +260,13 @@ class ServeConfigTest {
     try {
       assertTrue(serve.started.await(60, TimeUnit.SECONDS), err.toString());
       assertEquals(Level.DEBUG, logback.getLogger("io.sediment").getLevel());
+      assertTrue(logback.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getAppender("SEDIMENT_FILE")
+          instanceof RollingFileAppender<?> rolling
+          && rolling.getFile().equals(logFile.toString())
+          && rolling.getRollingPolicy() instanceof SizeAndTimeBasedRollingPolicy<?> policy
+          && policy.getFileNamePattern().equals(logFile.resolveSibling(
+              "server-%d{yyyy-MM-dd,UTC}.%i.log.gz").toString()),
+          "logback rolls the configured file over beside it");
       DBProfile profile = serve.opened.profile();
       assertEquals(48L << 20, profile.blockCacheBytes());
       assertEquals(48L << 20, serve.opened.dbStore().getLongProperty("keyTable",
