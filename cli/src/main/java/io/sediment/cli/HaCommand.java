@@ -53,6 +53,9 @@ final class HaCommand implements Runnable {
     @CommandLine.Mixin
     ClientTlsOptions tls = new ClientTlsOptions();
 
+    @CommandLine.Mixin
+    ConfigOption config = new ConfigOption();
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 

@@ -2,6 +2,7 @@ package io.sediment.cli;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine;
 
@@ -33,16 +34,30 @@ public final class Sediment implements Runnable {
     throw new CommandLine.ParameterException(spec.commandLine(), "Missing a command");
   }
 
-  /** A command line with Sediment's exit-code mapping: failures are 1, usage errors 2. */
+  /**
+   * A command line with Sediment's exit-code mapping (failures are 1, usage errors 2) whose
+   * options not given take their defaults from {@code SEDIMENT_*} environment variables and
+   * configuration files ({@link ConfigDefaults}) over the process's environment.
+   */
   public static CommandLine commandLine() {
-    return commandLine(CommandLine.defaultFactory());
+    return commandLine(System.getenv(), CommandLine.defaultFactory());
+  }
+
+  /** {@link #commandLine()} over the environment {@code env} instead of the process's. */
+  static CommandLine commandLine(Map<String, String> env) {
+    return commandLine(env, CommandLine.defaultFactory());
+  }
+
+  /** {@link #commandLine()} whose commands {@code factory} makes. */
+  static CommandLine commandLine(CommandLine.IFactory factory) {
+    return commandLine(System.getenv(), factory);
   }
 
   /**
-   * {@link #commandLine()} whose commands {@code factory} makes (tests hand a command its
-   * terminal this way).
+   * {@link #commandLine()} over the environment {@code env} instead of the process's, whose
+   * commands {@code factory} makes (tests hand a command its terminal this way).
    */
-  static CommandLine commandLine(CommandLine.IFactory factory) {
+  static CommandLine commandLine(Map<String, String> env, CommandLine.IFactory factory) {
     CommandLine cmd = new CommandLine(new Sediment(), factory)
         .setExecutionExceptionHandler((e, c, parseResult) -> {
           c.getErr().println("error: " + describe(e));
@@ -51,6 +66,12 @@ public final class Sediment implements Runnable {
         });
     String[] version = cmd.getCommandSpec().version();
     cmd.getSubcommands().values().forEach(sub -> sub.getCommandSpec().version(version));
+    ConfigDefaults defaults = new ConfigDefaults(env);
+    // Set last: it reaches every subcommand registered by now, i.e. all of them.
+    cmd.setDefaultValueProvider(defaults);
+    CommandLine.IParameterExceptionHandler usage = cmd.getParameterExceptionHandler();
+    cmd.setParameterExceptionHandler((e, args) ->
+        usage.handleParseException(defaults.explain(e), args));
     return cmd;
   }
 

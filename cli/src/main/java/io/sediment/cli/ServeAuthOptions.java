@@ -31,13 +31,14 @@ final class ServeAuthOptions {
           + "--admin-group.")
   boolean auth;
 
-  @Option(names = "--admin", paramLabel = "USER",
-      description = "An administrator (repeatable): a token's principal or a client "
-          + "certificate's CN. Replicas' certificates must name administrators too.")
+  @Option(names = "--admin", paramLabel = "USER", split = ",",
+      description = "An administrator (repeatable, or comma-separated): a token's principal or "
+          + "a client certificate's CN. Replicas' certificates must name administrators too.")
   List<String> admins = new ArrayList<>();
 
-  @Option(names = "--admin-group", paramLabel = "GROUP",
-      description = "A group whose members are administrators (repeatable; see --groups-file).")
+  @Option(names = "--admin-group", paramLabel = "GROUP", split = ",",
+      description = "A group whose members are administrators (repeatable, or "
+          + "comma-separated; see --groups-file).")
   List<String> adminGroups = new ArrayList<>();
 
   @Option(names = "--groups-file", paramLabel = "FILE",

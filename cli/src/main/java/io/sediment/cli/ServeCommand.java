@@ -3,8 +3,6 @@ package io.sediment.cli;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sediment.om.OmMetadataStore;
 import io.sediment.om.audit.AuditLogFile;
-import io.sediment.om.core.OmStoreOptions;
-import io.sediment.om.core.SyncPolicy;
 import io.sediment.om.grpc.CheckpointRoot;
 import io.sediment.om.grpc.OmGrpcServer;
 import io.sediment.om.ha.OmReplica;
@@ -18,6 +16,7 @@ import io.sediment.recon.ReconServer;
 import io.sediment.recon.ReconSource;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -77,18 +76,6 @@ final class ServeCommand implements Callable<Integer> {
           + "(default: ${DEFAULT-VALUE}).")
   int maxMessageBytes;
 
-  @Option(names = "--page-cap", paramLabel = "N", defaultValue = "" + OmStoreOptions.DEFAULT_MAX_LIST_SIZE,
-      description = "Largest page of any listing (default: ${DEFAULT-VALUE}).")
-  int pageCap;
-
-  @Option(names = "--max-path-depth", paramLabel = "N",
-      defaultValue = "" + OmStoreOptions.DEFAULT_MAX_PATH_DEPTH,
-      description = "Most components of a path in a FILE_SYSTEM_OPTIMIZED bucket: a create "
-          + "deeper than it, or a rename that would put an entry deeper, is INVALID_ARGUMENT; "
-          + "deeper entries a store already holds stay readable and deletable "
-          + "(default: ${DEFAULT-VALUE}).")
-  int maxPathDepth;
-
   @Option(names = "--handler-threads", paramLabel = "N",
       defaultValue = "" + OmGrpcServer.DEFAULT_HANDLER_THREADS,
       description = "Threads running calls (default: ${DEFAULT-VALUE}).")
@@ -104,10 +91,8 @@ final class ServeCommand implements Callable<Integer> {
           + "when absent (default: DATA/checkpoints).")
   Path checkpointRoot;
 
-  @Option(names = "--sync", paramLabel = "POLICY", defaultValue = "DURABLE",
-      description = "When a write is acknowledged: DURABLE (after a group-committed WAL fsync) or "
-          + "PROCESS_CRASH_SAFE (default: ${DEFAULT-VALUE}).")
-  SyncPolicy sync;
+  @CommandLine.Mixin
+  ServeStoreOptions storeOptions = new ServeStoreOptions();
 
   @CommandLine.Mixin
   BackgroundServiceOptions background = new BackgroundServiceOptions();
@@ -123,6 +108,18 @@ final class ServeCommand implements Callable<Integer> {
 
   @CommandLine.Mixin
   ServeAuthOptions auth = new ServeAuthOptions();
+
+  @CommandLine.Mixin
+  ServeLogOptions log = new ServeLogOptions();
+
+  @CommandLine.Mixin
+  ConfigOption config = new ConfigOption();
+
+  @Option(names = ConfigOption.PRINT_CONFIG,
+      description = "Print every option's effective value and where it came from (flag, env "
+          + "VAR, file PATH, default) as tab-separated lines, then exit without starting "
+          + "anything.")
+  boolean printConfig;
 
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -140,6 +137,8 @@ final class ServeCommand implements Callable<Integer> {
   volatile OmServices services;
   /** Recon while serving; {@code null} with --no-recon. */
   volatile ReconServer recon;
+  /** The store while serving (set before {@link #started} counts down). */
+  volatile OmMetadataStore opened;
 
   /** Asks a running serve to shut down gracefully (returns at once). */
   void requestStop() {
@@ -152,6 +151,11 @@ final class ServeCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     validate();
     PrintWriter out = spec.commandLine().getOut();
+    if (printConfig) {
+      EffectiveConfig.print(spec, out);
+      out.flush();
+      return 0;
+    }
     Path dataDir = data.toAbsolutePath().normalize();
     // Owner-only when made here: the server log and the audit log name every caller and key.
     Path logs = StoreDirs.logs(dataDir);
@@ -159,17 +163,22 @@ final class ServeCommand implements Callable<Integer> {
       Files.createDirectories(logs, PosixFilePermissions.asFileAttribute(
           PosixFilePermissions.fromString("rwx------")));
     }
-    Path logFile = logs.resolve("sediment.log");
+    Path logFile = log.file(dataDir);
     TlsMaterial tlsMaterial = tls.enabled() ? tls.load() : null;
     GroupMapping groups = auth.enabled() ? auth.groups() : null;
-    try (ServeLogging logging = ServeLogging.start(logFile);
+    try (ServeLogging logging = ServeLogging.start(logFile, log.logbackLevel());
         TlsReloader reloader = tls.reloader(tlsMaterial)) {
+      if (LOG.isDebugEnabled()) {
+        StringWriter config = new StringWriter();
+        EffectiveConfig.print(spec, new PrintWriter(config));
+        LOG.debug("Effective configuration (key, value, source):{}{}", System.lineSeparator(),
+            config.toString().stripTrailing());
+      }
       // A replica's durability is its Raft log's (synced on a majority before a write is
       // acknowledged); its store replays the log from its applied position after a crash.
-      OmMetadataStore store = StoreDirs.open(dataDir, OmStoreOptions.defaults()
-          .withMaxListSize(pageCap)
-          .withSyncPolicy(ha.enabled() ? SyncPolicy.PROCESS_CRASH_SAFE : sync)
-          .withMaxPathDepth(maxPathDepth));
+      OmMetadataStore store = StoreDirs.open(dataDir, storeOptions.storeOptions(ha.enabled()),
+          storeOptions.profile());
+      opened = store;
       AutoCloseable reconHandle = null;
       AuditLogFile auditLog = null;
       OmServices bg = null;
@@ -374,13 +383,6 @@ final class ServeCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(cmd, "--recon-port must differ from --port: "
           + port);
     }
-    if (pageCap < 1) {
-      throw new CommandLine.ParameterException(cmd, "--page-cap must be at least 1: " + pageCap);
-    }
-    if (maxPathDepth < 1) {
-      throw new CommandLine.ParameterException(cmd, "--max-path-depth must be at least 1: "
-          + maxPathDepth);
-    }
     if (maxMessageBytes < 1024) {
       throw new CommandLine.ParameterException(cmd,
           "--max-message-bytes must be at least 1024: " + maxMessageBytes);
@@ -391,6 +393,8 @@ final class ServeCommand implements Callable<Integer> {
     if (drainSeconds < 0) {
       throw new CommandLine.ParameterException(cmd, "--drain-timeout must not be negative");
     }
+    storeOptions.validate(cmd);
+    log.validate(cmd);
     background.validate(cmd);
     ha.validate(cmd);
     tls.validate(cmd, host, ha.enabled(), auth.enabled());

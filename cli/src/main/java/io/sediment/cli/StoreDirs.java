@@ -1,5 +1,6 @@
 package io.sediment.cli;
 
+import io.sediment.db.DBProfile;
 import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
 import io.sediment.db.DamagedStoreException;
@@ -46,9 +47,14 @@ final class StoreDirs {
    * a message that says so.
    */
   static OmMetadataStore open(Path data, OmStoreOptions options) {
+    return open(data, options, DBProfile.defaults());
+  }
+
+  /** {@link #open(Path, OmStoreOptions)} with the RocksDB tuning {@code profile}. */
+  static OmMetadataStore open(Path data, OmStoreOptions options, DBProfile profile) {
     Path dir = store(data).toAbsolutePath().normalize();
     try {
-      return OmMetadataStore.open(dir, options);
+      return OmMetadataStore.open(dir, options, profile);
     } catch (StoreException e) {
       throw failure(dir, data, e);
     }

@@ -41,6 +41,9 @@ final class TargetOptions {
   @CommandLine.Mixin
   ClientTlsOptions tls = new ClientTlsOptions();
 
+  @CommandLine.Mixin
+  ConfigOption config = new ConfigOption();
+
   /** {@code stub} with this command's deadline ({@code --timeout}) for its next call. */
   <S extends AbstractStub<S>> S deadline(S stub) {
     return stub.withDeadlineAfter(timeoutSeconds, TimeUnit.SECONDS);

@@ -51,7 +51,7 @@ class ServeMaxPathDepthTest {
   void theDefaultIsTheStoreDefaultAndANonPositiveDepthIsAUsageError() {
     ServeCommand serve = new ServeCommand();
     new CommandLine(serve).parseArgs();
-    assertEquals(OmStoreOptions.DEFAULT_MAX_PATH_DEPTH, serve.maxPathDepth);
+    assertEquals(OmStoreOptions.DEFAULT_MAX_PATH_DEPTH, serve.storeOptions.maxPathDepth);
     for (String bad : List.of("0", "-1", "deep")) {
       Path data = dir.resolve("bad-" + bad);
       Run r = run("serve", "--data", data.toString(), "--port", "0", "--recon-port", "0",

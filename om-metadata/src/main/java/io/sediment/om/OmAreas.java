@@ -1,5 +1,6 @@
 package io.sediment.om;
 
+import io.sediment.db.DBProfile;
 import io.sediment.db.DBStore;
 import io.sediment.db.DBStoreBuilder;
 import io.sediment.om.aclstore.ObjectAcls;
@@ -70,11 +71,12 @@ final class OmAreas implements AutoCloseable {
   }
 
   /**
-   * Opens (creating if missing) the store in {@code dir} and builds the areas over it; the store
-   * is closed again if building them fails.
+   * Opens (creating if missing) the store in {@code dir} with {@code profile} and builds the areas
+   * over it; the store is closed again if building them fails.
    */
-  static OmAreas open(Path dir, OmStoreOptions options) {
-    DBStore store = DBStoreBuilder.newBuilder(OmDBDefinition.DEFINITION).setPath(dir).build();
+  static OmAreas open(Path dir, OmStoreOptions options, DBProfile profile) {
+    DBStore store = DBStoreBuilder.newBuilder(OmDBDefinition.DEFINITION).setPath(dir)
+        .setProfile(profile).build();
     try {
       return new OmAreas(store, options);
     } catch (RuntimeException | Error e) {

@@ -1,5 +1,6 @@
 package io.sediment.om;
 
+import io.sediment.db.DBProfile;
 import io.sediment.db.DBStore;
 import io.sediment.om.bucket.Buckets;
 import io.sediment.om.bucket.PropertyPatch;
@@ -54,12 +55,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class OmMetadataStore implements AutoCloseable {
 
   private final OmStoreOptions options;
+  private final DBProfile profile;
   /** The areas over the store's current files; replaced whole by {@link StoreReplacement}. */
   private volatile OmAreas areas;
   private final List<Runnable> spaceListeners = new CopyOnWriteArrayList<>();
 
-  private OmMetadataStore(OmAreas areas, OmStoreOptions options) {
+  private OmMetadataStore(OmAreas areas, OmStoreOptions options, DBProfile profile) {
     this.options = options;
+    this.profile = profile;
     this.areas = areas;
     areas.store.addOutOfSpaceListener(this::outOfSpaceChanged);
   }
@@ -74,14 +77,30 @@ public final class OmMetadataStore implements AutoCloseable {
    * of its files that a crash interrupted ({@link ReplicaFiles#installIncoming}).
    */
   public static OmMetadataStore open(Path dir, OmStoreOptions options) {
+    return open(dir, options, DBProfile.defaults());
+  }
+
+  /**
+   * Opens (creating if missing) the store in {@code dir} with {@code options} and the RocksDB
+   * tuning {@code profile} (block cache, partition pinning, an OPTIONS file, ...), first finishing
+   * or undoing an interrupted replacement of its files as {@link #open(Path, OmStoreOptions)}
+   * does. The store's files opened again after a replacement use the same profile.
+   */
+  public static OmMetadataStore open(Path dir, OmStoreOptions options, DBProfile profile) {
     Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(profile, "profile");
     ReplacementDirs.recover(dir);
-    return new OmMetadataStore(OmAreas.open(dir, options), options);
+    return new OmMetadataStore(OmAreas.open(dir, options, profile), options, profile);
   }
 
   /** The options the store was opened with. */
   public OmStoreOptions options() {
     return options;
+  }
+
+  /** The RocksDB tuning the store was opened with ({@link DBProfile#defaults()} unless given). */
+  public DBProfile profile() {
+    return profile;
   }
 
   /** The underlying store, for tools and tests; writing through it bypasses every check. */

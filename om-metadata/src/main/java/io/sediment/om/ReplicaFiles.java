@@ -85,7 +85,7 @@ public final class ReplicaFiles {
           + incoming + " does not exist");
     }
     LogPosition position;
-    try (OmAreas copy = OmAreas.open(incoming, om.options())) {
+    try (OmAreas copy = OmAreas.open(incoming, om.options(), om.profile())) {
       position = new AppliedLog(copy.ctx).lastApplied().orElseThrow(() ->
           new OmException(OmException.Code.FAILED_PRECONDITION, "The copy in " + incoming
               + " holds no applied log position; refusing to install it"));
@@ -99,11 +99,11 @@ public final class ReplicaFiles {
       FileTrees.rename(dir, replaced);
       FileTrees.rename(ready, dir);
       try {
-        om.areas(OmAreas.open(dir, om.options()));
+        om.areas(OmAreas.open(dir, om.options(), om.profile()));
       } catch (RuntimeException e) {
         FileTrees.rename(dir, ready);
         FileTrees.rename(replaced, dir);
-        om.areas(OmAreas.open(dir, om.options()));
+        om.areas(OmAreas.open(dir, om.options(), om.profile()));
         throw e;
       }
       return null;

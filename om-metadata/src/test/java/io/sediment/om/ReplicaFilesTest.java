@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sediment.db.DBProfile;
 import io.sediment.om.core.LogPosition;
 import io.sediment.om.core.OmException;
+import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.OpenKeySession;
 import io.sediment.om.listing.ListPage;
 import io.sediment.proto.om.BucketLayout;
@@ -112,6 +114,30 @@ class ReplicaFilesTest {
     try (OmMetadataStore reopened = OmMetadataStore.open(followerDir)) {
       assertEquals("carol", reopened.getVolumeInfo("after").getOwner());
       assertEquals(Optional.of(new LogPosition(3, 10)), reopened.appliedLog().lastApplied());
+    }
+  }
+
+  @Test
+  void theInstalledCopyOpensWithTheStoresOwnProfile() throws IOException {
+    DBProfile profile = DBProfile.defaults().toBuilder().blockCacheBytes(40L << 20)
+        .partitionPinning(DBProfile.PartitionPinning.NONE).build();
+    try (OmMetadataStore leader = OmMetadataStore.open(root.resolve("leader"));
+         OmMetadataStore follower = OmMetadataStore.open(root.resolve("follower"),
+             OmStoreOptions.defaults(), profile)) {
+      assertEquals(40L << 20, follower.dbStore().getLongProperty("keyTable",
+          "rocksdb.block-cache-capacity"));
+      LogPosition last = leaderWrites(leader);
+      try (StoreCheckpoint copy = leader.replicaFiles().checkpoint()) {
+        transfer(copy, follower.replicaFiles().incomingDir());
+      }
+      assertEquals(last, follower.replicaFiles().installIncoming());
+      assertEquals(profile, follower.profile());
+      assertEquals(40L << 20, follower.dbStore().getLongProperty("keyTable",
+          "rocksdb.block-cache-capacity"), "the new files open with the same block cache");
+      assertEquals(DBProfile.PartitionPinning.NONE,
+          follower.dbStore().partitionPinning().requested());
+      assertEquals(DBProfile.defaults().blockCacheBytes(), leader.profile().blockCacheBytes(),
+          "a store opened without a profile has the default one");
     }
   }
 

@@ -1,0 +1,109 @@
+package io.sediment.cli;
+
+import io.sediment.db.DBProfile;
+import io.sediment.om.core.OmStoreOptions;
+import io.sediment.om.core.SyncPolicy;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+
+/**
+ * The options of {@code sediment serve} that shape the embedded store: the store's own settings
+ * ({@link #storeOptions}, an {@link OmStoreOptions}) and its RocksDB tuning ({@link #profile}, a
+ * {@link DBProfile}). Those two methods are the only places the options become store settings: a
+ * new store setting gets an option here and one line in one of them.
+ */
+final class ServeStoreOptions {
+
+  /** The block cache of {@link DBProfile#defaults()}, as the option's default. */
+  static final String DEFAULT_BLOCK_CACHE = "256MiB";
+
+  @Option(names = "--page-cap", paramLabel = "N", defaultValue = "" + OmStoreOptions.DEFAULT_MAX_LIST_SIZE,
+      description = "Largest page of any listing (default: ${DEFAULT-VALUE}).")
+  int pageCap;
+
+  @Option(names = "--max-path-depth", paramLabel = "N",
+      defaultValue = "" + OmStoreOptions.DEFAULT_MAX_PATH_DEPTH,
+      description = "Most components of a path in a FILE_SYSTEM_OPTIMIZED bucket: a create "
+          + "deeper than it, or a rename that would put an entry deeper, is INVALID_ARGUMENT; "
+          + "deeper entries a store already holds stay readable and deletable "
+          + "(default: ${DEFAULT-VALUE}).")
+  int maxPathDepth;
+
+  @Option(names = "--sync", paramLabel = "POLICY", defaultValue = "DURABLE",
+      description = "When a write is acknowledged: DURABLE (after a group-committed WAL fsync) or "
+          + "PROCESS_CRASH_SAFE; a replica (--ha-id) is always PROCESS_CRASH_SAFE, its Raft log "
+          + "being durable (default: ${DEFAULT-VALUE}).")
+  SyncPolicy sync;
+
+  @Option(names = "--list-token-max-age", paramLabel = "DURATION", defaultValue = "1d",
+      converter = Durations.class,
+      description = "How long a listing's continuation token is accepted after it was issued; "
+          + "0s: for ever (default: ${DEFAULT-VALUE}).")
+  Duration listTokenMaxAge;
+
+  @Option(names = "--block-cache-size", paramLabel = "SIZE", defaultValue = DEFAULT_BLOCK_CACHE,
+      converter = Sizes.class,
+      description = "The store's shared RocksDB block cache (data, index and filter blocks), "
+          + "e.g. 256MiB or 2g (default: ${DEFAULT-VALUE}).")
+  long blockCacheBytes;
+
+  @Option(names = "--partition-pinning", paramLabel = "AUTO|ALL|NONE", defaultValue = "AUTO",
+      description = "Whether the index and filter partitions of the open files stay pinned in "
+          + "the block cache: ALL, NONE, or AUTO (pin when those already on disk take at most "
+          + "an eighth of the cache, decided at each open) (default: ${DEFAULT-VALUE}).")
+  DBProfile.PartitionPinning partitionPinning;
+
+  @Option(names = "--rocksdb-options", paramLabel = "FILE",
+      description = "A RocksDB OPTIONS-format ini file overriding the profile: its [DBOptions] "
+          + "replace the DB options and each [CFOptions \"table\"] section that table's options "
+          + "(default: none).")
+  Path rocksdbOptions;
+
+  /** Refuses, as usage errors, values the store would refuse, and an unreadable options file. */
+  void validate(CommandLine cmd) {
+    if (pageCap < 1) {
+      throw new CommandLine.ParameterException(cmd, "--page-cap must be at least 1: " + pageCap);
+    }
+    if (maxPathDepth < 1) {
+      throw new CommandLine.ParameterException(cmd, "--max-path-depth must be at least 1: "
+          + maxPathDepth);
+    }
+    if (listTokenMaxAge.isNegative()) {
+      throw new CommandLine.ParameterException(cmd, "--list-token-max-age must not be negative: "
+          + Durations.format(listTokenMaxAge));
+    }
+    if (blockCacheBytes < 1 << 20) {
+      throw new CommandLine.ParameterException(cmd, "--block-cache-size must be at least 1MiB: "
+          + blockCacheBytes);
+    }
+    if (rocksdbOptions != null && !(Files.isRegularFile(rocksdbOptions)
+        && Files.isReadable(rocksdbOptions))) {
+      throw new CommandLine.ParameterException(cmd, "--rocksdb-options names no readable file: "
+          + rocksdbOptions);
+    }
+  }
+
+  /**
+   * The store's settings; a {@code replica} acknowledges writes once its Raft log has them, so its
+   * store need not sync its own WAL ({@link SyncPolicy#PROCESS_CRASH_SAFE} whatever --sync says).
+   */
+  OmStoreOptions storeOptions(boolean replica) {
+    return OmStoreOptions.defaults()
+        .withMaxListSize(pageCap)
+        .withTokenMaxAge(listTokenMaxAge)
+        .withSyncPolicy(replica ? SyncPolicy.PROCESS_CRASH_SAFE : sync)
+        .withMaxPathDepth(maxPathDepth);
+  }
+
+  /** The store's RocksDB tuning: {@link DBProfile#defaults()} with these options applied. */
+  DBProfile profile() {
+    return DBProfile.defaults().toBuilder()
+        .blockCacheBytes(blockCacheBytes)
+        .partitionPinning(partitionPinning)
+        .optionsFile(rocksdbOptions == null ? null : rocksdbOptions.toAbsolutePath().normalize())
+        .build();
+  }
+}
