@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
  * {@code fso}, the prefilled keys), warm up, measure the service, then (in-process only) warm up
  * and measure floor (a), {@link EchoService} calls of the same sizes on the same server and
  * channel, and floor (b), the same work as plain rocksdbjni calls on the same store
- * ({@link RawCalls}), each with the same clients and stop rule, one after the other. Prints the
+ * ({@link RawCalls}), each with the same clients and stop rule, one after the other (with
+ * {@code --rounds R}, each phase in R parts, the first phase rotating by round). Prints the
  * summary ({@link Report}) and writes it as JSON when asked. Exit code 0 when the run completed
  * (failed operations are reported, not fatal), 1 when it could not start, 2 for bad options.
  */
@@ -61,6 +62,12 @@ public final class Freon implements Callable<Integer> {
   @Option(names = "--warmup", paramLabel = "D", defaultValue = "5s",
       description = "Unmeasured load before each phase (default ${DEFAULT-VALUE}; 0s: none).")
   String warmup;
+
+  @Option(names = "--rounds", paramLabel = "R", defaultValue = "1",
+      description = "Split each phase into R rounds, rotating which phase goes first, so that "
+          + "load from other processes falls on the service and its floors alike (default "
+          + "${DEFAULT-VALUE}).")
+  int rounds;
 
   @Option(names = "--distribution", paramLabel = "NAME", defaultValue = "uniform",
       description = "Which existing keys lookups and pages touch: uniform, zipfian (skew 0.99, "
@@ -139,6 +146,14 @@ public final class Freon implements Callable<Integer> {
         : new LoadDriver.Stop(parseDuration("--duration", duration == null ? "10s" : duration),
             0);
     Duration warm = parseDuration("--warmup", warmup);
+    if (rounds < 1 || rounds > 100) {
+      throw bad("--rounds must be in [1, 100]: " + rounds);
+    }
+    if (count > 0 && count < rounds) {
+      throw bad("--count must be at least --rounds");
+    }
+    LoadDriver.Stop perRound = count > 0 ? new LoadDriver.Stop(null, count / rounds)
+        : new LoadDriver.Stop(stop.duration().dividedBy(rounds), 0);
     if (prefill < 0) {
       throw bad("--prefill must not be negative: " + prefill);
     }
@@ -186,22 +201,49 @@ public final class Freon implements Callable<Integer> {
       settings.put("target", t.describe());
       settings.put("cores", Runtime.getRuntime().availableProcessors());
 
+      settings.put("rounds", rounds);
       KeySpace keys = new KeySpace(prefill, files, tag, 2L * clients, false);
       CallSizes sizes = new CallSizes();
-      ServiceCalls service = new ServiceCalls(t.channel(), names, keys, sizes);
-      RunResult measured = phase("service", workload, keys, distribution, stop, warm, service,
-          progress);
-      RunResult echo = null;
-      RunResult raw = null;
-      boolean floors = !noFloors && t.raw() != null && t.echo(sizes) != null;
-      if (floors && measured.operations() > 0) {
-        KeySpace floorKeys = new KeySpace(keys.live(), files, tag + "f", 2L * clients, true);
-        echo = phase("echo", workload, floorKeys, distribution, stop, warm, t.echo(sizes),
-            progress);
-        floorKeys = new KeySpace(keys.live(), files, tag + "r", 2L * clients, true);
-        raw = phase("raw", workload, floorKeys, distribution, stop, warm, t.raw(), progress);
+      OpExecutor service = new ServiceCalls(t.channel(), names, keys, sizes);
+      boolean floors = !noFloors && t.raw() != null;
+      KeySpace echoKeys = new KeySpace(prefill, files, tag + "f", 2L * clients, true);
+      KeySpace rawKeys = new KeySpace(prefill, files, tag + "r", 2L * clients, true);
+      OpExecutor echoCalls = null;
+      RunResult[] results = new RunResult[3];
+      for (int round = 0; round < rounds; round++) {
+        for (int i = 0; i < (floors ? 3 : 1); i++) {
+          // Round r starts with phase r mod 3; the service runs first in round 0, so the echo
+          // knows the sizes it imitates.
+          int phase = (i + round) % 3;
+          // The last round takes what division left over (--count only).
+          LoadDriver.Stop s = round == rounds - 1 && count > 0
+              ? new LoadDriver.Stop(null, count - (rounds - 1) * (count / rounds)) : perRound;
+          Duration w = round == 0 ? warm : Duration.ZERO;
+          RunResult r;
+          if (phase == 0) {
+            r = phase("service", workload, keys, distribution, s, w, round, service, progress);
+          } else if (results[0] == null || results[0].operations() == 0) {
+            continue;
+          } else if (phase == 1) {
+            if (echoCalls == null) {
+              echoCalls = t.echo(sizes);
+            }
+            // Floors start with the keys the service left (a mixed run's lookups stay on them).
+            r = phase("echo", workload, echoKeys.startingAt(keys.live()), distribution, s, w,
+                round, echoCalls, progress);
+          } else {
+            r = phase("raw", workload, rawKeys.startingAt(keys.live()), distribution, s, w,
+                round, t.raw(), progress);
+          }
+          results[phase] = results[phase] == null ? r : results[phase].plus(r);
+        }
+      }
+      if (floors) {
         t.raw().clear();
       }
+      RunResult measured = results[0];
+      RunResult echo = results[1];
+      RunResult raw = results[2];
       Report report = new Report(settings, measured, echo, raw);
       out.print(report.text());
       out.flush();
@@ -216,16 +258,17 @@ public final class Freon implements Callable<Integer> {
   }
 
   private RunResult phase(String name, Workload workload, KeySpace keys,
-      Distribution distribution, LoadDriver.Stop stop, Duration warm, OpExecutor executor,
-      PrintStream progress) throws InterruptedException {
+      Distribution distribution, LoadDriver.Stop stop, Duration warm, int round,
+      OpExecutor executor, PrintStream progress) throws InterruptedException {
     if (!warm.isZero()) {
       new LoadDriver(name + "-warmup", clients, new LoadDriver.Stop(warm, 0), null)
-          .run(c -> new OpGenerator(workload, keys, distribution, seed * 7919 + 1_000 + c),
+          .run(c -> new OpGenerator(workload, keys, distribution, seed * 7919 - 1 - c),
               executor);
     }
-    // Every phase replays the same seeds: the same kinds of operation in the same order.
+    // Every phase of a round replays the same seeds: the same kinds of operation in order.
+    long base = seed * 7919 + round * 100_003L;
     return new LoadDriver(name, clients, stop, progress)
-        .run(c -> new OpGenerator(workload, keys, distribution, seed * 7919 + c), executor);
+        .run(c -> new OpGenerator(workload, keys, distribution, base + c), executor);
   }
 
   private CommandLine.ParameterException bad(String message) {

@@ -42,6 +42,15 @@ public final class KeySpace {
     this.floor = floor;
   }
 
+  /**
+   * This floor key space with its live bound lowered to {@code bound} when above it (the keys a
+   * service phase left); returns this.
+   */
+  KeySpace startingAt(long bound) {
+    live.accumulateAndGet(bound, Math::min);
+    return this;
+  }
+
   /** Name of prefilled key {@code i}. */
   public static String key(long i) {
     return String.format("key-%010d", i);

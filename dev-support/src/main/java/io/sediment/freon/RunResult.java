@@ -12,6 +12,25 @@ import org.HdrHistogram.Histogram;
 record RunResult(String name, double seconds, Histogram latency, Map<OpType, Histogram> byType,
     Map<String, Long> errors, boolean exhausted) {
 
+  /**
+   * This result and {@code other} (the same phase, a later round) as one: operations, errors and
+   * seconds added, histograms merged into new ones.
+   */
+  RunResult plus(RunResult other) {
+    Histogram all = latency.copy();
+    all.add(other.latency);
+    Map<OpType, Histogram> types = new java.util.EnumMap<>(OpType.class);
+    byType.forEach((t, h) -> types.put(t, h.copy()));
+    other.byType.forEach((t, h) -> types.merge(t, h.copy(), (a, b) -> {
+      a.add(b);
+      return a;
+    }));
+    Map<String, Long> errs = new java.util.TreeMap<>(errors);
+    other.errors.forEach((k, v) -> errs.merge(k, v, Long::sum));
+    return new RunResult(name, seconds + other.seconds, all, types, errs,
+        exhausted || other.exhausted);
+  }
+
   /** Successful operations. */
   long operations() {
     return latency.getTotalCount();

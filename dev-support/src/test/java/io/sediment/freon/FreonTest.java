@@ -53,9 +53,9 @@ class FreonTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"create", "lookup", "list", "delete", "mixed"})
-  void aWorkloadsSummaryAddsUpWithBothFloors(String workload) throws IOException {
+  void aWorkloadsSummaryAddsUpWithBothFloorsOverRounds(String workload) throws IOException {
     Outcome o = freon(workload, "--clients", "4", "--count", String.valueOf(COUNT),
-        "--prefill", "1200", "--fso-prefill", "1000", "--warmup", "0s",
+        "--prefill", "1200", "--fso-prefill", "1000", "--warmup", "0s", "--rounds", "2",
         "--distribution", "zipfian");
     assertEquals(0, o.exit(), o.err());
     assertTrue(o.text().contains("service/floor"), o.text());
@@ -105,6 +105,7 @@ class FreonTest {
     assertEquals(2, freon("lookup", "--distribution", "pareto").exit());
     assertEquals(2, freon("list", "--prefill", "10").exit());
     assertEquals(2, freon("lookup", "--duration", "5").exit());
+    assertEquals(2, freon("lookup", "--rounds", "0").exit());
     try (var files = Files.list(dir)) {
       assertEquals(0, files.count(), "no store was made");
     }
