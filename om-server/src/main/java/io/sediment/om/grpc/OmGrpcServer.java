@@ -93,6 +93,7 @@ public final class OmGrpcServer implements AutoCloseable {
   private final GrpcMetrics metrics;
   /** Null when no audit log is written. */
   private final ServerInterceptor audit;
+  private final List<io.grpc.ServerServiceDefinition> extraServices;
 
   private final HealthStatusManager health = new HealthStatusManager();
   private final Object writesHealthLock = new Object();
@@ -119,6 +120,7 @@ public final class OmGrpcServer implements AutoCloseable {
     this.authenticator = b.authenticator;
     this.metrics = new GrpcMetrics(registry);
     this.audit = b.audit;
+    this.extraServices = List.copyOf(b.extraServices);
     if (replication != null) {
       ReplicationMetrics.register(registry, replication);
       replication.metrics().forEach(registry::register);
@@ -203,6 +205,7 @@ public final class OmGrpcServer implements AutoCloseable {
       }
       nb.addService(ServerInterceptors.intercept(new CheckpointService(store), checkpointChain));
     }
+    extraServices.forEach(nb::addService);
     Server s = nb.build();
     try {
       s.start();
@@ -376,6 +379,7 @@ public final class OmGrpcServer implements AutoCloseable {
     private Administrators administrators;
     private ServerInterceptor audit;
     private io.sediment.om.auth.Authenticator authenticator;
+    private final List<io.grpc.ServerServiceDefinition> extraServices = new ArrayList<>();
 
     private Builder(OmMetadataStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -506,6 +510,17 @@ public final class OmGrpcServer implements AutoCloseable {
      */
     public Builder authentication(io.sediment.om.auth.Authenticator a) {
       this.authenticator = Objects.requireNonNull(a, "authenticator");
+      return this;
+    }
+
+    /**
+     * Serve {@code service} too, as given: none of this server's interceptors but the metrics run
+     * on it (no authentication, ACL checks or audit), so it must be safe for any caller. For
+     * tools that measure the server, such as the benchmark-only echo of {@code freon}'s in-process
+     * server; {@code serve} adds none (default: none).
+     */
+    public Builder extraService(io.grpc.ServerServiceDefinition service) {
+      this.extraServices.add(Objects.requireNonNull(service, "service"));
       return this;
     }
 

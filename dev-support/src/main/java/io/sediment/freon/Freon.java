@@ -1,0 +1,304 @@
+package io.sediment.freon;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code sediment freon}: a closed-loop load generator for the OM gRPC service, after Ozone's
+ * {@code ozone freon} (its OM key generator), with the floors of the same work measured in the
+ * same run. Run by {@code dev-support/bin/freon}; README "Load generation" documents it.
+ *
+ * <p>One invocation: prepare the target (volume {@code freon}, buckets {@code obs} and
+ * {@code fso}, the prefilled keys), warm up, measure the service, then (in-process only) warm up
+ * and measure floor (a), {@link EchoService} calls of the same sizes on the same server and
+ * channel, and floor (b), the same work as plain rocksdbjni calls on the same store
+ * ({@link RawCalls}), each with the same clients and stop rule, one after the other (with
+ * {@code --rounds R}, each phase in R parts, the first phase rotating by round). Prints the
+ * summary ({@link Report}) and writes it as JSON when asked. Exit code 0 when the run completed
+ * (failed operations are reported, not fatal), 1 when it could not start, 2 for bad options.
+ */
+@Command(name = "freon", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {"Load generator for the OM gRPC service, with its floors in the same run.",
+        "Workloads: create (OpenKey + CommitKey of new names), lookup (LookupKey), list "
+            + "(ListObjectsV2 pages of 1,000 with and without delimiter, ListStatus pages of an "
+            + "FSO bucket), delete (DeleteKey), mixed (60% lookup, 20% create, 10% list, "
+            + "10% delete)."})
+public final class Freon implements Callable<Integer> {
+
+  @Spec
+  CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "WORKLOAD",
+      description = "create, lookup, list, delete or mixed.")
+  String workloadName;
+
+  @Option(names = "--clients", paramLabel = "N", defaultValue = "8",
+      description = "Client threads, each with one call in flight (default ${DEFAULT-VALUE}).")
+  int clients;
+
+  @Option(names = "--duration", paramLabel = "D",
+      description = "Measure each phase for D (500ms, 30s, 5m); default 10s unless --count.")
+  String duration;
+
+  @Option(names = "--count", paramLabel = "N",
+      description = "Measure each phase for N operations (all clients together).")
+  long count;
+
+  @Option(names = "--warmup", paramLabel = "D", defaultValue = "5s",
+      description = "Unmeasured load before each phase (default ${DEFAULT-VALUE}; 0s: none).")
+  String warmup;
+
+  @Option(names = "--rounds", paramLabel = "R", defaultValue = "1",
+      description = "Split each phase into R rounds, rotating which phase goes first, so that "
+          + "load from other processes falls on the service and its floors alike (default "
+          + "${DEFAULT-VALUE}).")
+  int rounds;
+
+  @Option(names = "--distribution", paramLabel = "NAME", defaultValue = "uniform",
+      description = "Which existing keys lookups and pages touch: uniform, zipfian (skew 0.99, "
+          + "the first keys hottest) or sequential (default ${DEFAULT-VALUE}).")
+  String distributionName;
+
+  @Option(names = "--prefill", paramLabel = "N", defaultValue = "10000",
+      description = "Keys written before the run (not measured; default ${DEFAULT-VALUE}).")
+  long prefill;
+
+  @Option(names = "--fso-prefill", paramLabel = "N", defaultValue = "-1",
+      description = "Files written in the FSO bucket's root for ListStatus (default: the list "
+          + "workload min(--prefill, 10000), others 0).")
+  long fsoPrefill;
+
+  @Option(names = "--target", paramLabel = "HOST:PORT",
+      description = "A running `sediment serve` (no floors then); default: a server started "
+          + "in this process on a temporary store, with the floors.")
+  String target;
+
+  @Option(names = "--tls-ca", paramLabel = "FILE",
+      description = "With --target: call over TLS, trusting this PEM CA file.")
+  Path tlsCa;
+
+  @Option(names = "--token-file", paramLabel = "FILE",
+      description = "With --target: authenticate with the bearer token in this file.")
+  Path tokenFile;
+
+  @Option(names = "--handler-threads", paramLabel = "N", defaultValue = "16",
+      description = "The in-process server's handler threads (default ${DEFAULT-VALUE}, as "
+          + "serve's).")
+  int handlerThreads;
+
+  @Option(names = "--dir", paramLabel = "DIR",
+      description = "Where the in-process store's temporary directory goes (default: the "
+          + "system's temporary directory).")
+  Path dir;
+
+  @Option(names = "--no-floors", description = "Measure the service only.")
+  boolean noFloors;
+
+  @Option(names = "--seed", paramLabel = "N", defaultValue = "42",
+      description = "Seed of the clients' random draws (default ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Option(names = "--json", paramLabel = "FILE", description = "Also write the summary as JSON.")
+  Path json;
+
+  @Option(names = "--quiet", description = "No progress lines (stderr).")
+  boolean quiet;
+
+  /** Runs {@code freon} with {@code args} and exits with its code. */
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new Freon()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    Workload workload;
+    try {
+      workload = Workload.valueOf(workloadName.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw bad("Unknown workload '" + workloadName + "' (create, lookup, list, delete, mixed)");
+    }
+    if (clients < 1 || clients > 4096) {
+      throw bad("--clients must be in [1, 4096]: " + clients);
+    }
+    if (duration != null && count != 0) {
+      throw bad("--duration and --count exclude each other");
+    }
+    if (count < 0) {
+      throw bad("--count must be positive: " + count);
+    }
+    LoadDriver.Stop stop = count > 0 ? new LoadDriver.Stop(null, count)
+        : new LoadDriver.Stop(parseDuration("--duration", duration == null ? "10s" : duration),
+            0);
+    Duration warm = parseDuration("--warmup", warmup);
+    if (rounds < 1 || rounds > 100) {
+      throw bad("--rounds must be in [1, 100]: " + rounds);
+    }
+    if (count > 0 && count < rounds) {
+      throw bad("--count must be at least --rounds");
+    }
+    LoadDriver.Stop perRound = count > 0 ? new LoadDriver.Stop(null, count / rounds)
+        : new LoadDriver.Stop(stop.duration().dividedBy(rounds), 0);
+    if (prefill < 0) {
+      throw bad("--prefill must not be negative: " + prefill);
+    }
+    long files = fsoPrefill >= 0 ? fsoPrefill
+        : workload.needsFso() ? Math.min(prefill, 10_000) : 0;
+    if (workload == Workload.LIST && (prefill < KeySpace.PAGE + 2L * clients
+        || files < KeySpace.PAGE)) {
+      throw bad("list needs at least " + (KeySpace.PAGE + 2L * clients) + " prefilled keys and "
+          + KeySpace.PAGE + " FSO files (--prefill, --fso-prefill)");
+    }
+    if ((workload == Workload.LOOKUP || workload == Workload.MIXED) && prefill < 1) {
+      throw bad(workload.name().toLowerCase(Locale.ROOT) + " needs --prefill of at least 1");
+    }
+    if (workload == Workload.MIXED && prefill < KeySpace.PAGE + 2L * clients) {
+      throw bad("mixed lists pages: it needs --prefill of at least "
+          + (KeySpace.PAGE + 2L * clients));
+    }
+    Distribution distribution;
+    try {
+      distribution = Distribution.named(distributionName, Math.max(prefill, files));
+    } catch (IllegalArgumentException e) {
+      throw bad(e.getMessage());
+    }
+    if (target == null && (tlsCa != null || tokenFile != null)) {
+      throw bad("--tls-ca and --token-file need --target");
+    }
+    String token = null;
+    if (tokenFile != null) {
+      token = Files.readString(tokenFile, StandardCharsets.UTF_8).trim();
+    }
+    PrintStream progress = quiet ? null : System.err;
+    Names names = Names.defaults();
+    String tag = Long.toString(System.currentTimeMillis(), 36);
+    try (FreonTarget t = target == null ? new InProcessTarget(dir, handlerThreads)
+        : new RemoteTarget(target, tlsCa, token, Math.max(clients, 8))) {
+      t.prepare(names, prefill, files, progress);
+      Map<String, Object> settings = new LinkedHashMap<>();
+      settings.put("workload", workload.name().toLowerCase(Locale.ROOT));
+      settings.put("clients", clients);
+      settings.put("stop", count > 0 ? count + " ops" : format(stop.duration()));
+      settings.put("warmup", format(warm));
+      settings.put("distribution", distributionName);
+      settings.put("prefill", prefill);
+      settings.put("fso_prefill", files);
+      settings.put("target", t.describe());
+      settings.put("cores", Runtime.getRuntime().availableProcessors());
+
+      settings.put("rounds", rounds);
+      KeySpace keys = new KeySpace(prefill, files, tag, 2L * clients, false);
+      CallSizes sizes = new CallSizes();
+      OpExecutor service = new ServiceCalls(t.channel(), names, keys, sizes);
+      boolean floors = !noFloors && t.raw() != null;
+      KeySpace echoKeys = new KeySpace(prefill, files, tag + "f", 2L * clients, true);
+      KeySpace rawKeys = new KeySpace(prefill, files, tag + "r", 2L * clients, true);
+      OpExecutor echoCalls = null;
+      RunResult[] results = new RunResult[3];
+      for (int round = 0; round < rounds; round++) {
+        for (int i = 0; i < (floors ? 3 : 1); i++) {
+          // Round r starts with phase r mod 3; the service runs first in round 0, so the echo
+          // knows the sizes it imitates.
+          int phase = (i + round) % 3;
+          // The last round takes what division left over (--count only).
+          LoadDriver.Stop s = round == rounds - 1 && count > 0
+              ? new LoadDriver.Stop(null, count - (rounds - 1) * (count / rounds)) : perRound;
+          Duration w = round == 0 ? warm : Duration.ZERO;
+          RunResult r;
+          if (phase == 0) {
+            r = phase("service", workload, keys, distribution, s, w, round, service, progress);
+          } else if (results[0] == null || results[0].operations() == 0) {
+            continue;
+          } else if (phase == 1) {
+            if (echoCalls == null) {
+              echoCalls = t.echo(sizes);
+            }
+            // Floors start with the keys the service left (a mixed run's lookups stay on them).
+            r = phase("echo", workload, echoKeys.startingAt(keys.live()), distribution, s, w,
+                round, echoCalls, progress);
+          } else {
+            r = phase("raw", workload, rawKeys.startingAt(keys.live()), distribution, s, w,
+                round, t.raw(), progress);
+          }
+          results[phase] = results[phase] == null ? r : results[phase].plus(r);
+        }
+      }
+      if (floors) {
+        t.raw().clear();
+      }
+      RunResult measured = results[0];
+      RunResult echo = results[1];
+      RunResult raw = results[2];
+      Report report = new Report(settings, measured, echo, raw);
+      out.print(report.text());
+      out.flush();
+      if (json != null) {
+        Files.writeString(json, report.json(), StandardCharsets.UTF_8);
+      }
+    } catch (IOException | RuntimeException e) {
+      spec.commandLine().getErr().println("freon: " + e.getMessage());
+      return 1;
+    }
+    return 0;
+  }
+
+  private RunResult phase(String name, Workload workload, KeySpace keys,
+      Distribution distribution, LoadDriver.Stop stop, Duration warm, int round,
+      OpExecutor executor, PrintStream progress) throws InterruptedException {
+    if (!warm.isZero()) {
+      new LoadDriver(name + "-warmup", clients, new LoadDriver.Stop(warm, 0), null)
+          .run(c -> new OpGenerator(workload, keys, distribution, seed * 7919 - 1 - c),
+              executor);
+    }
+    // Every phase of a round replays the same seeds: the same kinds of operation in order.
+    long base = seed * 7919 + round * 100_003L;
+    return new LoadDriver(name, clients, stop, progress)
+        .run(c -> new OpGenerator(workload, keys, distribution, base + c), executor);
+  }
+
+  private CommandLine.ParameterException bad(String message) {
+    return new CommandLine.ParameterException(spec.commandLine(), message);
+  }
+
+  private Duration parseDuration(String option, String text) {
+    String s = text.trim().toLowerCase(Locale.ROOT);
+    int unitAt = 0;
+    while (unitAt < s.length() && Character.isDigit(s.charAt(unitAt))) {
+      unitAt++;
+    }
+    if (unitAt == 0 || unitAt > 9) {
+      throw bad(option + ": '" + text + "' is not a duration (500ms, 30s, 5m)");
+    }
+    long n = Long.parseLong(s.substring(0, unitAt));
+    Duration d = switch (s.substring(unitAt)) {
+      case "ms" -> Duration.ofMillis(n);
+      case "s" -> Duration.ofSeconds(n);
+      case "m" -> Duration.ofMinutes(n);
+      default -> throw bad(option + ": '" + text + "' is not a duration (500ms, 30s, 5m)");
+    };
+    if (d.isZero() && !"--warmup".equals(option)) {
+      throw bad(option + " must be positive");
+    }
+    return d;
+  }
+
+  private static String format(Duration d) {
+    long ms = d.toMillis();
+    return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
+  }
+}

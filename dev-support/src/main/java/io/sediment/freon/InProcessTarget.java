@@ -1,0 +1,138 @@
+package io.sediment.freon;
+
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.sediment.bench.raw.RawTables;
+import io.sediment.om.OmMetadataStore;
+import io.sediment.om.core.OmKeys;
+import io.sediment.om.core.OmStoreOptions;
+import io.sediment.om.core.OpenKeySession;
+import io.sediment.om.core.SyncPolicy;
+import io.sediment.om.grpc.OmGrpcServer;
+import io.sediment.proto.om.BucketInfo;
+import io.sediment.proto.om.BucketLayout;
+import io.sediment.proto.om.VolumeInfo;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/**
+ * A server started in this process on a store in a new temporary directory (deleted on close),
+ * with the echo service registered: the target with both floors. The store is prefilled through
+ * its API with {@link SyncPolicy#PROCESS_CRASH_SAFE}, then closed and reopened with the default
+ * {@link SyncPolicy#DURABLE} before the server starts, so measured writes are durable.
+ */
+final class InProcessTarget implements FreonTarget {
+
+  private static final String OWNER = "freon";
+
+  private final Path dir;
+  private final int handlerThreads;
+  private OmMetadataStore store;
+  private OmGrpcServer server;
+  private ManagedChannel channel;
+  private RawTables rawTables;
+  private RawCalls raw;
+
+  /**
+   * @param parent where the temporary directory goes ({@code null}: the system's)
+   * @param handlerThreads the server's handler threads
+   */
+  InProcessTarget(Path parent, int handlerThreads) throws IOException {
+    this.dir = parent == null ? Files.createTempDirectory("sediment-freon")
+        : Files.createTempDirectory(parent, "sediment-freon");
+    this.handlerThreads = handlerThreads;
+  }
+
+  @Override
+  public void prepare(Names names, long keys, long files, PrintStream progress)
+      throws InterruptedException {
+    Path storeDir = dir.resolve("store");
+    int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
+    try (OmMetadataStore bulk = OmMetadataStore.open(storeDir,
+        OmStoreOptions.defaults().withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE))) {
+      bulk.createVolume(names.volume(), OWNER);
+      bulk.createBucket(names.volume(), names.bucket(), BucketLayout.OBJECT_STORE, OWNER, 0);
+      bulk.createBucket(names.volume(), names.fsoBucket(), BucketLayout.FILE_SYSTEM_OPTIMIZED,
+          OWNER, 0);
+      Prefill.run("keys", keys, threads, i -> {
+        String name = KeySpace.key(i);
+        OpenKeySession s = bulk.openKey(names.volume(), names.bucket(), name, OWNER);
+        bulk.commitKey(names.volume(), names.bucket(), name, s.clientId(),
+            ServiceCalls.DATA_SIZE);
+      }, progress);
+      Prefill.run("FSO files", files, threads, i -> {
+        String name = KeySpace.file(i);
+        OpenKeySession s = bulk.fso().createFile(names.volume(), names.fsoBucket(), name, OWNER);
+        bulk.fso().commitFile(names.volume(), names.fsoBucket(), name, s.clientId(),
+            ServiceCalls.DATA_SIZE);
+      }, progress);
+    }
+    store = OmMetadataStore.open(storeDir, OmStoreOptions.defaults());
+    try {
+      server = OmGrpcServer.builder(store).port(0).handlerThreads(handlerThreads)
+          .drainTimeout(Duration.ofSeconds(2))
+          .extraService(EchoService.definition())
+          .build().start();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    channel = Grpc.newChannelBuilderForAddress("127.0.0.1", server.port(),
+        InsecureChannelCredentials.create()).build();
+    rawTables = RawTables.of(store.dbStore(), RawCalls.TABLES);
+    VolumeInfo v = store.getVolumeInfo(names.volume());
+    BucketInfo fso = store.getBucketInfo(names.volume(), names.fsoBucket());
+    byte[] row = keys > 0
+        ? rawTables.get("keyTable", OmKeys.utf8(
+            OmKeys.objectKey(names.volume(), names.bucket(), KeySpace.key(0))))
+        : new byte[200];
+    raw = new RawCalls(rawTables, names, v.getObjectId(), fso.getObjectId(), row);
+  }
+
+  @Override
+  public ManagedChannel channel() {
+    return channel;
+  }
+
+  @Override
+  public EchoCalls echo(CallSizes sizes) {
+    return new EchoCalls(channel, sizes);
+  }
+
+  @Override
+  public RawCalls raw() {
+    return raw;
+  }
+
+  @Override
+  public String describe() {
+    return "in-process";
+  }
+
+  @Override
+  public void close() {
+    if (channel != null) {
+      channel.shutdownNow();
+    }
+    if (server != null) {
+      server.shutdown(Duration.ofSeconds(2));
+    }
+    if (rawTables != null) {
+      rawTables.close();
+    }
+    if (store != null) {
+      store.close();
+    }
+    try (Stream<Path> s = Files.walk(dir)) {
+      s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

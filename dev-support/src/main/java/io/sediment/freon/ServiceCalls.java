@@ -1,0 +1,101 @@
+package io.sediment.freon;
+
+import io.grpc.Channel;
+import io.sediment.proto.om.CommitKeyRequest;
+import io.sediment.proto.om.CommitKeyResponse;
+import io.sediment.proto.om.DeleteKeyRequest;
+import io.sediment.proto.om.DeleteKeyResponse;
+import io.sediment.proto.om.ListObjectsV2Request;
+import io.sediment.proto.om.ListObjectsV2Response;
+import io.sediment.proto.om.ListStatusRequest;
+import io.sediment.proto.om.ListStatusResponse;
+import io.sediment.proto.om.LookupKeyRequest;
+import io.sediment.proto.om.LookupKeyResponse;
+import io.sediment.proto.om.OmServiceGrpc;
+import io.sediment.proto.om.OpenKeyRequest;
+import io.sediment.proto.om.OpenKeyResponse;
+
+/**
+ * The measured work: each operation through OmService over one channel, recording the sizes of
+ * its calls for the echo floor. Thread-safe (one stub, shared).
+ *
+ * <p>A delete is one DeleteKey; a batch delete RPC would be one more {@link OpType} here (with
+ * its echo of the same sizes and a raw floor of one synced batch holding the same rows).
+ */
+final class ServiceCalls implements OpExecutor {
+
+  /** Size of every created key's data, as CommitKey reports it. */
+  static final long DATA_SIZE = 4096;
+
+  private final OmServiceGrpc.OmServiceBlockingStub om;
+  private final String volume;
+  private final String bucket;
+  private final String fsoBucket;
+  private final KeySpace keys;
+  private final CallSizes sizes;
+
+  ServiceCalls(Channel channel, Names names, KeySpace keys, CallSizes sizes) {
+    this.om = OmServiceGrpc.newBlockingStub(channel);
+    this.volume = names.volume();
+    this.bucket = names.bucket();
+    this.fsoBucket = names.fsoBucket();
+    this.keys = keys;
+    this.sizes = sizes;
+  }
+
+  @Override
+  public void run(Op op) {
+    switch (op.type()) {
+      case CREATE: {
+        OpenKeyRequest open = OpenKeyRequest.newBuilder().setVolume(volume).setBucket(bucket)
+            .setKey(op.name()).build();
+        OpenKeyResponse opened = om.openKey(open);
+        sizes.record(OpType.CREATE, 0, open.getSerializedSize(), opened.getSerializedSize());
+        CommitKeyRequest commit = CommitKeyRequest.newBuilder().setVolume(volume)
+            .setBucket(bucket).setKey(op.name()).setClientId(opened.getClientId())
+            .setDataSize(DATA_SIZE).build();
+        CommitKeyResponse committed = om.commitKey(commit);
+        sizes.record(OpType.CREATE, 1, commit.getSerializedSize(),
+            committed.getSerializedSize());
+        keys.created(op.name());
+        return;
+      }
+      case LOOKUP: {
+        LookupKeyRequest r = LookupKeyRequest.newBuilder().setVolume(volume).setBucket(bucket)
+            .setKey(op.name()).build();
+        LookupKeyResponse a = om.lookupKey(r);
+        sizes.record(OpType.LOOKUP, 0, r.getSerializedSize(), a.getSerializedSize());
+        return;
+      }
+      case LIST:
+      case LIST_DELIMITER: {
+        ListObjectsV2Request.Builder b = ListObjectsV2Request.newBuilder().setVolume(volume)
+            .setBucket(bucket).setStartAfter(op.name()).setMaxKeys(KeySpace.PAGE);
+        if (op.type() == OpType.LIST_DELIMITER) {
+          b.setDelimiter("/");
+        }
+        ListObjectsV2Request r = b.build();
+        ListObjectsV2Response a = om.listObjectsV2(r);
+        sizes.record(op.type(), 0, r.getSerializedSize(), a.getSerializedSize());
+        return;
+      }
+      case LIST_STATUS: {
+        ListStatusRequest r = ListStatusRequest.newBuilder().setVolume(volume)
+            .setBucket(fsoBucket).setPath("").setStartKey(op.name())
+            .setNumEntries(KeySpace.PAGE).build();
+        ListStatusResponse a = om.listStatus(r);
+        sizes.record(OpType.LIST_STATUS, 0, r.getSerializedSize(), a.getSerializedSize());
+        return;
+      }
+      case DELETE: {
+        DeleteKeyRequest r = DeleteKeyRequest.newBuilder().setVolume(volume).setBucket(bucket)
+            .setKey(op.name()).build();
+        DeleteKeyResponse a = om.deleteKey(r);
+        sizes.record(OpType.DELETE, 0, r.getSerializedSize(), a.getSerializedSize());
+        return;
+      }
+      default:
+        throw new AssertionError(op.type());
+    }
+  }
+}
