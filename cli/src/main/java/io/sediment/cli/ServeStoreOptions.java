@@ -44,6 +44,12 @@ final class ServeStoreOptions {
           + "0s: for ever (default: ${DEFAULT-VALUE}).")
   Duration listTokenMaxAge;
 
+  @Option(names = "--metadata-cache-size", paramLabel = "N",
+      defaultValue = "" + OmStoreOptions.DEFAULT_METADATA_CACHE_SIZE,
+      description = "How many volumes, and as many buckets, are kept parsed in memory; 0 reads "
+          + "them from RocksDB on every request (default: ${DEFAULT-VALUE}).")
+  int metadataCacheSize;
+
   @Option(names = "--block-cache-size", paramLabel = "SIZE", defaultValue = DEFAULT_BLOCK_CACHE,
       converter = Sizes.class,
       description = "The store's shared RocksDB block cache (data, index and filter blocks), "
@@ -75,6 +81,10 @@ final class ServeStoreOptions {
       throw new CommandLine.ParameterException(cmd, "--list-token-max-age must not be negative: "
           + Durations.format(listTokenMaxAge));
     }
+    if (metadataCacheSize < 0) {
+      throw new CommandLine.ParameterException(cmd, "--metadata-cache-size must not be negative: "
+          + metadataCacheSize);
+    }
     if (blockCacheBytes < 1 << 20) {
       throw new CommandLine.ParameterException(cmd, "--block-cache-size must be at least 1MiB: "
           + blockCacheBytes);
@@ -95,7 +105,8 @@ final class ServeStoreOptions {
         .withMaxListSize(pageCap)
         .withTokenMaxAge(listTokenMaxAge)
         .withSyncPolicy(replica ? SyncPolicy.PROCESS_CRASH_SAFE : sync)
-        .withMaxPathDepth(maxPathDepth);
+        .withMaxPathDepth(maxPathDepth)
+        .withMetadataCacheSize(metadataCacheSize);
   }
 
   /** The store's RocksDB tuning: {@link DBProfile#defaults()} with these options applied. */

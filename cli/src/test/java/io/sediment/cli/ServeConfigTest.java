@@ -242,6 +242,7 @@ class ServeConfigTest {
         "serve.sync=PROCESS_CRASH_SAFE",
         "serve.drain-timeout=5",
         "serve.page-cap=3",
+        "serve.metadata-cache-size=0",
         "serve.block-cache-size=48MiB",
         "serve.partition-pinning=ALL",
         "serve.log-level=DEBUG",
@@ -274,6 +275,7 @@ class ServeConfigTest {
       assertEquals(DBProfile.PartitionPinning.ALL,
           serve.opened.dbStore().partitionPinning().requested());
       assertEquals(3, serve.opened.options().maxListSize());
+      assertEquals(0, serve.opened.options().metadataCacheSize());
       ManagedChannel channel = Grpc.newChannelBuilderForAddress("127.0.0.1",
           serve.server.port(), InsecureChannelCredentials.create()).build();
       try {
