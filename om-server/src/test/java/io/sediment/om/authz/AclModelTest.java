@@ -51,6 +51,24 @@ import io.sediment.proto.om.ListSnapshotsRequest;
 import io.sediment.proto.om.ListStatusRequest;
 import io.sediment.proto.om.ListVolumesRequest;
 import io.sediment.proto.om.LookupKeyRequest;
+import io.sediment.proto.om.SetAclRequest;
+import io.sediment.proto.om.RemoveAclRequest;
+import io.sediment.proto.om.CommitKeyRequest;
+import io.sediment.proto.om.ListObjectsV1Request;
+import io.sediment.proto.om.LookupFileRequest;
+import io.sediment.proto.om.CreateFileRequest;
+import io.sediment.proto.om.CommitFileRequest;
+import io.sediment.proto.om.DeleteDirectoryRequest;
+import io.sediment.proto.om.RenameRequest;
+import io.sediment.proto.om.ListPartsRequest;
+import io.sediment.proto.om.CommitMultipartPartRequest;
+import io.sediment.proto.om.CompleteMultipartUploadRequest;
+import io.sediment.proto.om.AbortMultipartUploadRequest;
+import io.sediment.proto.om.DeleteSnapshotRequest;
+import io.sediment.proto.om.LookupSnapshotKeyRequest;
+import io.sediment.proto.om.CreateTokenRequest;
+import io.sediment.proto.om.ListTokensRequest;
+import io.sediment.proto.om.RevokeTokenRequest;
 import io.sediment.proto.om.OmAcl;
 import io.sediment.proto.om.PrefixInfo;
 import io.sediment.proto.om.OpenKeyRequest;
@@ -71,7 +89,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The ACL model test: random principals (users in groups, administrators, the anonymous caller),
  * random owners and ACL entries seeded into the records of a small namespace (key-name prefixes
- * included: keys under p/ and p/q/, both prefixes holding random entries), and random RPCs of
+ * included: keys under p/ and p/q/, both prefixes holding random entries), and random RPCs (51
+ * kinds, every OmService RPC and AdminService's token RPCs among them) of
  * the {@link RpcRights} table, each sent through a real server. Every call must be allowed
  * exactly when the reference model below says so, and a denied call (PERMISSION_DENIED) must
  * leave every table as it was.
@@ -82,7 +101,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AclModelTest {
 
-  private static final int CASES = 1_200;
+  private static final int CASES = 2_000;
   private static final int RESEED_EVERY = 40;
   private static final long SEED = Long.getLong("sediment.aclModel.seed", 0x5ED1_3E47L);
 
@@ -113,8 +132,14 @@ class AclModelTest {
     LOOKUP_KEY, DELETE_KEY, RENAME_KEY, LIST_KEYS, LIST_OBJECTS_V2, INITIATE_UPLOAD,
     LIST_UPLOADS, CREATE_SNAPSHOT, LIST_SNAPSHOTS, LIST_OPEN_FILES, GET_COUNTERS,
     GET_FILE_STATUS, CREATE_DIRECTORY, DELETE_FILE, LIST_STATUS, GET_KEY_ACL, ADD_BUCKET_ACL,
-    ADD_VOLUME_ACL, GET_PREFIX_ACL, ADD_PREFIX_ACL, DELETE_KEYS
+    ADD_VOLUME_ACL, GET_PREFIX_ACL, ADD_PREFIX_ACL, DELETE_KEYS, SET_KEY_ACL, REMOVE_VOLUME_ACL,
+    COMMIT_KEY, LIST_OBJECTS_V1, LOOKUP_FILE, CREATE_FILE, COMMIT_FILE, DELETE_DIRECTORY,
+    RENAME_FILE, LIST_PARTS, COMMIT_PART, COMPLETE_UPLOAD, ABORT_UPLOAD, DELETE_SNAPSHOT,
+    LOOKUP_SNAPSHOT_KEY, CREATE_TOKEN, LIST_TOKENS, REVOKE_TOKEN
   }
+
+  /** An upload id no upload has: calls that name it fail after the check, as NOT_FOUND. */
+  private static final String NO_UPLOAD = "00000000000000ff";
 
   @Test
   void everyCallIsAllowedExactlyWhenTheModelAllowsIt() throws Exception {
@@ -258,7 +283,20 @@ class AclModelTest {
           && onKey(p, v, b, "r" + k, AclRight.ACL_CREATE);
       case LIST_KEYS, LIST_OBJECTS_V2, LIST_UPLOADS, LIST_SNAPSHOTS, LIST_STATUS ->
           onBucket(p, v, b, AclRight.ACL_LIST);
-      case CREATE_SNAPSHOT -> bucketOwner(p, v, b);
+      case CREATE_SNAPSHOT, DELETE_SNAPSHOT -> bucketOwner(p, v, b);
+      case SET_KEY_ACL -> onKey(p, v, b, k, AclRight.ACL_WRITE_ACL);
+      case REMOVE_VOLUME_ACL -> onVolume(p, v, AclRight.ACL_WRITE_ACL);
+      case COMMIT_KEY, COMMIT_PART, COMPLETE_UPLOAD -> onKey(p, v, b, k, AclRight.ACL_CREATE);
+      case LIST_OBJECTS_V1 -> onBucket(p, v, b, AclRight.ACL_LIST);
+      case LOOKUP_FILE -> onKey(p, v, b, path, AclRight.ACL_READ);
+      case CREATE_FILE -> onKey(p, v, b, path + "/f", AclRight.ACL_CREATE);
+      case COMMIT_FILE -> onKey(p, v, b, path, AclRight.ACL_CREATE);
+      case DELETE_DIRECTORY -> onKey(p, v, b, path, AclRight.ACL_DELETE);
+      case RENAME_FILE -> onKey(p, v, b, path, AclRight.ACL_DELETE)
+          && onKey(p, v, b, path + "r", AclRight.ACL_CREATE);
+      case LIST_PARTS, LOOKUP_SNAPSHOT_KEY -> onKey(p, v, b, k, AclRight.ACL_READ);
+      case ABORT_UPLOAD -> onKey(p, v, b, k, AclRight.ACL_DELETE);
+      case CREATE_TOKEN, LIST_TOKENS, REVOKE_TOKEN -> false;
       case GET_FILE_STATUS -> onKey(p, v, b, path, AclRight.ACL_READ);
       case CREATE_DIRECTORY -> onKey(p, v, b, path + "/n", AclRight.ACL_CREATE);
       case DELETE_FILE -> onKey(p, v, b, path, AclRight.ACL_DELETE);
@@ -317,6 +355,42 @@ class AclModelTest {
       case LIST_OPEN_FILES -> om.listOpenFiles(ListOpenFilesRequest.newBuilder().setVolume(v)
           .setBucket(b).build());
       case GET_COUNTERS -> f.admin(p).getCounters(GetCountersRequest.getDefaultInstance());
+      case SET_KEY_ACL -> om.setAcl(SetAclRequest.newBuilder().setTarget(AclResource.newBuilder()
+          .setVolume(v).setBucket(b).setKey(k)).addAcls(readBy(pick(USERS))).build());
+      case REMOVE_VOLUME_ACL -> om.removeAcl(RemoveAclRequest.newBuilder().setTarget(AclResource
+          .newBuilder().setVolume(v)).addAcls(readBy(pick(USERS))).build());
+      case COMMIT_KEY -> om.commitKey(CommitKeyRequest.newBuilder().setVolume(v).setBucket(b)
+          .setKey(k).setClientId(1).setDataSize(1).build());
+      case LIST_OBJECTS_V1 -> om.listObjectsV1(ListObjectsV1Request.newBuilder().setVolume(v)
+          .setBucket(b).build());
+      case LOOKUP_FILE -> om.lookupFile(LookupFileRequest.newBuilder().setVolume(v).setBucket(b)
+          .setPath(path).build());
+      case CREATE_FILE -> om.createFile(CreateFileRequest.newBuilder().setVolume(v).setBucket(b)
+          .setPath(path + "/f").build());
+      case COMMIT_FILE -> om.commitFile(CommitFileRequest.newBuilder().setVolume(v).setBucket(b)
+          .setPath(path).setClientId(1).setDataSize(1).build());
+      case DELETE_DIRECTORY -> om.deleteDirectory(DeleteDirectoryRequest.newBuilder().setVolume(v)
+          .setBucket(b).setPath(path).build());
+      case RENAME_FILE -> om.rename(RenameRequest.newBuilder().setVolume(v).setBucket(b)
+          .setFromPath(path).setToPath(path + "r").build());
+      case LIST_PARTS -> om.listParts(ListPartsRequest.newBuilder().setVolume(v).setBucket(b)
+          .setKey(k).setUploadId(NO_UPLOAD).build());
+      case COMMIT_PART -> om.commitMultipartPart(CommitMultipartPartRequest.newBuilder()
+          .setVolume(v).setBucket(b).setKey(k).setUploadId(NO_UPLOAD).setPartNumber(1)
+          .setSize(1).setEtag("e").build());
+      case COMPLETE_UPLOAD -> om.completeMultipartUpload(CompleteMultipartUploadRequest
+          .newBuilder().setVolume(v).setBucket(b).setKey(k).setUploadId(NO_UPLOAD).build());
+      case ABORT_UPLOAD -> om.abortMultipartUpload(AbortMultipartUploadRequest.newBuilder()
+          .setVolume(v).setBucket(b).setKey(k).setUploadId(NO_UPLOAD).build());
+      case DELETE_SNAPSHOT -> om.deleteSnapshot(DeleteSnapshotRequest.newBuilder().setVolume(v)
+          .setBucket(b).setName("snap").build());
+      case LOOKUP_SNAPSHOT_KEY -> om.lookupSnapshotKey(LookupSnapshotKeyRequest.newBuilder()
+          .setVolume(v).setBucket(b).setSnapshotName("snap").setKey(k).build());
+      case CREATE_TOKEN -> f.admin(p).createToken(CreateTokenRequest.newBuilder()
+          .setPrincipal(pick(USERS)).build());
+      case LIST_TOKENS -> f.admin(p).listTokens(ListTokensRequest.getDefaultInstance());
+      case REVOKE_TOKEN -> f.admin(p).revokeToken(RevokeTokenRequest.newBuilder()
+          .setId("nosuchtoken").build());
       case GET_FILE_STATUS -> om.getFileStatus(GetFileStatusRequest.newBuilder().setVolume(v)
           .setBucket(b).setPath(path).build());
       case CREATE_DIRECTORY -> om.createDirectory(CreateDirectoryRequest.newBuilder().setVolume(v)
