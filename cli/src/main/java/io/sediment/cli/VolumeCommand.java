@@ -109,16 +109,8 @@ final class VolumeCommand implements Callable<Integer> {
       description = {"Change a volume's owner or quotas (only those given), then print it.",
           "A quota of 0 is unlimited."})
   static final class Update extends OnVolume {
-    @Option(names = {"-u", "--user"}, paramLabel = "OWNER", description = "The new owner.")
-    String owner;
-
-    @Option(names = "--space-quota", paramLabel = "SIZE",
-        description = "Bytes, with an optional unit B, KB, MB, GB, TB, PB (powers of 1024).")
-    String spaceQuota;
-
-    @Option(names = "--namespace-quota", paramLabel = "N",
-        description = "Most buckets and keys.")
-    Long namespaceQuota;
+    @CommandLine.Mixin
+    PropertyUpdate update;
 
     private final SetVolumePropertiesRequest.Builder req = SetVolumePropertiesRequest.newBuilder();
 
@@ -126,23 +118,7 @@ final class VolumeCommand implements Callable<Integer> {
     void check() {
       super.check();
       req.setVolume(at.volume());
-      if (owner != null) {
-        req.setOwner(owner);
-      }
-      if (spaceQuota != null) {
-        req.setQuotaInBytes(Sizes.parse(cmd(), "--space-quota", spaceQuota));
-      }
-      if (namespaceQuota != null) {
-        if (namespaceQuota < 0) {
-          throw new CommandLine.ParameterException(cmd(),
-              "--namespace-quota must not be negative: " + namespaceQuota);
-        }
-        req.setQuotaInNamespace(namespaceQuota);
-      }
-      if (owner == null && spaceQuota == null && namespaceQuota == null) {
-        throw new CommandLine.ParameterException(cmd(),
-            "Nothing to update: give --user, --space-quota or --namespace-quota");
-      }
+      update.applyTo(cmd(), req::setOwner, req::setQuotaInBytes, req::setQuotaInNamespace);
     }
 
     @Override
