@@ -106,19 +106,20 @@ public final class ObjectAcls {
       case VOLUME -> {
         VolumeInfo v = ctx.requireVolume(null, target.volume());
         List<OmAcl> acls = bounded.apply(v.getAclsList());
-        ctx.putVolumeRow(txn, v.toBuilder().clearAcls().addAllAcls(acls).setUpdateId(txn.allocateId())
-                .setModificationTime(txn.now()).build());
+        ctx.parsedRows().putVolume(txn, v.toBuilder().clearAcls().addAllAcls(acls)
+            .setUpdateId(txn.allocateId()).setModificationTime(txn.now()).build());
         yield acls;
       }
       case BUCKET -> {
         BucketInfo b = ctx.requireBucket(null, target.volume(), target.bucket());
         List<OmAcl> acls = bounded.apply(b.getAclsList());
-        ctx.putBucketRow(txn, b.toBuilder().clearAcls().addAllAcls(acls).setUpdateId(txn.allocateId())
-                .setModificationTime(txn.now()).build());
+        ctx.parsedRows().putBucket(txn, b.toBuilder().clearAcls().addAllAcls(acls)
+            .setUpdateId(txn.allocateId()).setModificationTime(txn.now()).build());
         yield acls;
       }
       case KEY -> editKey(txn, target, bounded);
-      case PREFIX -> prefixes.rewrite(txn, requirePrefixBucket(null, target), target.key(), bounded);
+      case PREFIX ->
+          prefixes.rewrite(txn, requirePrefixBucket(null, target), target.key(), bounded);
     });
   }
 

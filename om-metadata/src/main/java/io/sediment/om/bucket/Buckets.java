@@ -83,7 +83,7 @@ public final class Buckets {
           .setModificationTime(now)
           .addAllAcls(DefaultAcls.forBucket(own, vol.getAclsList()))
           .build();
-      ctx.putBucketRow(txn, info);
+      ctx.parsedRows().putBucket(txn, info);
       txn.count(OmCounter.BUCKETS, 1);
       return info;
     });
@@ -103,7 +103,7 @@ public final class Buckets {
           .setModificationTime(txn.now());
       patch.applyTo(b::setOwner, b::setQuotaInBytes, b::setQuotaInNamespace);
       BucketInfo info = b.build();
-      ctx.putBucketRow(txn, info);
+      ctx.parsedRows().putBucket(txn, info);
       return info;
     });
   }
@@ -158,7 +158,7 @@ public final class Buckets {
         throw new OmException(Code.FAILED_PRECONDITION, where + " has snapshots: delete them first");
       }
       BatchOperation batch = txn.batch();
-      ctx.deleteBucketRow(txn, volume, bucket);
+      ctx.parsedRows().deleteBucket(txn, volume, bucket);
       txn.count(OmCounter.BUCKETS, -1);
       Table<String, KeyInfo> open = ctx.table(fso ? OPEN_FILE_TABLE : OPEN_KEY_TABLE);
       String openPrefix = fso ? ids : names;

@@ -48,7 +48,7 @@ public final class Volumes {
           .setModificationTime(now)
           .addAllAcls(DefaultAcls.forVolume(owner))
           .build();
-      ctx.putVolumeRow(txn, info);
+      ctx.parsedRows().putVolume(txn, info);
       txn.count(OmCounter.VOLUMES, 1);
       return info;
     });
@@ -68,7 +68,7 @@ public final class Volumes {
           .setModificationTime(txn.now());
       patch.applyTo(b::setOwner, b::setQuotaInBytes, b::setQuotaInNamespace);
       VolumeInfo info = b.build();
-      ctx.putVolumeRow(txn, info);
+      ctx.parsedRows().putVolume(txn, info);
       return info;
     });
   }
@@ -93,7 +93,7 @@ public final class Volumes {
         throw new OmException(Code.FAILED_PRECONDITION,
             "Volume '" + volume + "' is not empty: delete its buckets first");
       }
-      ctx.deleteVolumeRow(txn, volume);
+      ctx.parsedRows().deleteVolume(txn, volume);
       txn.count(OmCounter.VOLUMES, -1);
       return null;
     });

@@ -323,43 +323,12 @@ public final class OmContext {
     return parsedRows.bucket(volume, bucket);
   }
 
-  /** The volume and bucket rows kept parsed in memory. */
+  /**
+   * The volume and bucket rows kept parsed in memory; volume and bucket rows change only through
+   * its {@code put}/{@code delete} methods, which keep it in step with the tables.
+   */
   public VolumeBucketCache parsedRows() {
     return parsedRows;
-  }
-
-  /**
-   * Writes volume row {@code info} in {@code txn}'s batch. Volume rows change only through this
-   * and {@link #deleteVolumeRow}, which keep {@link #parsedRows} in step with the table.
-   */
-  public void putVolumeRow(WriteTxn txn, VolumeInfo info) {
-    String key = OmKeys.volumeKey(info.getName());
-    volumeTable.putWithBatch(txn.batch(), key, info);
-    txn.changedVolume(key);
-  }
-
-  /** Deletes volume {@code volume}'s row in {@code txn}'s batch; see {@link #putVolumeRow}. */
-  public void deleteVolumeRow(WriteTxn txn, String volume) {
-    String key = OmKeys.volumeKey(volume);
-    volumeTable.deleteWithBatch(txn.batch(), key);
-    txn.changedVolume(key);
-  }
-
-  /**
-   * Writes bucket row {@code info} in {@code txn}'s batch. Bucket rows change only through this
-   * and {@link #deleteBucketRow}, which keep {@link #parsedRows} in step with the table.
-   */
-  public void putBucketRow(WriteTxn txn, BucketInfo info) {
-    String key = OmKeys.bucketKey(info.getVolumeName(), info.getBucketName());
-    bucketTable.putWithBatch(txn.batch(), key, info);
-    txn.changedBucket(key);
-  }
-
-  /** Deletes bucket {@code volume/bucket}'s row in {@code txn}'s batch; see {@link #putBucketRow}. */
-  public void deleteBucketRow(WriteTxn txn, String volume, String bucket) {
-    String key = OmKeys.bucketKey(volume, bucket);
-    bucketTable.deleteWithBatch(txn.batch(), key);
-    txn.changedBucket(key);
   }
 
   /** An OBJECT_STORE or LEGACY bucket, else UNIMPLEMENTED/INVALID for FSO. */

@@ -29,6 +29,10 @@ import java.util.concurrent.atomic.LongAdder;
  *       goes to the table.</li>
  * </ul>
  *
+ * <p>Volume and bucket rows are written only through {@link #putVolume}, {@link #deleteVolume},
+ * {@link #putBucket} and {@link #deleteBucket}, which record the key in the write's
+ * {@link WriteTxn}; {@link OmContext#write} invalidates those keys once the batch is applied.
+ *
  * <p>Every read of a volume or bucket row of the live store goes through it; reads in a {@link io.sediment.db.ReadView} (a
  * point in time) read the view. Thread-safe.
  */
@@ -93,6 +97,34 @@ public final class VolumeBucketCache {
       cache.asMap().compute(key, (k, current) -> invalidations.get() == seen ? loaded : current);
     }
     return loaded;
+  }
+
+  /** Writes volume row {@code info} in {@code txn}'s batch; forgotten here once it commits. */
+  public void putVolume(WriteTxn txn, VolumeInfo info) {
+    String key = OmKeys.volumeKey(info.getName());
+    volumeTable.putWithBatch(txn.batch(), key, info);
+    txn.changedVolume(key);
+  }
+
+  /** Deletes volume {@code volume}'s row in {@code txn}'s batch; forgotten here once it commits. */
+  public void deleteVolume(WriteTxn txn, String volume) {
+    String key = OmKeys.volumeKey(volume);
+    volumeTable.deleteWithBatch(txn.batch(), key);
+    txn.changedVolume(key);
+  }
+
+  /** Writes bucket row {@code info} in {@code txn}'s batch; forgotten here once it commits. */
+  public void putBucket(WriteTxn txn, BucketInfo info) {
+    String key = OmKeys.bucketKey(info.getVolumeName(), info.getBucketName());
+    bucketTable.putWithBatch(txn.batch(), key, info);
+    txn.changedBucket(key);
+  }
+
+  /** Deletes bucket {@code volume/bucket}'s row in {@code txn}'s batch; see {@link #putBucket}. */
+  public void deleteBucket(WriteTxn txn, String volume, String bucket) {
+    String key = OmKeys.bucketKey(volume, bucket);
+    bucketTable.deleteWithBatch(txn.batch(), key);
+    txn.changedBucket(key);
   }
 
   /**
