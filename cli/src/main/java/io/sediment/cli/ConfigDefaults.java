@@ -188,7 +188,7 @@ final class ConfigDefaults implements CommandLine.IDefaultValueProvider {
       throw new CommandLine.ParameterException(cmd, "Cannot read the configuration file "
           + file + ": " + e);
     }
-    Map<String, OptionSpec> known = ConfigKeys.fileKeys(command.root());
+    Map<String, OptionSpec> known = ConfigKeys.fileKeys(everyCommand(command.root()));
     values = new HashMap<>();
     for (String key : new TreeSet<>(p.stringPropertyNames())) {
       if (!known.containsKey(key)) {
@@ -199,6 +199,15 @@ final class ConfigDefaults implements CommandLine.IDefaultValueProvider {
     }
     files.put(file, values);
     return values;
+  }
+
+  /**
+   * {@code root}, or a root with every command when {@code root} has only the one a run needs
+   * ({@link Subcommands#named}): a file may hold the settings of every command.
+   */
+  private static CommandSpec everyCommand(CommandSpec root) {
+    return root.subcommands().size() == Subcommands.ALL.size() ? root
+        : Sediment.commandLine(Map.of()).getCommandSpec();
   }
 
   /** A hint naming the known key closest to a misspelt one, or nothing. */

@@ -2,6 +2,7 @@ package io.sediment.cli;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine;
@@ -11,15 +12,6 @@ import picocli.CommandLine;
  */
 @Command(name = "sediment", mixinStandardHelpOptions = true, version = "sediment 0.1.0-SNAPSHOT",
     description = "A tombstone-aware metadata store over RocksDB.",
-    subcommands = {ServeCommand.class, LoadCommand.class, LsCommand.class, RmCommand.class,
-        LdbCommand.class, ReconCommand.class,
-        SnapshotCommand.class, TombstonesCommand.class, CompactCommand.class,
-        CheckpointCommand.class, VerifyCommand.class, RepairCommand.class, HaCommand.class,
-        TokenCommand.class,
-        AclCommand.class,
-        VolumeCommand.class, BucketCommand.class, KeyCommand.class, DirCommand.class,
-        FileCommand.class, MpuCommand.class, OpenKeysCommand.class,
-        CommandLine.HelpCommand.class},
     footer = {"", "Exit codes: 0 success, 1 failure, 2 usage error."})
 public final class Sediment implements Runnable {
 
@@ -43,6 +35,15 @@ public final class Sediment implements Runnable {
     return commandLine(System.getenv(), CommandLine.defaultFactory());
   }
 
+  /**
+   * {@link #commandLine()} for running {@code args}: when its first argument names a command,
+   * only that command is registered (see {@link Subcommands#named}), so that a run builds the
+   * option model of one command instead of all of them.
+   */
+  static CommandLine commandLineFor(String[] args) {
+    return commandLine(System.getenv(), CommandLine.defaultFactory(), Subcommands.named(args));
+  }
+
   /** {@link #commandLine()} over the environment {@code env} instead of the process's. */
   static CommandLine commandLine(Map<String, String> env) {
     return commandLine(env, CommandLine.defaultFactory());
@@ -58,12 +59,20 @@ public final class Sediment implements Runnable {
    * commands {@code factory} makes (tests hand a command its terminal this way).
    */
   static CommandLine commandLine(Map<String, String> env, CommandLine.IFactory factory) {
-    CommandLine cmd = new CommandLine(new Sediment(), factory)
-        .setExecutionExceptionHandler((e, c, parseResult) -> {
-          c.getErr().println("error: " + describe(e));
-          c.getErr().flush();
-          return EXIT_FAILURE;
-        });
+    return commandLine(env, factory, Subcommands.ALL);
+  }
+
+  private static CommandLine commandLine(Map<String, String> env, CommandLine.IFactory factory,
+      List<Class<?>> subcommands) {
+    CommandLine cmd = new CommandLine(new Sediment(), factory);
+    for (Class<?> sub : subcommands) {
+      cmd.addSubcommand(Subcommands.name(sub), new CommandLine(sub, factory));
+    }
+    cmd.setExecutionExceptionHandler((e, c, parseResult) -> {
+      c.getErr().println("error: " + describe(e));
+      c.getErr().flush();
+      return EXIT_FAILURE;
+    });
     String[] version = cmd.getCommandSpec().version();
     cmd.getSubcommands().values().forEach(sub -> sub.getCommandSpec().version(version));
     ConfigDefaults defaults = new ConfigDefaults(env);
@@ -118,6 +127,6 @@ public final class Sediment implements Runnable {
   }
 
   public static void main(String[] args) {
-    System.exit(commandLine().execute(args));
+    System.exit(commandLineFor(args).execute(args));
   }
 }

@@ -17,8 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code bin/sediment}, run against a stand-in {@code java} that prints what it was given: it
- * caps glibc's malloc arenas at 2 unless the caller chose a value, and passes the jar, the
- * {@code SEDIMENT_JAVA_OPTS} and the arguments through.
+ * caps glibc's malloc arenas at 2 unless the caller chose a value, maps the class-data sharing
+ * archive beside the jar when there is one, uses the C1 compiler alone for short commands, and
+ * passes the jar, the {@code SEDIMENT_JAVA_OPTS} and the arguments through.
  */
 class LauncherScriptTest {
 
@@ -64,7 +65,27 @@ class LauncherScriptTest {
     String jar = dir.resolve("cli/target/sediment.jar").toString();
     assertEquals(List.of("MALLOC_ARENA_MAX=2", "args=-jar " + jar + " serve --port 0"),
         launch(script, Map.of(), "serve", "--port", "0"));
-    assertEquals(List.of("MALLOC_ARENA_MAX=8", "args=-Xmx1g -jar " + jar + " ls"),
+    assertEquals(List.of("MALLOC_ARENA_MAX=8",
+            "args=-XX:TieredStopAtLevel=1 -Xmx1g -jar " + jar + " ls"),
         launch(script, Map.of("MALLOC_ARENA_MAX", "8", "SEDIMENT_JAVA_OPTS", "-Xmx1g"), "ls"));
+  }
+
+  @Test
+  void theLauncherMapsTheArchiveBesideTheJarAndKeepsTheOptimisingCompilerForLongCommands()
+      throws Exception {
+    Path script = install();
+    String jar = dir.resolve("cli/target/sediment.jar").toString();
+    String archive = Files.createFile(dir.resolve("cli/target/sediment.jsa")).toString();
+    String cds = "-XX:SharedArchiveFile=" + archive + " -Xlog:cds=off -Xlog:cds+dynamic=off";
+    for (String longRunning : List.of("serve", "recon", "load", "ldb", "verify", "repair")) {
+      assertEquals("args=" + cds + " -jar " + jar + " " + longRunning,
+          launch(script, Map.of(), longRunning).get(1));
+    }
+    for (String quick : List.of("ls", "key", "--version", "help")) {
+      assertEquals("args=" + cds + " -XX:TieredStopAtLevel=1 -jar " + jar + " " + quick,
+          launch(script, Map.of(), quick).get(1));
+    }
+    assertEquals("args=" + cds + " -XX:TieredStopAtLevel=1 -jar " + jar,
+        launch(script, Map.of()).get(1));
   }
 }

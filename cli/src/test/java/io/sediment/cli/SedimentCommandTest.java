@@ -31,7 +31,7 @@ class SedimentCommandTest {
   record Run(int code, String out, String err) { }
 
   static Run run(String... args) {
-    return run(Sediment.commandLine(), args);
+    return run(Sediment.commandLineFor(args), args);
   }
 
   static Run run(CommandLine cmd, String... args) {
