@@ -17,7 +17,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.rocksdb.Checkpoint;
 import org.rocksdb.ColumnFamilyHandle;
-import org.rocksdb.IngestExternalFileOptions;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -55,6 +54,7 @@ public final class RocksDatabase implements AutoCloseable {
   private final OperationGuard guard;
   private final GuardedCalls calls;
   private final RocksIntrospection introspection;
+  private final SstIngestion sstIngestion;
   private final Duration closeTimeout;
   private final OpenIterators openIterators = new OpenIterators();
   private final Set<ManagedSnapshot> openSnapshots = ConcurrentHashMap.newKeySet();
@@ -85,6 +85,7 @@ public final class RocksDatabase implements AutoCloseable {
     this.guard = OperationGuard.forStore("store " + name);
     this.calls = new GuardedCalls(name, path, db, guard, options, secondaryPath != null);
     this.introspection = new RocksIntrospection(this, calls, options, path);
+    this.sstIngestion = new SstIngestion(this, calls, options);
   }
 
   public String name() {
@@ -111,6 +112,11 @@ public final class RocksDatabase implements AutoCloseable {
   /** Properties, tickers, SST metadata and file checks of this database. */
   public RocksIntrospection introspection() {
     return introspection;
+  }
+
+  /** SST files written outside the database and ingested into it (bulk loads). */
+  public SstIngestion sstIngestion() {
+    return sstIngestion;
   }
 
   /**
@@ -233,46 +239,6 @@ public final class RocksDatabase implements AutoCloseable {
       if (!batch.rangeDeletions().isEmpty()) {
         long seq = rocks.getLatestSequenceNumber();
         batch.rangeDeletions().forEach((family, n) -> options.rangeDeletions().recorded(family, n, seq));
-      }
-    });
-  }
-
-  // ---- bulk load --------------------------------------------------------------------------
-
-  /**
-   * A new series of SST files of {@code cf} in {@code dir} (which must exist), each finished at
-   * about {@code targetFileBytes}, written with {@code cf}'s options; the caller closes it.
-   *
-   * @throws UnsupportedOperationException on a secondary
-   */
-  public SstFileSeries newSstFiles(ColumnFamily cf, Path dir, long targetFileBytes) {
-    calls.checkWritable("bulk load");
-    return calls.call(cf, "newSstFiles", rocks -> {
-      handle(cf);
-      return new SstFileSeries(name, cf.name(), dir, options.sstWriterOptions(cf.name()),
-          targetFileBytes);
-    });
-  }
-
-  /**
-   * Ingests {@code files} (finished SST files whose key ranges do not overlap) into {@code cf} in
-   * one atomic call: all of them or, when it fails, none. The files are linked into the store
-   * (moved, falling back to a copy) and synced; their rows take a sequence number above every
-   * earlier write, so they replace rows under the same keys.
-   *
-   * @throws StoreException if RocksDB refuses them; the column family is unchanged
-   */
-  public void ingest(ColumnFamily cf, List<Path> files) {
-    List<String> paths = new ArrayList<>(files.size());
-    for (Path f : files) {
-      paths.add(f.toAbsolutePath().toString());
-    }
-    calls.write(cf, "ingestExternalFile", rocks -> {
-      try (Managed<IngestExternalFileOptions> o =
-               Managed.of(new IngestExternalFileOptions(), name)) {
-        o.get().setMoveFiles(true).setSnapshotConsistency(true).setAllowGlobalSeqNo(true)
-            .setAllowBlockingFlush(true);
-        rocks.ingestExternalFile(handle(cf), paths, o.get());
       }
     });
   }

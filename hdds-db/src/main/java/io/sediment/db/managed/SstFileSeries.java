@@ -15,7 +15,7 @@ import org.rocksdb.SstFileWriter;
  * ({@code 000001.sst}, {@code 000002.sst}, ...), each finished once it reaches a target size,
  * with a copy of that column family's options (table format, filter, compression, comparator),
  * so the files read exactly like the ones its flushes write. Created by
- * {@link RocksDatabase#newSstFiles}; {@link RocksDatabase#ingest} adds the finished files to the
+ * {@link SstIngestion#newFiles}; {@link SstIngestion#ingest} adds the finished files to the
  * column family.
  *
  * <p>The caller adds keys in strictly increasing order (RocksDB refuses others; checking them

@@ -21,7 +21,7 @@ import java.util.stream.Stream;
  * The {@link TableBulkLoad} of one table of an {@link RDBStore}: encodes each row with the
  * table's codecs, checks it (null, key limit, strictly after the previous key) before anything is
  * written, appends it to an {@link SstFileSeries} in its own work directory, and ingests the
- * series in one {@link RocksDatabase#ingest} call. Not thread-safe.
+ * series in one {@link io.sediment.db.managed.SstIngestion#ingest} call. Not thread-safe.
  */
 final class RDBTableBulkLoad<K, V> implements TableBulkLoad<K, V> {
 
@@ -58,7 +58,7 @@ final class RDBTableBulkLoad<K, V> implements TableBulkLoad<K, V> {
           + ": cannot create a bulk-load directory in " + db.path() + ": " + e.getMessage(), e);
     }
     try {
-      this.files = db.newSstFiles(family, dir, targetFileBytes);
+      this.files = db.sstIngestion().newFiles(family, dir, targetFileBytes);
     } catch (RuntimeException | Error e) {
       deleteDirectory();
       throw e;
@@ -138,7 +138,7 @@ final class RDBTableBulkLoad<K, V> implements TableBulkLoad<K, V> {
       return;
     }
     try {
-      db.ingest(family, files.files());
+      db.sstIngestion().ingest(family, files.files());
       state = State.INGESTED;
     } catch (RuntimeException e) {
       state = State.FAILED;

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -122,7 +123,8 @@ public final class NamespaceBulkLoader {
       requireNew(plan);
       return txn.allocateIds(ids);
     });
-    progress.step(Step.RESERVED, "reserved " + ids + " object ids from " + firstId);
+    progress.step(Step.RESERVED, String.format(Locale.ROOT, "reserved %,d object ids from %d",
+        ids, firstId));
     NamespaceLayout layout = new NamespaceLayout(plan, tree, firstId, now);
     NamespaceRows rows = new NamespaceRows(plan, layout, tree, now, written);
     Map<String, BulkLoadResult.TableResult> results = new LinkedHashMap<>();
@@ -140,8 +142,9 @@ public final class NamespaceBulkLoader {
             load.files().size(), load.fileBytes());
         results.merge(load.table(), r, (a, b) -> new BulkLoadResult.TableResult(
             a.rows() + b.rows(), a.files() + b.files(), a.bytes() + b.bytes()));
-        progress.step(Step.INGESTED, load.table() + ": " + r.rows() + " rows in " + r.files()
-            + " files, " + r.bytes() + " bytes");
+        progress.step(Step.INGESTED, String.format(Locale.ROOT,
+            "ingested %s: %,d rows in %d files, %,d bytes", load.table(), r.rows(), r.files(),
+            r.bytes()));
       }
       ingested = System.nanoTime();
       ctx.write(txn -> {
@@ -282,8 +285,8 @@ public final class NamespaceBulkLoader {
 
   private static void finished(TableBulkLoad<?, ?> load, Progress progress) {
     load.finish();
-    progress.step(Step.GENERATED, load.table() + ": " + load.rowCount() + " rows in "
-        + load.files().size() + " files");
+    progress.step(Step.GENERATED, String.format(Locale.ROOT, "generated %s: %,d rows in %d files",
+        load.table(), load.rowCount(), load.files().size()));
   }
 
   /** The volume and bucket rows and the counters, into the commit's transaction. */
