@@ -62,7 +62,10 @@ import java.util.concurrent.atomic.LongAdder;
  * ingested rows that no bucket owns; {@code sediment verify} then reports the store-wide
  * counters below its scan.
  *
- * <p>Thread-safe to call, one load at a time per store.
+ * <p>Not replicated: on a member of a replicated group it changes that replica's store only (its
+ * rows carry the time of the load), so build a group's namespace in one store before the group
+ * first starts and copy that store to the others. Thread-safe to call, one load at a time per
+ * store.
  */
 public final class NamespaceBulkLoader {
 
