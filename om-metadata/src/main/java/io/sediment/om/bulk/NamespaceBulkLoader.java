@@ -81,7 +81,7 @@ public final class NamespaceBulkLoader {
     COMMITTED
   }
 
-  /** Receives each step as it ends, with a line for a log. */
+  /** Receives each step as it ends, with a line for a log; called on the loading thread only. */
   @FunctionalInterface
   public interface Progress {
     void step(Step step, String message);
@@ -221,22 +221,22 @@ public final class NamespaceBulkLoader {
     groups.add(() -> {
       var keys = open(store.bulkLoad(KEY_TABLE), made.get(0));
       rows.keys(keys);
-      finished(keys, progress);
+      keys.finish();
     });
     groups.add(() -> {
       var uploads = open(store.bulkLoad(MULTIPART_INFO_TABLE), made.get(1));
       rows.uploads(uploads);
-      finished(uploads, progress);
+      uploads.finish();
       var parts = open(store.bulkLoad(MULTIPART_PARTS_TABLE), made.get(1));
       rows.parts(parts);
-      finished(parts, progress);
+      parts.finish();
     });
     groups.add(() -> {
       var dirs = open(store.bulkLoad(DIRECTORY_TABLE), made.get(2));
       var files = open(store.bulkLoad(FILE_TABLE), made.get(2));
       rows.tree(dirs, files);
-      finished(dirs, progress);
-      finished(files, progress);
+      dirs.finish();
+      files.finish();
     });
     ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
       Thread t = new Thread(r, "bulk-load");
@@ -253,24 +253,21 @@ public final class NamespaceBulkLoader {
         try {
           f.get();
         } catch (ExecutionException e) {
-          RuntimeException cause = e.getCause() instanceof RuntimeException r ? r
+          // The first failure stops the others (below): their interruptions say nothing more.
+          failure = e.getCause() instanceof RuntimeException r ? r
               : new IllegalStateException("Bulk load failed: " + e.getCause(), e.getCause());
-          if (failure == null) {
-            failure = cause;
-          } else {
-            failure.addSuppressed(cause);
-          }
+          break;
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           failure = new IllegalStateException("Interrupted while generating the bulk load", e);
-          for (Future<?> other : futures) {
-            other.cancel(true);
-          }
           break;
         }
       }
     } finally {
+      // Generators not started are dropped, running ones stop at their next row once interrupted;
+      // their loads must not be closed (freeing native writers) while one may still add to it.
       pool.shutdownNow();
+      awaitTermination(pool);
       for (List<TableBulkLoad<?, ?>> m : made) {
         loads.addAll(m);
       }
@@ -278,18 +275,34 @@ public final class NamespaceBulkLoader {
     if (failure != null) {
       throw failure;
     }
+    for (TableBulkLoad<?, ?> load : loads) {
+      progress.step(Step.GENERATED, String.format(Locale.ROOT,
+          "generated %s: %,d rows in %d files", load.table(), load.rowCount(),
+          load.files().size()));
+    }
+  }
+
+  /** Waits for {@code pool}'s threads to end, keeping (and restoring) an interrupt. */
+  private static void awaitTermination(ExecutorService pool) {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        if (pool.awaitTermination(1, java.util.concurrent.TimeUnit.SECONDS)) {
+          break;
+        }
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static <K, V> TableBulkLoad<K, V> open(TableBulkLoad<K, V> load,
       List<TableBulkLoad<?, ?>> into) {
     into.add(load);
     return load;
-  }
-
-  private static void finished(TableBulkLoad<?, ?> load, Progress progress) {
-    load.finish();
-    progress.step(Step.GENERATED, String.format(Locale.ROOT, "generated %s: %,d rows in %d files",
-        load.table(), load.rowCount(), load.files().size()));
   }
 
   /** The volume and bucket rows and the counters, into the commit's transaction. */

@@ -67,7 +67,7 @@ final class NamespaceRows {
         KeyInfo open = ObjectKeys.openRow(row.getVolumeName(), row.getBucketName(), name,
             row.getOwner(), id, id + 1, now, acls);
         keys.add(prefix + name, ObjectKeys.committedRow(open, plan.keySize(), Map.of(), now));
-        written.increment();
+        counted();
       }
     }
   }
@@ -86,7 +86,7 @@ final class NamespaceRows {
         }
         uploads.add(OmKeys.multipartKey(row.getVolumeName(), row.getBucketName(), key,
             upload.getUploadId()), upload);
-        written.increment();
+        counted();
       }
     }
   }
@@ -100,7 +100,7 @@ final class NamespaceRows {
         for (int p = 1; p <= plan.partsPerUpload(); p++) {
           parts.add(OmKeys.multipartPartKey(uploadId, p),
               MultipartRows.part(p, plan.partSize(), etag(id + p), id + p, now));
-          written.increment();
+          counted();
         }
       }
     }
@@ -123,7 +123,7 @@ final class NamespaceRows {
         for (FsoTreeLayout.Child c : children) {
           dirs.add(OmKeys.pathKey(vid, bid, parent, c.name()), FsoDirectories.newRow(c.name(),
               NamespaceLayout.directoryId(b, c.preorder()), parent, row.getOwner(), acls, now));
-          written.increment();
+          counted();
         }
         for (long i = 0; i < fileCount; i++) {
           String leaf = FsoTreeLayout.fileName(i);
@@ -133,9 +133,20 @@ final class NamespaceRows {
               row.getOwner(), acls, now);
           files.add(OmKeys.pathKey(vid, bid, parent, leaf),
               FsoFiles.committedRow(open, leaf, parent, fileSize(), Map.of(), now));
-          written.increment();
+          counted();
         }
       });
+    }
+  }
+
+  /**
+   * Counts a row for progress, and stops the generation (with an exception) once its thread is
+   * interrupted: the loader interrupts the others when one fails or it is interrupted itself.
+   */
+  private void counted() {
+    written.increment();
+    if (Thread.currentThread().isInterrupted()) {
+      throw new IllegalStateException("Bulk load generation interrupted");
     }
   }
 

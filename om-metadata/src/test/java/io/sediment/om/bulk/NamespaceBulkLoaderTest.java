@@ -343,6 +343,36 @@ class NamespaceBulkLoaderTest {
   }
 
   @Test
+  void anInterruptedLoadStopsItsGeneratorsIngestsNothingAndLeavesNoFile() throws Exception {
+    OmMetadataStore om = bulkStore.store();
+    NamespacePlan plan = NamespacePlan.freon().keysPerBucket(200_000).uploadsPerBucket(1_000)
+        .fsoEntries(50_000).build();
+    try {
+      IllegalStateException stopped = assertThrows(IllegalStateException.class,
+          () -> om.bulkLoader(3).load(plan, (step, message) -> {
+            if (step == NamespaceBulkLoader.Step.RESERVED) {
+              Thread.currentThread().interrupt();
+            }
+          }));
+      assertTrue(stopped.getMessage().contains("Interrupted"), stopped.getMessage());
+      assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is kept");
+    } finally {
+      Thread.interrupted();
+    }
+    for (String table : List.of("keyTable", "multipartInfoTable", "fileTable")) {
+      assertTrue(om.dbStore().getTable(table).isEmpty(), table);
+    }
+    try (var files = java.nio.file.Files.list(om.dbStore().getPath())) {
+      assertEquals(List.of(), files.filter(f -> f.getFileName().toString()
+          .startsWith("bulk-load-")).toList(), "no work directory is left");
+    }
+    assertEquals(0L, om.counters().get(OmCounter.VOLUMES));
+    assertTrue(nextId(om) > 400_000, "only the reserved ids are spent");
+    om.bulkLoader(3).load(NamespacePlan.freon().keysPerBucket(10).build(), (step, message) -> { });
+    assertEquals(10L, om.bucketCounters("freon", "obs").get(OmCounter.KEYS), "a new load works");
+  }
+
+  @Test
   void aLoadThatFailsAfterIngestingRemovesWhatItIngested() {
     OmMetadataStore om = bulkStore.store();
     NamespacePlan plan = NamespacePlan.freon().keysPerBucket(300).uploadsPerBucket(4)
