@@ -31,19 +31,24 @@ import picocli.CommandLine.Spec;
  * {@code --rounds R}, each phase in R parts, the first phase rotating by round). Prints the
  * summary ({@link Report}) and writes it as JSON when asked. Exit code 0 when the run completed
  * (failed operations are reported, not fatal), 1 when it could not start, 2 for bad options.
+ * {@code freon build} ({@link BuildCommand}) builds a large namespace in a store instead.
  */
 @Command(name = "freon", mixinStandardHelpOptions = true, sortOptions = false,
+    subcommands = BuildCommand.class,
     description = {"Load generator for the OM gRPC service, with its floors in the same run.",
         "Workloads: create (OpenKey + CommitKey of new names), lookup (LookupKey), list "
             + "(ListObjectsV2 pages of 1,000 with and without delimiter, ListStatus pages of an "
             + "FSO bucket), delete (DeleteKey), mixed (60% lookup, 20% create, 10% list, "
-            + "10% delete)."})
+            + "10% delete).",
+        "`freon build` builds a namespace of millions of keys in a store by SST ingestion "
+            + "(see freon build --help)."})
 public final class Freon implements Callable<Integer> {
 
   @Spec
   CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "WORKLOAD",
+  // Optional for picocli only, so that `freon build` does not ask for it; call() requires it.
+  @Parameters(index = "0", arity = "0..1", paramLabel = "WORKLOAD",
       description = "create, lookup, list, delete or mixed.")
   String workloadName;
 
@@ -128,6 +133,9 @@ public final class Freon implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     Workload workload;
+    if (workloadName == null) {
+      throw bad("Missing WORKLOAD (create, lookup, list, delete, mixed), or the build command");
+    }
     try {
       workload = Workload.valueOf(workloadName.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {

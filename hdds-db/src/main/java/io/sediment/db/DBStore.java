@@ -39,6 +39,25 @@ public interface DBStore extends AutoCloseable {
    */
   void commitBatchOperation(BatchOperation batch);
 
+  /**
+   * Starts a bulk load of {@code table} (one of this store's, with its codecs): rows added in
+   * increasing key order go to new SST files of about the table's target file size
+   * ({@link DBProfile#targetFileSizeBase()}), ingested atomically by {@link TableBulkLoad#ingest}.
+   * The caller closes it.
+   *
+   * @throws IllegalArgumentException if {@code table} is not this store's
+   * @throws UnsupportedOperationException on a secondary
+   * @throws StoreException if its work directory cannot be created
+   */
+  <K, V> TableBulkLoad<K, V> bulkLoad(TableDefinition<K, V> table);
+
+  /**
+   * As {@link #bulkLoad(TableDefinition)}, finishing each file at about {@code targetFileBytes}.
+   *
+   * @throws IllegalArgumentException also if {@code targetFileBytes} is not positive
+   */
+  <K, V> TableBulkLoad<K, V> bulkLoad(TableDefinition<K, V> table, long targetFileBytes);
+
   /** Flushes every table's memtable to SST files and waits. */
   void flush();
 

@@ -5,6 +5,7 @@ import io.sediment.db.DBStore;
 import io.sediment.om.bucket.Buckets;
 import io.sediment.om.bucket.PropertyPatch;
 import io.sediment.om.bucket.Volumes;
+import io.sediment.om.bulk.NamespaceBulkLoader;
 import io.sediment.om.core.AppliedLog;
 import io.sediment.om.core.CounterScan;
 import io.sediment.om.core.OmContext;
@@ -111,6 +112,11 @@ public final class OmMetadataStore implements AutoCloseable {
   /** Applying a replicated log's entries to this store; see {@link AppliedLog}. */
   public AppliedLog appliedLog() {
     return new AppliedLog(areas.ctx);
+  }
+
+  /** Builds a large namespace from SST files, {@code threads} tables at once; no one else writes. */
+  public NamespaceBulkLoader bulkLoader(int threads) {
+    return new NamespaceBulkLoader(areas.ctx, threads);
   }
 
   /** Whole copies of this store moving between replicas; see {@link ReplicaFiles}. */

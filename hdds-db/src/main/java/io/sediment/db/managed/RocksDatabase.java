@@ -54,6 +54,7 @@ public final class RocksDatabase implements AutoCloseable {
   private final OperationGuard guard;
   private final GuardedCalls calls;
   private final RocksIntrospection introspection;
+  private final SstIngestion sstIngestion;
   private final Duration closeTimeout;
   private final OpenIterators openIterators = new OpenIterators();
   private final Set<ManagedSnapshot> openSnapshots = ConcurrentHashMap.newKeySet();
@@ -84,6 +85,7 @@ public final class RocksDatabase implements AutoCloseable {
     this.guard = OperationGuard.forStore("store " + name);
     this.calls = new GuardedCalls(name, path, db, guard, options, secondaryPath != null);
     this.introspection = new RocksIntrospection(this, calls, options, path);
+    this.sstIngestion = new SstIngestion(this, calls, options);
   }
 
   public String name() {
@@ -110,6 +112,11 @@ public final class RocksDatabase implements AutoCloseable {
   /** Properties, tickers, SST metadata and file checks of this database. */
   public RocksIntrospection introspection() {
     return introspection;
+  }
+
+  /** SST files written outside the database and ingested into it (bulk loads). */
+  public SstIngestion sstIngestion() {
+    return sstIngestion;
   }
 
   /**

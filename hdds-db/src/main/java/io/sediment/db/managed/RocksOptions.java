@@ -237,6 +237,21 @@ final class RocksOptions implements AutoCloseable {
     };
   }
 
+  /**
+   * A new {@code Options} for writing SST files of {@code family}: a native copy of its column
+   * family options (sharing their table factory, so the same format, filter and cache) over
+   * default DB options. The caller owns and closes it.
+   */
+  Options sstWriterOptions(String family) {
+    ColumnFamilyOptions cf = cfOptions.get(family);
+    if (cf == null) {
+      throw new IllegalArgumentException(owner + " has no table " + family);
+    }
+    try (DBOptions unused = new DBOptions()) {
+      return new Options(unused, cf);
+    }
+  }
+
   DBOptions dbOptions() { return dbOptions; }
   ColumnFamilyOptions columnFamilyOptions(String family) { return cfOptions.get(family); }
   Statistics statistics() { return statistics; }

@@ -37,6 +37,8 @@ public final class RDBStore implements DBStore {
   private final RocksDatabase db;
   private final CompactionScheduler scheduler;
   private final Duration closeTimeout;
+  private final int maxKeyBytes;
+  private final long targetFileBytes;
   private final Map<String, RDBTable> rawTables = new LinkedHashMap<>();
   private final Map<String, TypedTable<?, ?>> typedTables = new LinkedHashMap<>();
   /** Secondary stores: open views hold it for reading, a catch-up for writing. */
@@ -59,6 +61,8 @@ public final class RDBStore implements DBStore {
       WalRecovery walRecovery) {
     this.definition = definition;
     this.closeTimeout = closeTimeout;
+    this.maxKeyBytes = maxKeyBytes;
+    this.targetFileBytes = profile.targetFileSizeBase();
     List<String> names = new ArrayList<>();
     java.util.Set<String> deleteHeavy = new java.util.HashSet<>();
     for (TableDefinition<?, ?> t : definition.tables()) {
@@ -168,6 +172,26 @@ public final class RDBStore implements DBStore {
   public void commitBatchOperation(BatchOperation batch) {
     RDBBatchOperation.writable(batch, db);
     batch.commit();
+  }
+
+  @Override
+  public <K, V> io.sediment.db.TableBulkLoad<K, V> bulkLoad(TableDefinition<K, V> table) {
+    return bulkLoad(table, targetFileBytes);
+  }
+
+  @Override
+  public <K, V> io.sediment.db.TableBulkLoad<K, V> bulkLoad(TableDefinition<K, V> table,
+      long targetFileBytes) {
+    if (targetFileBytes <= 0) {
+      throw new IllegalArgumentException("targetFileBytes must be positive: " + targetFileBytes);
+    }
+    TypedTable<K, V> typed = getTable(table);
+    if (db.isSecondary()) {
+      throw new UnsupportedOperationException("Store " + getName() + " at " + getPath()
+          + " is a read-only secondary instance: bulk load is not allowed");
+    }
+    return new RDBTableBulkLoad<>(db, db.columnFamily(typed.getName()), table.keyCodec(),
+        table.valueCodec(), maxKeyBytes, targetFileBytes);
   }
 
   @Override

@@ -67,26 +67,35 @@ public final class Buckets {
         throw new OmException(Code.ALREADY_EXISTS,
             "Bucket '" + bucket + "' already exists in volume '" + volume + "'");
       }
-      long id = txn.allocateId();
-      long now = txn.now();
-      String own = owner == null || owner.isEmpty() ? vol.getOwner() : owner;
-      BucketInfo info = BucketInfo.newBuilder()
-          .setVolumeName(volume)
-          .setBucketName(bucket)
-          .setLayout(layout)
-          .setObjectId(id)
-          .setVolumeId(vol.getObjectId())
-          .setUpdateId(id)
-          .setOwner(own)
-          .setQuotaInBytes(quotaInBytes)
-          .setCreationTime(now)
-          .setModificationTime(now)
-          .addAllAcls(DefaultAcls.forBucket(own, vol.getAclsList()))
-          .build();
+      BucketInfo info = newRow(vol, bucket, layout, owner, quotaInBytes, txn.allocateId(),
+          txn.now());
       ctx.parsedRows().putBucket(txn, info);
       txn.count(OmCounter.BUCKETS, 1);
       return info;
     });
+  }
+
+  /**
+   * The row {@link #create} writes for a new bucket of volume {@code vol} with object id
+   * {@code id} at time {@code now} ({@code owner} null or empty: the volume's); a bulk load builds
+   * its rows with it too, so both write the same bytes.
+   */
+  public static BucketInfo newRow(VolumeInfo vol, String bucket, BucketLayout layout, String owner,
+      long quotaInBytes, long id, long now) {
+    String own = owner == null || owner.isEmpty() ? vol.getOwner() : owner;
+    return BucketInfo.newBuilder()
+        .setVolumeName(vol.getName())
+        .setBucketName(bucket)
+        .setLayout(layout)
+        .setObjectId(id)
+        .setVolumeId(vol.getObjectId())
+        .setUpdateId(id)
+        .setOwner(own)
+        .setQuotaInBytes(quotaInBytes)
+        .setCreationTime(now)
+        .setModificationTime(now)
+        .addAllAcls(DefaultAcls.forBucket(own, vol.getAclsList()))
+        .build();
   }
 
   /**

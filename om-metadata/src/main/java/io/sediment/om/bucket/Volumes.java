@@ -36,22 +36,28 @@ public final class Volumes {
       if (ctx.volumeIfExists(volume) != null) {
         throw new OmException(Code.ALREADY_EXISTS, "Volume '" + volume + "' already exists");
       }
-      long id = txn.allocateId();
-      long now = txn.now();
-      VolumeInfo info = VolumeInfo.newBuilder()
-          .setName(volume)
-          .setOwner(OmContext.nz(owner))
-          .setAdmin(OmContext.nz(owner))
-          .setObjectId(id)
-          .setUpdateId(id)
-          .setCreationTime(now)
-          .setModificationTime(now)
-          .addAllAcls(DefaultAcls.forVolume(owner))
-          .build();
+      VolumeInfo info = newRow(volume, owner, txn.allocateId(), txn.now());
       ctx.parsedRows().putVolume(txn, info);
       txn.count(OmCounter.VOLUMES, 1);
       return info;
     });
+  }
+
+  /**
+   * The row {@link #create} writes for a new volume with object id {@code id} at time
+   * {@code now}; a bulk load builds its rows with it too, so both write the same bytes.
+   */
+  public static VolumeInfo newRow(String volume, String owner, long id, long now) {
+    return VolumeInfo.newBuilder()
+        .setName(volume)
+        .setOwner(OmContext.nz(owner))
+        .setAdmin(OmContext.nz(owner))
+        .setObjectId(id)
+        .setUpdateId(id)
+        .setCreationTime(now)
+        .setModificationTime(now)
+        .addAllAcls(DefaultAcls.forVolume(owner))
+        .build();
   }
 
   /**

@@ -41,6 +41,21 @@ public final class WriteTxn {
     return nextObjectId++;
   }
 
+  /**
+   * {@code count} consecutive new ids, for a write that numbers many objects at once (a bulk
+   * load); returns the first. Persisted with the batch as {@link #allocateId} is.
+   *
+   * @throws IllegalArgumentException if {@code count} is negative
+   */
+  public long allocateIds(long count) {
+    if (count < 0) {
+      throw new IllegalArgumentException("count must not be negative: " + count);
+    }
+    long first = nextObjectId;
+    nextObjectId = Math.addExact(nextObjectId, count);
+    return first;
+  }
+
   /** The write's timestamp (epoch millis), one value for all its rows. */
   public long now() {
     return now;

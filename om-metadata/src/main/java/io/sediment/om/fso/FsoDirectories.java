@@ -92,22 +92,32 @@ public final class FsoDirectories {
     List<OmAcl> acls = DefaultAcls.forKey(owner, b.getAclsList());
     for (int j = from; j < to; j++) {
       long id = txn.allocateId();
-      d = DirectoryInfo.newBuilder()
-          .setName(path.component(j))
-          .setObjectId(id)
-          .setParentId(parent)
-          .setUpdateId(id)
-          .setCreationTime(txn.now())
-          .setModificationTime(txn.now())
-          .setOwner(owner)
-          .addAllAcls(acls)
-          .build();
+      d = newRow(path.component(j), id, parent, owner, acls, txn.now());
       dirTable.putWithBatch(txn.batch(),
           OmKeys.pathKey(b.getVolumeId(), b.getObjectId(), parent, d.getName()), d);
       txn.count(b.getObjectId(), OmCounter.DIRECTORIES, 1);
       parent = id;
     }
     return d;
+  }
+
+  /**
+   * The directoryTable row of a new directory {@code name} under {@code parentId} (the bucket's
+   * id at the top), with the ACL it inherits, created at {@code now}. A bulk load builds its rows
+   * with it too, so both write the same bytes.
+   */
+  public static DirectoryInfo newRow(String name, long id, long parentId, String owner,
+      List<OmAcl> acls, long now) {
+    return DirectoryInfo.newBuilder()
+        .setName(name)
+        .setObjectId(id)
+        .setParentId(parentId)
+        .setUpdateId(id)
+        .setCreationTime(now)
+        .setModificationTime(now)
+        .setOwner(owner)
+        .addAllAcls(acls)
+        .build();
   }
 
   /** See {@link FsoNamespace#deleteDirectory} for the contract. */

@@ -16,6 +16,8 @@ import io.sediment.om.core.OpenKeySession;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.DirectoryInfo;
 import io.sediment.proto.om.KeyInfo;
+import io.sediment.proto.om.OmAcl;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -75,25 +77,51 @@ public final class FsoFiles {
       }
       long objectId = txn.allocateId();
       long clientId = txn.allocateId();
-      KeyInfo open = KeyInfo.newBuilder()
-          .setVolumeName(volume)
-          .setBucketName(bucket)
-          .setKeyName(path.path())
-          .setFileName(path.leaf())
-          .setObjectId(objectId)
-          .setParentId(parent)
-          .setUpdateId(objectId)
-          .setClientId(clientId)
-          .setOwner(own)
-          .setCreationTime(txn.now())
-          .setModificationTime(txn.now())
-          .addAllAcls(DefaultAcls.forKey(own, b.getAclsList()))
-          .build();
+      KeyInfo open = openRow(volume, bucket, path.path(), path.leaf(), objectId, parent, clientId,
+          own, DefaultAcls.forKey(own, b.getAclsList()), txn.now());
       openFileTable.putWithBatch(txn.batch(),
           OmKeys.openFileKey(b.getVolumeId(), bid, parent, path.leaf(), clientId), open);
       txn.count(bid, OmCounter.OPEN_FILES, 1);
       return new OpenKeySession(clientId, open);
     });
+  }
+
+  /**
+   * The openFileTable row {@link #create} writes: file {@code path} (leaf {@code leaf}) under
+   * directory {@code parentId}, of {@code owner} (already resolved), with the ACL it inherits,
+   * opened at {@code now}. A bulk load builds its rows with it and {@link #committedRow} too, so
+   * both write the same bytes.
+   */
+  public static KeyInfo openRow(String volume, String bucket, String path, String leaf,
+      long objectId, long parentId, long clientId, String owner, List<OmAcl> acls, long now) {
+    return KeyInfo.newBuilder()
+        .setVolumeName(volume)
+        .setBucketName(bucket)
+        .setKeyName(path)
+        .setFileName(leaf)
+        .setObjectId(objectId)
+        .setParentId(parentId)
+        .setUpdateId(objectId)
+        .setClientId(clientId)
+        .setOwner(owner)
+        .setCreationTime(now)
+        .setModificationTime(now)
+        .addAllAcls(acls)
+        .build();
+  }
+
+  /** The fileTable row {@link #commit} makes of the open row {@code open} at {@code now}. */
+  public static KeyInfo committedRow(KeyInfo open, String leaf, long parentId, long size,
+      Map<String, String> metadata, long now) {
+    return open.toBuilder()
+        .setKeyName(leaf)
+        .setFileName(leaf)
+        .setParentId(parentId)
+        .setClientId(0)
+        .setDataSize(size)
+        .putAllMetadata(metadata)
+        .setModificationTime(now)
+        .build();
   }
 
   /** See {@link FsoNamespace#commitFile} for the contract. */
@@ -126,15 +154,7 @@ public final class FsoFiles {
             + "' after the file was opened; the file cannot be committed there");
       }
       KeyInfo previous = fileTable.get(key);
-      KeyInfo committed = open.toBuilder()
-          .setKeyName(path.leaf())
-          .setFileName(path.leaf())
-          .setParentId(parent)
-          .setClientId(0)
-          .setDataSize(size)
-          .putAllMetadata(metadata)
-          .setModificationTime(txn.now())
-          .build();
+      KeyInfo committed = committedRow(open, path.leaf(), parent, size, metadata, txn.now());
       openFileTable.deleteWithBatch(txn.batch(), openKey);
       txn.count(bid, OmCounter.OPEN_FILES, -1);
       fileTable.putWithBatch(txn.batch(), key, committed);

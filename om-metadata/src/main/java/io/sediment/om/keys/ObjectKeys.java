@@ -16,6 +16,7 @@ import io.sediment.om.core.OpenKeySession;
 import io.sediment.om.core.WriteTxn;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.KeyInfo;
+import io.sediment.proto.om.OmAcl;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -55,24 +56,45 @@ public final class ObjectKeys {
       BucketInfo info = ctx.requireObjectStoreBucket(null, volume, bucket);
       long objectId = txn.allocateId();
       long clientId = txn.allocateId();
-      long now = txn.now();
       String own = owner == null || owner.isEmpty() ? info.getOwner() : owner;
-      KeyInfo open = KeyInfo.newBuilder()
-          .setVolumeName(volume)
-          .setBucketName(bucket)
-          .setKeyName(key)
-          .setObjectId(objectId)
-          .setUpdateId(objectId)
-          .setClientId(clientId)
-          .setOwner(own)
-          .setCreationTime(now)
-          .setModificationTime(now)
-          .addAllAcls(DefaultAcls.forKey(own, prefixes.inheritedBy(info, key)))
-          .build();
+      KeyInfo open = openRow(volume, bucket, key, own, objectId, clientId, txn.now(),
+          DefaultAcls.forKey(own, prefixes.inheritedBy(info, key)));
       openKeyTable.putWithBatch(txn.batch(), OmKeys.openKey(volume, bucket, key, clientId), open);
       txn.count(info.getObjectId(), OmCounter.OPEN_KEYS, 1);
       return new OpenKeySession(clientId, open);
     });
+  }
+
+  /**
+   * The openKeyTable row {@link #open} writes: key {@code key} of {@code owner} (already
+   * resolved), with the ACL it inherits, opened at {@code now}. A bulk load builds its rows with
+   * it and {@link #committedRow} too, so both write the same bytes.
+   */
+  public static KeyInfo openRow(String volume, String bucket, String key, String owner,
+      long objectId, long clientId, long now, List<OmAcl> acls) {
+    return KeyInfo.newBuilder()
+        .setVolumeName(volume)
+        .setBucketName(bucket)
+        .setKeyName(key)
+        .setObjectId(objectId)
+        .setUpdateId(objectId)
+        .setClientId(clientId)
+        .setOwner(owner)
+        .setCreationTime(now)
+        .setModificationTime(now)
+        .addAllAcls(acls)
+        .build();
+  }
+
+  /** The keyTable row {@link #commit} makes of the open row {@code open} at {@code now}. */
+  public static KeyInfo committedRow(KeyInfo open, long dataSize, Map<String, String> metadata,
+      long now) {
+    return open.toBuilder()
+        .setClientId(0)
+        .setDataSize(dataSize)
+        .putAllMetadata(metadata)
+        .setModificationTime(now)
+        .build();
   }
 
   /**
@@ -114,12 +136,7 @@ public final class ObjectKeys {
             + "' for client id " + clientId + " (already committed, or discarded)");
       }
       KeyInfo previous = keyTable.get(objectKey);
-      KeyInfo committed = open.toBuilder()
-          .setClientId(0)
-          .setDataSize(dataSize)
-          .putAllMetadata(metadata)
-          .setModificationTime(txn.now())
-          .build();
+      KeyInfo committed = committedRow(open, dataSize, metadata, txn.now());
       openKeyTable.deleteWithBatch(txn.batch(), openKey);
       txn.count(bucketId, OmCounter.OPEN_KEYS, -1);
       keyTable.putWithBatch(txn.batch(), objectKey, committed);

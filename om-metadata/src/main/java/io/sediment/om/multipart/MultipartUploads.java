@@ -98,16 +98,8 @@ public final class MultipartUploads {
       BucketInfo info = ctx.requireObjectStoreBucket(null, volume, bucket);
       long id = txn.allocateId();
       String uploadId = OmKeys.id(id);
-      MultipartUploadInfo upload = MultipartUploadInfo.newBuilder()
-          .setVolumeName(volume)
-          .setBucketName(bucket)
-          .setKeyName(key)
-          .setUploadId(uploadId)
-          .setCreationTime(txn.now())
-          .setOwner(owner == null || owner.isEmpty() ? info.getOwner() : owner)
-          .setObjectId(id)
-          .setUpdateId(id)
-          .build();
+      MultipartUploadInfo upload = MultipartRows.upload(volume, bucket, key, id,
+          owner == null || owner.isEmpty() ? info.getOwner() : owner, txn.now());
       uploads.putWithBatch(txn.batch(), OmKeys.multipartKey(volume, bucket, key, uploadId), upload);
       txn.count(info.getObjectId(), OmCounter.MULTIPART_UPLOADS, 1);
       return uploadId;
@@ -137,20 +129,14 @@ public final class MultipartUploads {
       String dbKey = OmKeys.multipartKey(volume, bucket, key, uploadId);
       MultipartUploadInfo upload = requireUpload(dbKey, volume, bucket, key, uploadId);
       long partId = txn.allocateId();
-      PartInfo part = PartInfo.newBuilder()
-          .setPartNumber(partNumber)
-          .setSize(size)
-          .setEtag(etag)
-          .setModificationTime(txn.now())
-          .setObjectId(partId)
-          .build();
+      PartInfo part = MultipartRows.part(partNumber, size, etag, partId, txn.now());
       String partKey = OmKeys.multipartPartKey(uploadId, partNumber);
       PartInfo replaced = partsTable.get(partKey);
       if (replaced != null) {
         ctx.moveToDeleted(txn, bucketId, MultipartParts.asDeletedVersion(upload, replaced));
       }
       partsTable.putWithBatch(txn.batch(), partKey, part);
-      uploads.putWithBatch(txn.batch(), dbKey, upload.toBuilder().setUpdateId(partId).build());
+      uploads.putWithBatch(txn.batch(), dbKey, MultipartRows.withPart(upload, partId));
       return part;
     });
   }
