@@ -5,13 +5,13 @@ import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.sediment.bench.raw.RawTables;
 import io.sediment.om.OmMetadataStore;
+import io.sediment.om.bulk.NamespacePlan;
 import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.OpenKeySession;
 import io.sediment.om.core.SyncPolicy;
 import io.sediment.om.grpc.OmGrpcServer;
 import io.sediment.proto.om.BucketInfo;
-import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.VolumeInfo;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -20,13 +20,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
  * A server started in this process on a store in a new temporary directory (deleted on close),
- * with the echo service registered: the target with both floors. The store is prefilled through
- * its API with {@link SyncPolicy#PROCESS_CRASH_SAFE}, then closed and reopened with the default
- * {@link SyncPolicy#DURABLE} before the server starts, so measured writes are durable.
+ * with the echo service registered: the target with both floors. The store's keys are prefilled
+ * by the bulk loader and its FSO files through its API with {@link SyncPolicy#PROCESS_CRASH_SAFE},
+ * then it is closed and reopened with the default {@link SyncPolicy#DURABLE} before the server
+ * starts, so measured writes are durable.
  */
 final class InProcessTarget implements FreonTarget {
 
@@ -57,16 +60,18 @@ final class InProcessTarget implements FreonTarget {
     int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
     try (OmMetadataStore bulk = OmMetadataStore.open(storeDir,
         OmStoreOptions.defaults().withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE))) {
-      bulk.createVolume(names.volume(), OWNER);
-      bulk.createBucket(names.volume(), names.bucket(), BucketLayout.OBJECT_STORE, OWNER, 0);
-      bulk.createBucket(names.volume(), names.fsoBucket(), BucketLayout.FILE_SYSTEM_OPTIMIZED,
-          OWNER, 0);
-      Prefill.run("keys", keys, threads, i -> {
-        String name = KeySpace.key(i);
-        OpenKeySession s = bulk.openKey(names.volume(), names.bucket(), name, OWNER);
-        bulk.commitKey(names.volume(), names.bucket(), name, s.clientId(),
-            ServiceCalls.DATA_SIZE);
-      }, progress);
+      // The volume, both buckets and the keys come from the bulk loader: the write path's rows
+      // and exact counters from sorted files ingested at once (seconds for a million keys
+      // instead of minutes of calls), so that workloads run on namespaces of millions of keys.
+      NamespacePlan plan = NamespacePlan.freon().volumes(List.of(names.volume())).owner(OWNER)
+          .obsBuckets(List.of(names.bucket())).fsoBuckets(List.of(names.fsoBucket()))
+          .keysPerBucket(keys).keySize(ServiceCalls.DATA_SIZE).build();
+      long start = System.nanoTime();
+      bulk.bulkLoader(3).load(plan, (step, message) -> { });
+      if (progress != null) {
+        progress.printf(Locale.ROOT, "freon: %,d keys bulk-loaded in %.1f s%n", keys,
+            (System.nanoTime() - start) / 1e9);
+      }
       Prefill.run("FSO files", files, threads, i -> {
         String name = KeySpace.file(i);
         OpenKeySession s = bulk.fso().createFile(names.volume(), names.fsoBucket(), name, OWNER);
