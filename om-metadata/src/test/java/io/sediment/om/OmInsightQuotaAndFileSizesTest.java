@@ -149,6 +149,18 @@ class OmInsightQuotaAndFileSizesTest {
       assertTrue(e.getMessage().contains("'" + path + "'") && e.getMessage().contains("7 rows"),
           e.getMessage());
     }
+    // A path whose counters hold more keys than the budget is refused before its keys are read:
+    // iterator steps for its counters only, far fewer than the budget.
+    om.createBucket("vol", "many", BucketLayout.OBJECT_STORE, null, 0);
+    for (int i = 0; i < 200; i++) {
+      key("vol", "many", "k" + i, i);
+    }
+    long steps = om.dbStore().getTickerCount("NUMBER_DB_NEXT");
+    OmException early = assertThrows(OmException.class,
+        () -> OmInsight.over(om.dbStore(), 1000, 100).fileSizes("/vol/many"));
+    assertEquals(OmException.Code.RESOURCE_EXHAUSTED, early.code());
+    long refused = om.dbStore().getTickerCount("NUMBER_DB_NEXT") - steps;
+    assertTrue(refused < 50, refused + " iterator steps: the keys were read");
     OmException tree = assertThrows(OmException.class,
         () -> OmInsight.over(om.dbStore(), 1000, 2).fileSizes("/vol/fso/a"));
     assertEquals(OmException.Code.RESOURCE_EXHAUSTED, tree.code());

@@ -283,6 +283,18 @@ class ReconPageBrowserTest {
         page.evaluate("document.getElementById('refresh-toggle').click()");
         page.waitUntil("Number(document.body.dataset.refreshes) > " + off, Duration.ofSeconds(10));
         assertEquals("true", page.evaluate("document.body.dataset.ready").asText());
+
+        // dist reads every key: the page asked for it once while nothing changed, and again
+        // after a key was added.
+        assertEquals(2, distRequests(recon), "the page's one and this test's own, over "
+            + refreshes(page) + " refreshes");
+        OpenKeySession s = om.openKey("vol-a", "obs1", "sized/late", null);
+        om.commitKey("vol-a", "obs1", "sized/late", s.clientId(), 300 << 20);
+        page.waitUntil("document.getElementById('dist-caption').textContent.startsWith('"
+            + (files + 1) + " files')", Duration.ofSeconds(10));
+        assertTrue(page.evaluate(DRAWN.formatted("#chart-dist svg")).get("text").asText()
+            .contains("≤ 512 MiB"), "the new key's bin is drawn");
+        assertEquals(3, distRequests(recon));
       }
     } finally {
       rpcs.shutdownNow();
@@ -303,6 +315,20 @@ class ReconPageBrowserTest {
     List<String> out = new ArrayList<>(flags);
     out.addAll(List.of("--hide-scrollbars", "--window-size=1400,1200"));
     return out;
+  }
+
+  /** How many dist requests Recon answered, from its own request counter on /prom. */
+  private static long distRequests(ReconServer recon) throws IOException, InterruptedException {
+    HttpResponse<String> prom = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+        URI.create(recon.url() + "/prom")).build(), HttpResponse.BodyHandlers.ofString());
+    long n = 0;
+    for (String line : prom.body().lines().toList()) {
+      if (line.startsWith("sediment_recon_http_requests_total{")
+          && line.contains("endpoint=\"/api/v1/namespace/dist\"")) {
+        n += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    return n;
   }
 
   private static int refreshes(DevToolsBrowser page) {

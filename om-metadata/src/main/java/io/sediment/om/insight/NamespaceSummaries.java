@@ -228,9 +228,20 @@ final class NamespaceSummaries {
       long[] counts = new long[FileSizeBins.COUNT];
       Histogram h = new Histogram(t.path(), counts);
       switch (t.type()) {
-        case ROOT -> allBuckets(view).forEach(b -> h.bucket(view, b));
-        case VOLUME -> InsightPaths.buckets(view, t.volume().getName()).forEach(b -> h.bucket(view, b));
-        case BUCKET -> h.bucket(view, t.bucket());
+        case ROOT -> {
+          h.expect(InsightCounters.keys(InsightCounters.totals(view)));
+          allBuckets(view).forEach(b -> h.bucket(view, b));
+        }
+        case VOLUME -> {
+          List<BucketInfo> buckets = InsightPaths.buckets(view, t.volume().getName());
+          h.expect(InsightCounters.keys(InsightCounters.sum(view, buckets)));
+          buckets.forEach(b -> h.bucket(view, b));
+        }
+        case BUCKET -> {
+          h.expect(InsightCounters.keys(
+              InsightCounters.bucketCounters(view, t.bucket().getObjectId())));
+          h.bucket(view, t.bucket());
+        }
         // The path's tree was built with the whole budget, all that is left.
         case DIRECTORY -> h.tree(t.tree(), t.directoryId());
         default -> {
@@ -254,6 +265,16 @@ final class NamespaceSummaries {
     Histogram(String path, long[] counts) {
       this.path = path;
       this.counts = counts;
+    }
+
+    /**
+     * Refuses at once, before reading a row, a path whose counters already say it holds more
+     * keys than the budget reads (the scan would only be refused at its end).
+     */
+    void expect(long keys) {
+      if (keys > left) {
+        throw tooLarge();
+      }
     }
 
     /**

@@ -225,7 +225,17 @@ function binLabel(i) {
   return i === 40 ? '> 512 TiB' : '≤ ' + bytes(2 ** (10 + i));
 }
 
+// dist reads every key, so it is asked again only once the root's key count or size (from the
+// counters: a cheap summary) changed since the last answer or refusal.
+let distSeenAt = null;
+
 async function showDistribution() {
+  const ns = await get('/namespace/summary?path=/');
+  const seen = ns.countStats.numKey + ' keys, ' + ns.size + ' bytes';
+  if (seen === distSeenAt) {
+    return;
+  }
+  distSeenAt = seen;
   let d;
   try {
     d = await get('/namespace/dist?path=/');
