@@ -331,8 +331,49 @@ class OmInsightTest {
       });
       assertEquals(underA, new HashSet<>(aPaths));
       assertEquals(10, aPaths.size());
-      assertTrue(insight.listKeys("/vol/fso/nope/", "", 3, 0, 0).rows().isEmpty());
-      assertTrue(insight.listKeys("/vol/missing", "", 3, 0, 0).rows().isEmpty());
+      assertTrue(insight.listKeys("/vol/fso/nope/", "", 3, 0, 0).rows().isEmpty(),
+          "a prefix inside a bucket that names nothing: an empty page");
+    }
+  }
+
+  @Test
+  void aListingOfAMissingVolumeOrBucketIsNotFoundNamingIt() {
+    try (OmMetadataStore om = open()) {
+      om.createVolume("vol", "o");
+      om.createBucket("vol", "obs", BucketLayout.OBJECT_STORE, null, 0);
+      om.createBucket("vol", "gone", BucketLayout.OBJECT_STORE, null, 0);
+      om.createBucket("vol", "fso", BucketLayout.FILE_SYSTEM_OPTIMIZED, null, 0);
+      OpenKeySession s = om.openKey("vol", "gone", "k", null);
+      om.commitKey("vol", "gone", "k", s.clientId(), 5);
+      om.deleteKey("vol", "gone", "k");
+      om.deleteBucket("vol", "gone");
+      OmInsight in = om.insight();
+      List<Function<String, OmInsight.Page>> listings = List.of(
+          p -> in.openKeys(p, "", "", 10, true, true),
+          p -> in.openKeys(p, "", "", 10, false, true),
+          p -> in.openKeys(p, "", "", 10, true, false),
+          p -> in.deletedKeys(p, "", 10),
+          p -> in.deletedDirectories(p, "", 10),
+          p -> in.listKeys(p, "", 10, 0, 0));
+      for (Function<String, OmInsight.Page> listing : listings) {
+        for (String[] c : new String[][] {
+            {"/nov/obs", "Volume 'nov' does not exist"},
+            {"/nov/obs/k", "Volume 'nov' does not exist"},
+            {"/vol/nob", "Bucket 'nob' does not exist in volume 'vol'"},
+            {"/vol/nob/", "Bucket 'nob' does not exist in volume 'vol'"},
+            {"/vol/nob/dir/k", "Bucket 'nob' does not exist in volume 'vol'"}}) {
+          OmException e = assertThrows(OmException.class, () -> listing.apply(c[0]), c[0]);
+          assertEquals(OmException.Code.NOT_FOUND, e.code(), c[0]);
+          assertEquals(c[1], e.detail(), c[0]);
+        }
+        // Existing buckets of either layout list (possibly nothing): never NOT_FOUND.
+        listing.apply("/vol/obs");
+        listing.apply("/vol/fso/");
+      }
+      // A deleted bucket's versions still waiting for the purge are listed by its old name.
+      assertEquals(1, in.deletedKeys("/vol/gone", "", 10).rows().size());
+      assertEquals(OmException.Code.NOT_FOUND,
+          assertThrows(OmException.class, () -> in.listKeys("/vol/gone", "", 10, 0, 0)).code());
     }
   }
 

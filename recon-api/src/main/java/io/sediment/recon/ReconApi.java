@@ -53,6 +53,8 @@ final class ReconApi {
     r.put("/namespace/summary", this::namespaceSummary);
     r.put("/namespace/usage", this::namespaceUsage);
     r.put("/namespace/du", this::namespaceUsage);
+    r.put("/namespace/quota", this::namespaceQuota);
+    r.put("/namespace/dist", this::namespaceDist);
     r.put("/db/tables", p -> tables());
     r.put("/db/tombstones", p -> tombstones());
     r.put("/db/status", p -> status());
@@ -262,6 +264,41 @@ final class ReconApi {
     }
     out.put("subPaths", subs);
     out.put("sizeDirectKey", u.sizeDirectKey());
+    return out;
+  }
+
+  /**
+   * Ozone's QuotaUsageResponse: {@code allowed} (bytes, -1 = no quota) and {@code used} for root,
+   * a volume or a bucket; below a bucket TYPE_NOT_APPLICABLE, a missing path PATH_NOT_FOUND, both
+   * with 0 and 0.
+   */
+  Object namespaceQuota(Params p) {
+    OmInsight.Quota q = insight().quota(requiredPath(p));
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("status", switch (q.type()) {
+      case ROOT, VOLUME, BUCKET -> "OK";
+      case UNKNOWN -> "PATH_NOT_FOUND";
+      default -> "TYPE_NOT_APPLICABLE";
+    });
+    out.put("allowed", q.allowed());
+    out.put("used", q.used());
+    return out;
+  }
+
+  /**
+   * Ozone's FileSizeDistributionResponse: {@code dist}, the count of files per size bin
+   * ({@link io.sediment.om.insight.FileSizeBins}, always all of them); a key TYPE_NOT_APPLICABLE,
+   * a missing path PATH_NOT_FOUND, both with every bin 0.
+   */
+  Object namespaceDist(Params p) {
+    OmInsight.FileSizes d = insight().fileSizes(requiredPath(p));
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("status", switch (d.type()) {
+      case KEY -> "TYPE_NOT_APPLICABLE";
+      case UNKNOWN -> "PATH_NOT_FOUND";
+      default -> "OK";
+    });
+    out.put("dist", d.counts());
     return out;
   }
 

@@ -382,6 +382,128 @@ class ReconServerTest {
   }
 
   @Test
+  void quotaAnswersOzonesFieldsAtEveryLevel() {
+    List<String> fields = List.of("status", "allowed", "used");
+    for (String path : List.of("/", "/vol-a", "/vol-a/obs1", "/vol-b/fso1")) {
+      JsonNode q = get("/api/v1/namespace/quota?path=" + enc(path));
+      assertEquals(fields, fieldNames(q), path);
+      assertEquals("OK", q.get("status").asText(), path);
+      assertEquals(-1, q.get("allowed").asLong(), path + ": no quota is -1, as in Ozone");
+      assertEquals(get("/api/v1/namespace/summary?path=" + enc(path)).get("size").asLong(),
+          q.get("used").asLong(), path);
+    }
+    for (String[] c : new String[][] {{"/vol-b/fso1/a", "TYPE_NOT_APPLICABLE"},
+        {"/vol-b/fso1/a/b/deep1", "TYPE_NOT_APPLICABLE"}, {"/vol-a/obs1/dir0/key-000", "TYPE_NOT_APPLICABLE"},
+        {"/vol-a/nope", "PATH_NOT_FOUND"}, {"/nope", "PATH_NOT_FOUND"}, {"/vol-b/fso1/zz", "PATH_NOT_FOUND"}}) {
+      JsonNode q = get("/api/v1/namespace/quota?path=" + enc(c[0]));
+      assertEquals(c[1], q.get("status").asText(), c[0]);
+      assertEquals(0, q.get("allowed").asLong(), c[0]);
+      assertEquals(0, q.get("used").asLong(), c[0]);
+    }
+  }
+
+  @Test
+  void distCountsEveryFileInOzonesBinsAsManyAsTheSummarysKeys() {
+    for (String path : List.of("/", "/vol-a", "/vol-empty", "/vol-a/leg1", "/vol-b/fso1",
+        "/vol-b/fso1/a")) {
+      JsonNode d = get("/api/v1/namespace/dist?path=" + enc(path));
+      assertEquals(List.of("status", "dist"), fieldNames(d), path);
+      assertEquals("OK", d.get("status").asText(), path);
+      assertEquals(41, d.get("dist").size(), path);
+      long files = 0;
+      for (JsonNode n : d.get("dist")) {
+        files += n.asLong();
+      }
+      assertEquals(get("/api/v1/namespace/summary?path=" + enc(path)).at("/countStats/numKey")
+          .asLong(), files, path);
+    }
+    for (String[] c : new String[][] {{"/vol-b/fso1/a/b/deep1", "TYPE_NOT_APPLICABLE"},
+        {"/vol-a/nope", "PATH_NOT_FOUND"}, {"/nope/x/y", "PATH_NOT_FOUND"}}) {
+      JsonNode d = get("/api/v1/namespace/dist?path=" + enc(c[0]));
+      assertEquals(c[1], d.get("status").asText(), c[0]);
+      assertEquals(41, d.get("dist").size(), c[0]);
+      d.get("dist").forEach(n -> assertEquals(0, n.asLong(), c[0]));
+    }
+  }
+
+  @Test
+  void distBinsFilesAtTheirEdgesAndQuotaShowsTheQuotasSet() throws IOException {
+    try (OmMetadataStore other = TestNamespace.open(dir.resolve("sizes"))) {
+      other.createVolume("sizes", "o");
+      other.setVolumeProperties("sizes", null, 1L << 40, null);
+      other.createBucket("sizes", "edges", io.sediment.proto.om.BucketLayout.OBJECT_STORE, null,
+          1L << 30);
+      long[] sizes = {0, 1024, 1025, 2048, 2049, 1 << 20, (1 << 20) + 1};
+      long total = 0;
+      for (long size : sizes) {
+        OpenKeySession s = other.openKey("sizes", "edges", "k" + size, null);
+        other.commitKey("sizes", "edges", "k" + size, s.clientId(), size);
+        total += size;
+      }
+      try (ReconServer r = ReconServer.start(ReconConfig.defaults().withPort(0),
+          ReconSource.embedded(other), null)) {
+        ReconServer saved = recon;
+        recon = r;
+        try {
+          long[] expected = new long[41];
+          // Up to 1 KiB inclusive, up to 2 KiB, up to 4 KiB, up to 1 MiB, up to 2 MiB.
+          expected[0] = 2;
+          expected[1] = 2;
+          expected[2] = 1;
+          expected[10] = 1;
+          expected[11] = 1;
+          for (String path : List.of("/", "/sizes", "/sizes/edges")) {
+            JsonNode dist = get("/api/v1/namespace/dist?path=" + path).get("dist");
+            for (int bin = 0; bin < 41; bin++) {
+              assertEquals(expected[bin], dist.get(bin).asLong(), path + " bin " + bin);
+            }
+          }
+          JsonNode bucket = get("/api/v1/namespace/quota?path=/sizes/edges");
+          assertEquals(1L << 30, bucket.get("allowed").asLong());
+          assertEquals(total, bucket.get("used").asLong());
+          JsonNode volume = get("/api/v1/namespace/quota?path=/sizes");
+          assertEquals(1L << 40, volume.get("allowed").asLong());
+          assertEquals(total, volume.get("used").asLong());
+          assertEquals(1L << 40, get("/api/v1/namespace/quota?path=/").get("allowed").asLong(),
+              "root: the sum of the volumes' quotas");
+        } finally {
+          recon = saved;
+        }
+      }
+    }
+  }
+
+  @Test
+  void everyListingAnswersAMissingVolumeOrBucketWith404NamingIt() {
+    for (String endpoint : List.of("/keys/open", "/keys/deletePending", "/keys/deletePending/dirs",
+        "/keys/listKeys")) {
+      for (String[] c : new String[][] {{"/nov/obs1", "Volume 'nov' does not exist"},
+          {"/vol-a/nope", "Bucket 'nope' does not exist in volume 'vol-a'"},
+          {"/vol-a/nope/dir0/", "Bucket 'nope' does not exist in volume 'vol-a'"}}) {
+        String path = "/api/v1" + endpoint + "?startPrefix=" + enc(c[0]);
+        Reply r = send(HttpClient.newHttpClient(), "GET", path);
+        assertEquals(404, r.status(), path + " -> " + r.body());
+        try {
+          JsonNode body = json.readTree(r.body());
+          assertEquals(404, body.get("code").asInt());
+          assertEquals("NOT_FOUND: " + c[1], body.get("message").asText(), path);
+        } catch (IOException e) {
+          throw new AssertionError(path + ": not JSON: " + r.body());
+        }
+      }
+      // An existing bucket with nothing of the kind is an empty page, not a 404.
+      assertEquals(200, send(HttpClient.newHttpClient(), "GET",
+          "/api/v1" + endpoint + "?startPrefix=/vol-a/obs1/zzz").status(), endpoint);
+    }
+  }
+
+  private static List<String> fieldNames(JsonNode n) {
+    List<String> out = new ArrayList<>();
+    n.fieldNames().forEachRemaining(out::add);
+    return out;
+  }
+
+  @Test
   void tablesAndTombstonesDescribeEveryTable() {
     om.dbStore().flush();
     JsonNode tables = get("/api/v1/db/tables");
@@ -462,6 +584,8 @@ class ReconServerTest {
         new Case("GET", "/api/v1/keys/listKeys?startPrefix=/vol-a/obs1&creationDate=yesterday", 400,
             "MM-dd-yyyy"),
         new Case("GET", "/api/v1/namespace/summary", 400, "path"),
+        new Case("GET", "/api/v1/namespace/quota", 400, "path"),
+        new Case("GET", "/api/v1/namespace/dist?path=vol", 400, "start with"),
         new Case("GET", "/api/v1/namespace/usage?path=vol", 400, "start with"),
         new Case("GET", "/api/v1/namespace/usage?path=/&files=perhaps", 400, "files"));
     for (Case c : cases) {

@@ -293,7 +293,7 @@ public final class OmContext {
     VolumeInfo info = view == null ? volumeIfExists(volume)
         : view.getTable(VOLUME_TABLE).get(OmKeys.volumeKey(volume));
     if (info == null) {
-      throw OmException.notFound("Volume '" + volume + "' does not exist");
+      throw OmException.volumeNotFound(volume);
     }
     return info;
   }
@@ -308,7 +308,7 @@ public final class OmContext {
         : view.getTable(BUCKET_TABLE).get(OmKeys.bucketKey(volume, bucket));
     if (info == null) {
       requireVolume(view, volume);
-      throw OmException.notFound("Bucket '" + bucket + "' does not exist in volume '" + volume + "'");
+      throw OmException.bucketNotFound(volume, bucket);
     }
     return info;
   }

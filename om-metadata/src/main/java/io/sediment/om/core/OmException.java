@@ -64,4 +64,14 @@ public final class OmException extends RuntimeException {
   public static OmException notFound(String message) {
     return new OmException(Code.NOT_FOUND, message);
   }
+
+  /** NOT_FOUND for a missing volume, worded as every surface (gRPC, shell, Recon) shows it. */
+  public static OmException volumeNotFound(String volume) {
+    return notFound("Volume '" + volume + "' does not exist");
+  }
+
+  /** NOT_FOUND for a missing bucket of an existing volume, worded as {@link #volumeNotFound}. */
+  public static OmException bucketNotFound(String volume, String bucket) {
+    return notFound("Bucket '" + bucket + "' does not exist in volume '" + volume + "'");
+  }
 }

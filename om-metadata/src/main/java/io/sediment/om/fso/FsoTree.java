@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 
 /**
  * Bounded walks of one FSO bucket's directory tree as one {@link ReadView} sees it. A directory's
@@ -135,6 +136,14 @@ public final class FsoTree {
 
   /** The totals of everything below {@code dirId} (the directory itself not counted). */
   public Totals totals(long dirId) {
+    return walk(dirId, f -> { });
+  }
+
+  /**
+   * Visits every file below {@code dirId}, recursively (in no particular order), and returns the
+   * totals of everything below it; one walk within the budget, as {@link #totals}.
+   */
+  public Totals walk(long dirId, Consumer<KeyInfo> eachFile) {
     long dirs = 0;
     long files = 0;
     long bytes = 0;
@@ -145,6 +154,7 @@ public final class FsoTree {
       for (KeyInfo f : files(id)) {
         files++;
         bytes += f.getDataSize();
+        eachFile.accept(f);
       }
       for (DirectoryInfo d : children(id, "")) {
         dirs++;

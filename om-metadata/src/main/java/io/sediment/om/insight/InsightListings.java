@@ -12,6 +12,7 @@ import io.sediment.db.DBStore;
 import io.sediment.db.KeyValue;
 import io.sediment.db.ReadView;
 import io.sediment.db.TableIterator;
+import io.sediment.db.codec.StringCodec;
 import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OmValidation;
@@ -61,8 +62,9 @@ final class InsightListings {
    *     page); null or empty to infer it: the table holding it, else the FSO shape
    *     {@code /<16 hex>/<16 hex>/<16 hex>/...} means openFileTable
    * @param limit page size; {@code -1} or above the cap means the cap
-   * @throws OmException INVALID_ARGUMENT for a bad limit, prefix or table, RESOURCE_EXHAUSTED if
-   *     an FSO subtree is larger than the walk budget
+   * @throws OmException INVALID_ARGUMENT for a bad limit, prefix or table, NOT_FOUND if the
+   *     prefix names a missing volume or bucket, RESOURCE_EXHAUSTED if an FSO subtree is larger
+   *     than the walk budget
    */
   OmInsight.Page openKeys(String startPrefix, String prevKey, String prevKeyTable, int limit,
       boolean includeFso, boolean includeNonFso) {
@@ -112,8 +114,9 @@ final class InsightListings {
    * Deleted and overwritten versions waiting for the purge (deletedTable).
    *
    * @param startPrefix {@code ""} or {@code /} for all; else {@code /volume/bucket[/prefix]}
-   *     (the bucket need not exist any more)
-   * @throws OmException INVALID_ARGUMENT for a bad limit or prefix
+   *     (the bucket need not exist any more while versions of its keys wait for the purge)
+   * @throws OmException INVALID_ARGUMENT for a bad limit or prefix, NOT_FOUND if the prefix names
+   *     a missing volume or bucket of which no deleted version waits either
    */
   OmInsight.Page deletedKeys(String startPrefix, String prevKey, int limit) {
     int max = checkLimit(limit);
@@ -128,8 +131,9 @@ final class InsightListings {
    * Deleted FSO directories waiting for the subtree purge (deletedDirectoryTable).
    *
    * @param startPrefix {@code ""} or {@code /} for all; else {@code /volume/bucket[/prefix]} of an
-   *     existing FSO bucket
-   * @throws OmException INVALID_ARGUMENT, RESOURCE_EXHAUSTED as {@link OmInsight#openKeys}
+   *     existing bucket (an OBS or LEGACY one has none)
+   * @throws OmException INVALID_ARGUMENT, NOT_FOUND, RESOURCE_EXHAUSTED as
+   *     {@link OmInsight#openKeys}
    */
   OmInsight.Page deletedDirectories(String startPrefix, String prevKey, int limit) {
     int max = checkLimit(limit);
@@ -145,12 +149,13 @@ final class InsightListings {
    * bucket, fileTable rows of an FSO bucket (in DB-key order: by parent directory id, then name;
    * this walks the directory tree below the prefix, within the walk budget).
    *
-   * @param startPrefix {@code /volume/bucket[/prefix]}, required; a missing bucket or directory
-   *     gives an empty page
+   * @param startPrefix {@code /volume/bucket[/prefix]}, required; a prefix below the bucket that
+   *     names no key or directory gives an empty page
    * @param minSize only keys of at least this many bytes (0: all)
    * @param createdSince only keys created at or after this epoch-millis time (0: all)
    * @throws OmException INVALID_ARGUMENT for a bad limit, a missing or too short prefix,
-   *     RESOURCE_EXHAUSTED as {@link OmInsight#openKeys}
+   *     NOT_FOUND if the prefix names a missing volume or bucket, RESOURCE_EXHAUSTED as
+   *     {@link OmInsight#openKeys}
    */
   OmInsight.Page listKeys(String startPrefix, String prevKey, int limit, long minSize,
       long createdSince) {
@@ -163,10 +168,7 @@ final class InsightListings {
     Predicate<KeyInfo> filter = minSize <= 0 && createdSince <= 0 ? null
         : k -> k.getDataSize() >= minSize && k.getCreationTime() >= createdSince;
     try (ReadView view = store.openReadView()) {
-      BucketInfo bucket = InsightPaths.bucket(view, parts.get(0), parts.get(1));
-      if (bucket == null) {
-        return emptyPage();
-      }
+      BucketInfo bucket = InsightPaths.requireBucket(view, parts);
       if (bucket.getLayout() != BucketLayout.FILE_SYSTEM_OPTIMIZED) {
         List<SegmentScan.Segment> segments =
             nameSegments(view, KEY_TABLE.name(), FIRST, startPrefix, false);
@@ -200,10 +202,15 @@ final class InsightListings {
 
   /**
    * Segments of a name-keyed table ({@code /volume/bucket/...}) under a start prefix: one
-   * segment, the whole table for {@code ""} or {@code /}.
+   * segment, the whole table for {@code ""} or {@code /}; none for an FSO bucket, unless
+   * {@code leftoversOfMissingBuckets}.
+   *
+   * @param leftoversOfMissingBuckets whether the table keeps rows of deleted buckets (a missing
+   *     bucket is NOT_FOUND only if the table holds none of its rows either), and of every layout
+   * @throws OmException NOT_FOUND naming the missing volume or bucket
    */
   private static List<SegmentScan.Segment> nameSegments(ReadView view, String table, int order,
-      String startPrefix, boolean allowMissingBucket) {
+      String startPrefix, boolean leftoversOfMissingBuckets) {
     if (startPrefix == null || startPrefix.isEmpty() || startPrefix.equals(InsightPaths.ROOT)) {
       return List.of(new SegmentScan.Segment(order, table, ""));
     }
@@ -212,13 +219,14 @@ final class InsightListings {
       throw OmException.invalid("startPrefix must be at bucket level or deeper"
           + " (/volume/bucket[/prefix]), not '" + startPrefix + "'");
     }
-    if (!allowMissingBucket) {
-      BucketInfo b = InsightPaths.bucket(view, parts.get(0), parts.get(1));
-      if (b == null || b.getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED) {
+    String bucketPrefix = OmKeys.bucketPrefix(parts.get(0), parts.get(1));
+    if (!leftoversOfMissingBuckets) {
+      if (InsightPaths.requireBucket(view, parts).getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED) {
         return List.of();
       }
+    } else if (!view.getTable(table).hasLiveKey(StringCodec.get().toPersistedFormat(bucketPrefix))) {
+      InsightPaths.requireBucket(view, parts);
     }
-    String bucketPrefix = OmKeys.bucketPrefix(parts.get(0), parts.get(1));
     if (startPrefix.startsWith(bucketPrefix)) {
       return List.of(new SegmentScan.Segment(order, table, startPrefix));
     }
@@ -236,7 +244,10 @@ final class InsightListings {
    * prefix: the whole table for {@code ""} or {@code /}; the bucket's range at bucket level
    * (unless {@code dirPaths} is wanted); else one range per directory of the subtree below the
    * prefix's directory, the top level restricted to names starting with the prefix's last
-   * component. Fills {@code dirPaths} (id to path below the bucket) when not null.
+   * component; none for an OBS or LEGACY bucket. Fills {@code dirPaths} (id to path below the
+   * bucket) when not null.
+   *
+   * @throws OmException NOT_FOUND naming the missing volume or bucket
    */
   private List<SegmentScan.Segment> idSegments(ReadView view, String table, int order,
       String startPrefix, Map<Long, String> dirPaths) {
@@ -251,8 +262,8 @@ final class InsightListings {
       throw OmException.invalid("startPrefix must be at bucket level or deeper"
           + " (/volume/bucket[/prefix]), not '" + startPrefix + "'");
     }
-    BucketInfo bucket = InsightPaths.bucket(view, parts.get(0), parts.get(1));
-    if (bucket == null || bucket.getLayout() != BucketLayout.FILE_SYSTEM_OPTIMIZED) {
+    BucketInfo bucket = InsightPaths.requireBucket(view, parts);
+    if (bucket.getLayout() != BucketLayout.FILE_SYSTEM_OPTIMIZED) {
       return List.of();
     }
     FsoTree tree = InsightPaths.tree(view, bucket, walkBudget);
@@ -326,10 +337,6 @@ final class InsightListings {
     OmInsight.Row last = rows.isEmpty() ? null : rows.get(rows.size() - 1);
     return new OmInsight.Page(List.copyOf(rows), last == null ? "" : last.key(),
         last == null ? "" : last.table(), scan.truncated(), size);
-  }
-
-  private static OmInsight.Page emptyPage() {
-    return new OmInsight.Page(List.of(), "", "", false, 0);
   }
 
   /** An FSO DB key shown as {@code /volume/bucket/<parentId>/name} when the value has no path. */

@@ -15,8 +15,8 @@ import java.util.Objects;
 
 /**
  * Read-only insight into a namespace, for Recon: paged listings of open keys, pending deletes,
- * pending directory deletes and keys, the maintained counters, and namespace summary and usage
- * for a path. Obtained from {@link io.sediment.om.OmMetadataStore#insight()}, or with {@link #over} from a
+ * pending directory deletes and keys, the maintained counters, and namespace summary, usage,
+ * quota and file-size distribution for a path. Obtained from {@link io.sediment.om.OmMetadataStore#insight()}, or with {@link #over} from a
  * store opened some other way (for example a read-only secondary instance).
  *
  * <h2>Consistency and cost</h2>
@@ -167,6 +167,33 @@ public final class OmInsight {
       List<SubPath> subPaths) {
   }
 
+  /**
+   * The byte quota of a path and what is used of it, as Ozone Recon reports them.
+   *
+   * @param path the normalized path
+   * @param type what it names; only {@link PathType#ROOT}, {@link PathType#VOLUME} and
+   *     {@link PathType#BUCKET} have a quota, any other type has {@code 0} and {@code 0}
+   * @param allowed the quota in bytes, {@link #UNLIMITED} for none (Ozone's value; Sediment's
+   *     rows store 0); root: the sum of the volumes' quotas, unlimited if any volume is, 0 with no
+   *     volume
+   * @param used the data size below the path, from the counters (as the summary's size)
+   */
+  public record Quota(String path, PathType type, long allowed, long used) {
+
+    /** {@link #allowed} of a volume or bucket without a byte quota. */
+    public static final long UNLIMITED = -1;
+  }
+
+  /**
+   * How many committed keys and files below a path fall in each size bin.
+   *
+   * @param path the normalized path
+   * @param type what it names; a {@link PathType#KEY} or {@link PathType#UNKNOWN} path has every
+   *     bin 0
+   * @param counts {@link FileSizeBins#COUNT} counts, bin by bin ({@link FileSizeBins})
+   */
+  public record FileSizes(String path, PathType type, List<Long> counts) {
+  }
 
   // ---------------------------------------------------------------------------------------------
   // Listings ({@link InsightListings}), counters ({@link InsightCounters}), namespace
@@ -183,8 +210,9 @@ public final class OmInsight {
    *     page); null or empty to infer it: the table holding it, else the FSO shape
    *     {@code /<16 hex>/<16 hex>/<16 hex>/...} means openFileTable
    * @param limit page size; {@code -1} or above the cap means the cap
-   * @throws OmException INVALID_ARGUMENT for a bad limit, prefix or table, RESOURCE_EXHAUSTED if
-   *     an FSO subtree is larger than the walk budget
+   * @throws OmException INVALID_ARGUMENT for a bad limit, prefix or table, NOT_FOUND if the
+   *     prefix names a missing volume or bucket, RESOURCE_EXHAUSTED if an FSO subtree is larger
+   *     than the walk budget
    */
   public Page openKeys(String startPrefix, String prevKey, String prevKeyTable, int limit,
       boolean includeFso, boolean includeNonFso) {
@@ -195,8 +223,9 @@ public final class OmInsight {
    * Deleted and overwritten versions waiting for the purge (deletedTable).
    *
    * @param startPrefix {@code ""} or {@code /} for all; else {@code /volume/bucket[/prefix]}
-   *     (the bucket need not exist any more)
-   * @throws OmException INVALID_ARGUMENT for a bad limit or prefix
+   *     (the bucket need not exist any more while versions of its keys wait for the purge)
+   * @throws OmException INVALID_ARGUMENT for a bad limit or prefix, NOT_FOUND if the prefix names
+   *     a missing volume or bucket of which no deleted version waits either
    */
   public Page deletedKeys(String startPrefix, String prevKey, int limit) {
     return listings.deletedKeys(startPrefix, prevKey, limit);
@@ -206,8 +235,8 @@ public final class OmInsight {
    * Deleted FSO directories waiting for the subtree purge (deletedDirectoryTable).
    *
    * @param startPrefix {@code ""} or {@code /} for all; else {@code /volume/bucket[/prefix]} of an
-   *     existing FSO bucket
-   * @throws OmException INVALID_ARGUMENT, RESOURCE_EXHAUSTED as {@link #openKeys}
+   *     existing bucket (an OBS or LEGACY one has none)
+   * @throws OmException INVALID_ARGUMENT, NOT_FOUND, RESOURCE_EXHAUSTED as {@link #openKeys}
    */
   public Page deletedDirectories(String startPrefix, String prevKey, int limit) {
     return listings.deletedDirectories(startPrefix, prevKey, limit);
@@ -218,12 +247,13 @@ public final class OmInsight {
    * bucket, fileTable rows of an FSO bucket (in DB-key order: by parent directory id, then name;
    * this walks the directory tree below the prefix, within the walk budget).
    *
-   * @param startPrefix {@code /volume/bucket[/prefix]}, required; a missing bucket or directory
-   *     gives an empty page
+   * @param startPrefix {@code /volume/bucket[/prefix]}, required; a prefix below the bucket that
+   *     names no key or directory gives an empty page
    * @param minSize only keys of at least this many bytes (0: all)
    * @param createdSince only keys created at or after this epoch-millis time (0: all)
    * @throws OmException INVALID_ARGUMENT for a bad limit, a missing or too short prefix,
-   *     RESOURCE_EXHAUSTED as {@link #openKeys}
+   *     NOT_FOUND if the prefix names a missing volume or bucket, RESOURCE_EXHAUSTED as
+   *     {@link #openKeys}
    */
   public Page listKeys(String startPrefix, String prevKey, int limit, long minSize,
       long createdSince) {
@@ -281,6 +311,33 @@ public final class OmInsight {
    */
   public Usage usage(String path, boolean files, int topN) {
     return summaries.usage(path, files, topN);
+  }
+
+  /**
+   * The byte quota of {@code path} and what is used of it (paths as {@link #summary}): for root,
+   * a volume or a bucket, from the rows and counters (a few point reads and one bounded range);
+   * for any other path, that it exists and its type, with both figures 0.
+   *
+   * @throws OmException INVALID_ARGUMENT if the path is missing or relative
+   */
+  public Quota quota(String path) {
+    return summaries.quota(path);
+  }
+
+  /**
+   * The file-size distribution below {@code path} (paths as {@link #summary}): committed keys and
+   * files in {@link FileSizeBins}, as many as the summary's {@code numKey}. No counter holds it,
+   * so it costs a read of every key or file below the path: a bucket is one keyTable range (OBS,
+   * LEGACY) or fileTable range (FSO; the files of a recursively deleted directory count until
+   * the purge takes them, as in the counters), a volume or the root each of their buckets in
+   * turn, an FSO directory a walk of its tree (directories read too); all the rows one call reads
+   * count against one walk budget. A key or a missing path has every bin 0.
+   *
+   * @throws OmException INVALID_ARGUMENT if the path is missing or relative, RESOURCE_EXHAUSTED if
+   *     more than the walk budget of rows lie below it
+   */
+  public FileSizes fileSizes(String path) {
+    return summaries.fileSizes(path);
   }
 
   /** The maintained counters and a full scan's, from one view ({@link #compareCounters()}). */
