@@ -13,9 +13,11 @@ import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OmValidation;
 import io.sediment.om.core.OpenKeySession;
+import io.sediment.om.core.ReplicationConfigs;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.DirectoryInfo;
 import io.sediment.proto.om.KeyInfo;
+import io.sediment.proto.om.ReplicationConfig;
 import java.util.Map;
 
 /**
@@ -45,12 +47,16 @@ public final class FsoFiles {
 
 
   /** See {@link FsoNamespace#createFile} for the contract. */
-  public OpenKeySession create(String volume, String bucket, String rawPath, String owner) {
+  public OpenKeySession create(String volume, String bucket, String rawPath, String owner,
+      ReplicationConfig replication) {
     OmValidation.checkBucketArgs(volume, bucket);
     OmValidation.checkOwner(owner);
     FsoPath path = depthLimit.parseCreate(rawPath, "file");
+    ReplicationConfig requested = replication == null ? null : ReplicationConfigs.check(replication);
     return ctx.write(txn -> {
       BucketInfo b = FsoResolver.requireFsoBucket(ctx, null, volume, bucket);
+      ReplicationConfig config = ReplicationConfigs.resolve(requested, b,
+          ctx.options().defaultReplication());
       long bid = b.getObjectId();
       String own = owner == null || owner.isEmpty() ? b.getOwner() : owner;
       long parent = bid;
@@ -88,6 +94,7 @@ public final class FsoFiles {
           .setCreationTime(txn.now())
           .setModificationTime(txn.now())
           .addAllAcls(DefaultAcls.forKey(own, b.getAclsList()))
+          .setReplicationConfig(config)
           .build();
       openFileTable.putWithBatch(txn.batch(),
           OmKeys.openFileKey(b.getVolumeId(), bid, parent, path.leaf(), clientId), open);

@@ -13,9 +13,11 @@ import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OmValidation;
 import io.sediment.om.core.OpenKeySession;
+import io.sediment.om.core.ReplicationConfigs;
 import io.sediment.om.core.WriteTxn;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.KeyInfo;
+import io.sediment.proto.om.ReplicationConfig;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -49,10 +51,27 @@ public final class ObjectKeys {
    * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume/bucket), UNIMPLEMENTED for FSO buckets
    */
   public OpenKeySession open(String volume, String bucket, String key, String owner) {
+    return open(volume, bucket, key, owner, null);
+  }
+
+  /**
+   * {@link #open(String, String, String, String)} with the key's replication config, which the
+   * open row records and the commit keeps.
+   *
+   * @param replication null for the bucket's default, else the store's
+   *     ({@link ReplicationConfigs#resolve}, from the bucket row the write reads)
+   * @throws OmException as that method, and INVALID_ARGUMENT for a config
+   *     {@link ReplicationConfigs#check} refuses
+   */
+  public OpenKeySession open(String volume, String bucket, String key, String owner,
+      ReplicationConfig replication) {
     OmValidation.checkKeyArgs(volume, bucket, key);
     OmValidation.checkOwner(owner);
+    ReplicationConfig requested = replication == null ? null : ReplicationConfigs.check(replication);
     return ctx.write(txn -> {
       BucketInfo info = ctx.requireObjectStoreBucket(null, volume, bucket);
+      ReplicationConfig config = ReplicationConfigs.resolve(requested, info,
+          ctx.options().defaultReplication());
       long objectId = txn.allocateId();
       long clientId = txn.allocateId();
       long now = txn.now();
@@ -68,6 +87,7 @@ public final class ObjectKeys {
           .setCreationTime(now)
           .setModificationTime(now)
           .addAllAcls(DefaultAcls.forKey(own, prefixes.inheritedBy(info, key)))
+          .setReplicationConfig(config)
           .build();
       openKeyTable.putWithBatch(txn.batch(), OmKeys.openKey(volume, bucket, key, clientId), open);
       txn.count(info.getObjectId(), OmCounter.OPEN_KEYS, 1);
