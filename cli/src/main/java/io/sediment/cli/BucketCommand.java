@@ -1,5 +1,6 @@
 package io.sediment.cli;
 
+import io.sediment.om.core.ReplicationText;
 import io.sediment.om.insight.ObjectFields;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
@@ -8,6 +9,7 @@ import io.sediment.proto.om.DeleteBucketRequest;
 import io.sediment.proto.om.GetBucketRequest;
 import io.sediment.proto.om.ListBucketsRequest;
 import io.sediment.proto.om.ListBucketsResponse;
+import io.sediment.proto.om.ReplicationConfig;
 import io.sediment.proto.om.SetBucketPropertiesRequest;
 import java.time.Instant;
 import java.util.Locale;
@@ -23,7 +25,9 @@ import picocli.CommandLine;
  * Ozone's {@code ozone sh bucket}. A bucket prints in {@link ObjectFields}' schema.
  */
 @Command(name = "bucket", mixinStandardHelpOptions = true,
-    description = "Create, show, list, update or delete the buckets of a running server.",
+    description = {"Create, show, list, update or delete the buckets of a running server.",
+        "A bucket may have a default replication config (-t/-r), which its new keys get "
+            + "unless they name one."},
     subcommands = {BucketCommand.Create.class, BucketCommand.Info.class, BucketCommand.List.class,
         BucketCommand.Update.class, BucketCommand.Delete.class})
 final class BucketCommand implements Callable<Integer> {
@@ -86,6 +90,10 @@ final class BucketCommand implements Callable<Integer> {
             + "1024); default unlimited.")
     String spaceQuota;
 
+    /** The bucket's default replication config (its keys' unless they name one). */
+    @CommandLine.Mixin
+    ReplicationOptions replication;
+
     private final CreateBucketRequest.Builder req = CreateBucketRequest.newBuilder();
 
     @Override
@@ -96,13 +104,18 @@ final class BucketCommand implements Callable<Integer> {
       if (spaceQuota != null) {
         req.setQuotaInBytes(Sizes.parse(cmd(), "--space-quota", spaceQuota));
       }
+      ReplicationConfig config = replication.config(cmd());
+      if (config != null) {
+        req.setDefaultReplicationConfig(config);
+      }
     }
 
     @Override
     void run() {
       BucketInfo b = om().createBucket(req.build()).getBucket();
       done(ObjectFields.bucket(b), "Created bucket " + at + " (" + b.getLayout() + ", owner "
-          + b.getOwner() + ")");
+          + b.getOwner() + (b.hasDefaultReplicationConfig() ? ", default replication "
+              + ReplicationText.text(b.getDefaultReplicationConfig()) : "") + ")");
     }
   }
 
@@ -156,11 +169,16 @@ final class BucketCommand implements Callable<Integer> {
   }
 
   @Command(name = "update", mixinStandardHelpOptions = true,
-      description = {"Change a bucket's owner or quotas (only those given), then print it.",
-          "A quota of 0 is unlimited."})
+      description = {"Change a bucket's owner, quotas or default replication (only those "
+          + "given), then print it.",
+          "A quota of 0 is unlimited. A new default replication applies to keys created "
+              + "afterwards; keys already there keep theirs."})
   static final class Update extends OnBucket {
     @CommandLine.Mixin
     PropertyUpdate update;
+
+    @CommandLine.Mixin
+    ReplicationOptions replication;
 
     private final SetBucketPropertiesRequest.Builder req = SetBucketPropertiesRequest.newBuilder();
 
@@ -168,7 +186,15 @@ final class BucketCommand implements Callable<Integer> {
     void check() {
       super.check();
       req.setVolume(at.volume()).setBucket(at.bucket());
-      update.applyTo(cmd(), req::setOwner, req::setQuotaInBytes, req::setQuotaInNamespace);
+      if (!update.given() && !replication.given()) {
+        throw new CommandLine.ParameterException(cmd(), "Nothing to update: give --user, "
+            + "--space-quota, --namespace-quota, --type or --replication");
+      }
+      update.applyGiven(cmd(), req::setOwner, req::setQuotaInBytes, req::setQuotaInNamespace);
+      ReplicationConfig config = replication.config(cmd());
+      if (config != null) {
+        req.setDefaultReplicationConfig(config);
+      }
     }
 
     @Override

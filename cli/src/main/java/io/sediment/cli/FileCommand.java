@@ -1,5 +1,7 @@
 package io.sediment.cli;
 
+import io.sediment.om.core.ReplicationConfigs;
+import io.sediment.om.core.ReplicationText;
 import io.sediment.om.insight.ObjectFields;
 import io.sediment.proto.om.KeyInfo;
 import java.util.concurrent.Callable;
@@ -51,7 +53,8 @@ final class FileCommand implements Callable<Integer> {
     void run() {
       KeyInfo k = content.createFile(this, at);
       done(ObjectFields.key(k), "Created file " + at.volume() + "/" + at.bucket() + "/"
-          + k.getKeyName() + " (" + k.getDataSize() + " bytes)");
+          + k.getKeyName() + " (" + k.getDataSize() + " bytes, "
+          + ReplicationText.text(ReplicationConfigs.of(k)) + ")");
     }
   }
 }

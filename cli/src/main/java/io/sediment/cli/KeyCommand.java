@@ -1,6 +1,8 @@
 package io.sediment.cli;
 
 import com.google.protobuf.ByteString;
+import io.sediment.om.core.ReplicationConfigs;
+import io.sediment.om.core.ReplicationText;
 import io.sediment.om.insight.ObjectFields;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.CommitFileRequest;
@@ -22,6 +24,7 @@ import io.sediment.proto.om.OpenKeyRequest;
 import io.sediment.proto.om.OpenKeyResponse;
 import io.sediment.proto.om.RenameKeyRequest;
 import io.sediment.proto.om.RenameRequest;
+import io.sediment.proto.om.ReplicationConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -40,16 +43,16 @@ import picocli.CommandLine;
 
 /**
  * {@code sediment key create|info|list|rename|delete}: the keys of a running server, as Ozone's
- * {@code ozone sh key}. Sediment keeps metadata only, so a key's content is its size and user
- * metadata. In an OBJECT_STORE or LEGACY bucket a key is a keyTable row (OpenKey and CommitKey,
+ * {@code ozone sh key}. Sediment keeps metadata only, so a key's content is its size, replication
+ * config and user metadata. In an OBJECT_STORE or LEGACY bucket a key is a keyTable row (OpenKey and CommitKey,
  * LookupKey, ListKeys, RenameKey, DeleteKey); in a FILE_SYSTEM_OPTIMIZED bucket it is a file
  * (CreateFile and CommitFile, LookupFile, ListStatus, Rename, DeleteFile): each subcommand asks
  * for the bucket's layout first. A key prints in {@link ObjectFields}' schema.
  */
 @Command(name = "key", mixinStandardHelpOptions = true,
     description = {"Create, show, list, rename or delete the keys of a running server.",
-        "Sediment keeps metadata only: a key is its size and user metadata. In an FSO bucket a "
-            + "key is a file, its name a path."},
+        "Sediment keeps metadata only: a key is its size, replication config and user "
+            + "metadata. In an FSO bucket a key is a file, its name a path."},
     subcommands = {KeyCommand.Create.class, KeyCommand.Info.class, KeyCommand.List.class,
         KeyCommand.Rename.class, KeyCommand.Delete.class})
 final class KeyCommand implements Callable<Integer> {
@@ -94,8 +97,9 @@ final class KeyCommand implements Callable<Integer> {
 
   /**
    * What a new key or file is made of: {@code --size} or {@code --file}, {@code --metadata},
-   * {@code --user}; {@link #check} reads the file (its size, and its MD5 as metadata
-   * {@value #ETAG}) before anything is sent.
+   * {@code --user}, {@code -t/-r} (its replication config; without them the server gives the
+   * bucket's default, else its own); {@link #check} reads the file (its size, and its MD5 as
+   * metadata {@value #ETAG}) and parses the replication before anything is sent.
    */
   static final class Content {
     @Option(names = "--size", paramLabel = "SIZE",
@@ -117,15 +121,23 @@ final class KeyCommand implements Callable<Integer> {
         description = "Its owner (default: the bucket's owner).")
     String owner;
 
+    /** Its replication config; without it the bucket's default, else the server's. */
+    @CommandLine.Mixin
+    ReplicationOptions replication;
+
     long bytes;
+    /** Null: the server decides. */
+    ReplicationConfig replicationConfig;
 
     /**
      * Resolves the size and metadata.
      *
-     * @throws CommandLine.ParameterException for --size with --file, or a bad size
+     * @throws CommandLine.ParameterException for --size with --file, a bad size, or a
+     *     replication of no known form
      * @throws CliFailure if the file cannot be read
      */
     void check(CommandLine cmd) {
+      replicationConfig = replication.config(cmd);
       if (size != null && file != null) {
         throw new CommandLine.ParameterException(cmd, "Give --size or --file, not both");
       }
@@ -157,8 +169,12 @@ final class KeyCommand implements Callable<Integer> {
 
     /** Opens and commits a key of an OBJECT_STORE or LEGACY bucket; returns the committed row. */
     KeyInfo createKey(ShellCommand c, ObjectAddress at) {
-      OpenKeyResponse open = c.om().openKey(OpenKeyRequest.newBuilder().setVolume(at.volume())
-          .setBucket(at.bucket()).setKey(at.key()).setOwner(ShellCommand.nz(owner)).build());
+      OpenKeyRequest.Builder req = OpenKeyRequest.newBuilder().setVolume(at.volume())
+          .setBucket(at.bucket()).setKey(at.key()).setOwner(ShellCommand.nz(owner));
+      if (replicationConfig != null) {
+        req.setReplicationConfig(replicationConfig);
+      }
+      OpenKeyResponse open = c.om().openKey(req.build());
       return c.om().commitKey(CommitKeyRequest.newBuilder().setVolume(at.volume())
           .setBucket(at.bucket()).setKey(at.key()).setClientId(open.getClientId())
           .setDataSize(bytes).putAllMetadata(metadata).build()).getKey();
@@ -166,9 +182,12 @@ final class KeyCommand implements Callable<Integer> {
 
     /** Creates and commits a file of an FSO bucket; returns the committed row (full path). */
     KeyInfo createFile(ShellCommand c, ObjectAddress at) {
-      CreateFileResponse open = c.om().createFile(CreateFileRequest.newBuilder()
-          .setVolume(at.volume()).setBucket(at.bucket()).setPath(at.key())
-          .setOwner(ShellCommand.nz(owner)).build());
+      CreateFileRequest.Builder req = CreateFileRequest.newBuilder().setVolume(at.volume())
+          .setBucket(at.bucket()).setPath(at.key()).setOwner(ShellCommand.nz(owner));
+      if (replicationConfig != null) {
+        req.setReplicationConfig(replicationConfig);
+      }
+      CreateFileResponse open = c.om().createFile(req.build());
       return c.om().commitFile(CommitFileRequest.newBuilder().setVolume(at.volume())
           .setBucket(at.bucket()).setPath(at.key()).setClientId(open.getClientId())
           .setDataSize(bytes).putAllMetadata(metadata).build()).getFile();
@@ -178,7 +197,9 @@ final class KeyCommand implements Callable<Integer> {
   @Command(name = "create", aliases = "put", mixinStandardHelpOptions = true,
       description = {"Create a key (replacing one of that name), then print it.",
           "In an FSO bucket the key is a file: missing parent directories are created. "
-              + "NOT_FOUND (exit 1) if the volume or bucket is missing."})
+              + "Without -t/-r the key gets the bucket's default replication, else the "
+              + "server's. NOT_FOUND (exit 1) if the volume or bucket is missing; "
+              + "INVALID_ARGUMENT (exit 1) for a replication the server does not allow."})
   static final class Create extends OnKey {
     @CommandLine.Mixin
     Content content;
@@ -192,7 +213,8 @@ final class KeyCommand implements Callable<Integer> {
     @Override
     void run() {
       KeyInfo k = fso() ? content.createFile(this, at) : content.createKey(this, at);
-      done(ObjectFields.key(k), "Created key " + at + " (" + k.getDataSize() + " bytes)");
+      done(ObjectFields.key(k), "Created key " + at + " (" + k.getDataSize() + " bytes, "
+          + ReplicationText.text(ReplicationConfigs.of(k)) + ")");
     }
   }
 

@@ -30,10 +30,25 @@ final class PropertyUpdate {
    */
   void applyTo(CommandLine cmd, Consumer<String> setOwner, LongConsumer setQuotaInBytes,
       LongConsumer setQuotaInNamespace) {
-    if (owner == null && spaceQuota == null && namespaceQuota == null) {
+    if (!given()) {
       throw new CommandLine.ParameterException(cmd,
           "Nothing to update: give --user, --space-quota or --namespace-quota");
     }
+    applyGiven(cmd, setOwner, setQuotaInBytes, setQuotaInNamespace);
+  }
+
+  /** Whether any of the options was given. */
+  boolean given() {
+    return owner != null || spaceQuota != null || namespaceQuota != null;
+  }
+
+  /**
+   * {@link #applyTo} for a command that has more to update, which checks that something is given.
+   *
+   * @throws CommandLine.ParameterException (a usage error) for a bad size or a negative count
+   */
+  void applyGiven(CommandLine cmd, Consumer<String> setOwner, LongConsumer setQuotaInBytes,
+      LongConsumer setQuotaInNamespace) {
     if (owner != null) {
       setOwner.accept(owner);
     }

@@ -1,8 +1,12 @@
 package io.sediment.cli;
 
 import io.sediment.db.DBProfile;
+import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmStoreOptions;
+import io.sediment.om.core.ReplicationConfigs;
+import io.sediment.om.core.ReplicationText;
 import io.sediment.om.core.SyncPolicy;
+import io.sediment.proto.om.ReplicationConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,6 +54,18 @@ final class ServeStoreOptions {
           + "them from RocksDB on every request (default: ${DEFAULT-VALUE}).")
   int metadataCacheSize;
 
+  @Option(names = "--default-replication-type", paramLabel = "TYPE", defaultValue = "RATIS",
+      description = "Replication type of a new key whose request and bucket name none: RATIS, "
+          + "STAND_ALONE or EC, as Ozone's ozone.server.default.replication.type "
+          + "(default: ${DEFAULT-VALUE}).")
+  String defaultReplicationType;
+
+  @Option(names = "--default-replication", paramLabel = "REPLICATION", defaultValue = "THREE",
+      description = "Its replication: ONE or THREE, or for EC e.g. rs-6-3-1024k, as Ozone's "
+          + "ozone.server.default.replication (default: ${DEFAULT-VALUE}). Decided when a call "
+          + "is taken, before a group logs it: the replicas of a group need not agree.")
+  String defaultReplication;
+
   @Option(names = "--block-cache-size", paramLabel = "SIZE", defaultValue = DEFAULT_BLOCK_CACHE,
       converter = Sizes.class,
       description = "The store's shared RocksDB block cache (data, index and filter blocks), "
@@ -89,10 +105,28 @@ final class ServeStoreOptions {
       throw new CommandLine.ParameterException(cmd, "--block-cache-size must be at least 1MiB: "
           + blockCacheBytes);
     }
+    replication(cmd);
     if (rocksdbOptions != null && !(Files.isRegularFile(rocksdbOptions)
         && Files.isReadable(rocksdbOptions))) {
       throw new CommandLine.ParameterException(cmd, "--rocksdb-options names no readable file: "
           + rocksdbOptions);
+    }
+  }
+
+  /**
+   * The default replication config the two options name.
+   *
+   * @throws CommandLine.ParameterException (a usage error) naming a form or a config that is not
+   *     valid
+   */
+  private ReplicationConfig replication(CommandLine cmd) {
+    try {
+      return ReplicationConfigs.check(ReplicationText.parse(defaultReplicationType,
+          defaultReplication));
+    } catch (IllegalArgumentException | OmException e) {
+      throw new CommandLine.ParameterException(cmd, "--default-replication-type "
+          + defaultReplicationType + " --default-replication " + defaultReplication + ": "
+          + e.getMessage());
     }
   }
 
@@ -106,7 +140,9 @@ final class ServeStoreOptions {
         .withTokenMaxAge(listTokenMaxAge)
         .withSyncPolicy(replica ? SyncPolicy.PROCESS_CRASH_SAFE : sync)
         .withMaxPathDepth(maxPathDepth)
-        .withMetadataCacheSize(metadataCacheSize);
+        .withMetadataCacheSize(metadataCacheSize)
+        .withDefaultReplication(ReplicationText.parse(defaultReplicationType,
+            defaultReplication));
   }
 
   /** The store's RocksDB tuning: {@link DBProfile#defaults()} with these options applied. */

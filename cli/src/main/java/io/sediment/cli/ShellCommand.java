@@ -54,7 +54,8 @@ abstract class ShellCommand extends ClientCommand {
 
   /**
    * One object: as JSON with {@code --json}, else one {@code field  value} line per field
-   * ({@code metadata} as {@code k=v} pairs, times in UTC).
+   * ({@code metadata} as {@code k=v} pairs, times in UTC, {@code replicationConfig} as
+   * {@code TYPE/REPLICATION}, e.g. {@code EC/rs-6-3-1024k}, or {@code none}).
    */
   void print(Map<String, Object> fields) {
     PrintWriter out = out();
@@ -66,6 +67,9 @@ abstract class ShellCommand extends ClientCommand {
       Object v = e.getValue();
       if (e.getKey().endsWith("Time") && v instanceof Long t && t > 0) {
         v = LsCommand.TIME.format(java.time.Instant.ofEpochMilli(t)) + " UTC";
+      } else if (e.getKey().equals("replicationConfig")) {
+        v = v instanceof Map<?, ?> r ? r.get("replicationType") + "/" + r.get("replication")
+            : "none (keys get the server's default)";
       }
       out.printf("%-18s %s%n", e.getKey(), text(v));
     }

@@ -122,6 +122,7 @@ class ObjectShellTest {
         case "text" -> v.isTextual();
         case "bool" -> v.isBoolean();
         case "object" -> v.isObject();
+        case "object or null" -> v.isObject() || v.isNull();
         default -> false;
       };
       assertTrue(right, e.getKey() + " is " + e.getValue() + " in " + n);
@@ -132,14 +133,16 @@ class ObjectShellTest {
       "admin", "text", "quotaInBytes", "number", "quotaInNamespace", "number",
       "creationTime", "number", "modificationTime", "number", "objectId", "number",
       "metadata", "object");
-  private static final Map<String, String> BUCKET = Map.of("volumeName", "text", "name", "text",
-      "bucketLayout", "text", "owner", "text", "quotaInBytes", "number",
-      "quotaInNamespace", "number", "creationTime", "number", "modificationTime", "number",
-      "objectId", "number", "metadata", "object");
+  private static final Map<String, String> BUCKET = Map.ofEntries(Map.entry("volumeName", "text"),
+      Map.entry("name", "text"), Map.entry("bucketLayout", "text"), Map.entry("owner", "text"),
+      Map.entry("quotaInBytes", "number"), Map.entry("quotaInNamespace", "number"),
+      Map.entry("creationTime", "number"), Map.entry("modificationTime", "number"),
+      Map.entry("objectId", "number"), Map.entry("metadata", "object"),
+      Map.entry("replicationConfig", "object or null"));
   private static final Map<String, String> KEY = Map.of("volumeName", "text",
       "bucketName", "text", "name", "text", "dataSize", "number", "owner", "text",
       "creationTime", "number", "modificationTime", "number", "objectId", "number",
-      "metadata", "object");
+      "metadata", "object", "replicationConfig", "object");
 
   @Test
   void volumesAndBuckets() throws Exception {
@@ -216,7 +219,7 @@ class ObjectShellTest {
     om.createBucket("vol", "obs", BucketLayout.OBJECT_STORE, null, 0);
     Run c = ok("key", "create", "vol/obs/dir/a", "--size", "10KB", "-m", "color=blue",
         "--metadata", "team=storage");
-    assertEquals("Created key vol/obs/dir/a (10240 bytes)\n", c.out());
+    assertEquals("Created key vol/obs/dir/a (10240 bytes, RATIS/THREE)\n", c.out());
     KeyInfo a = om.lookupKey("vol", "obs", "dir/a");
     assertEquals(10240, a.getDataSize());
     assertEquals(Map.of("color", "blue", "team", "storage"), a.getMetadataMap());
@@ -297,7 +300,7 @@ class ObjectShellTest {
     assertEquals("Created directory vol/fso/a/b\n", ok("dir", "create", "vol/fso/a/b").out());
 
     Run f = ok("file", "create", "vol/fso/a/b/f1", "--size", "3", "-m", "k=v");
-    assertEquals("Created file vol/fso/a/b/f1 (3 bytes)\n", f.out());
+    assertEquals("Created file vol/fso/a/b/f1 (3 bytes, RATIS/THREE)\n", f.out());
     ok("key", "create", "vol/fso/x/f2", "--size", "1KB");
     assertEquals(1024, om.fso().lookupFile("vol", "fso", "x/f2").getDataSize());
 
@@ -340,7 +343,8 @@ class ObjectShellTest {
     List<JsonNode> uploads = lines(ok("mpu", "list", "vol/obs", "--json"));
     assertEquals(List.of(u1, u2), uploads.stream().map(n -> n.get("uploadId").asText()).toList());
     assertTypes(uploads.get(0), Map.of("volumeName", "text", "bucketName", "text", "name",
-        "text", "uploadId", "text", "owner", "text", "creationTime", "number"));
+        "text", "uploadId", "text", "owner", "text", "creationTime", "number",
+        "replicationConfig", "object"));
     assertEquals("big/a", uploads.get(0).get("name").asText());
     assertTrue(ok("mpu", "list", "vol/obs").out().contains(u2 + " big/b\n"));
     List<JsonNode> parts = lines(ok("mpu", "parts", "vol/obs/big/a", u1, "--json"));

@@ -32,6 +32,7 @@ import io.sediment.om.snapshot.Snapshots;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
+import io.sediment.proto.om.ReplicationConfig;
 import io.sediment.proto.om.VolumeInfo;
 import java.nio.file.Path;
 import java.util.List;
@@ -214,11 +215,24 @@ public final class OmMetadataStore implements AutoCloseable {
     return areas.buckets.create(volume, bucket, layout, owner, quotaInBytes);
   }
 
+  /** Creates a bucket with a default replication config. See {@link Buckets#create}. */
+  public BucketInfo createBucket(String volume, String bucket, BucketLayout layout, String owner,
+      long quotaInBytes, ReplicationConfig defaultReplication) {
+    return areas.buckets.create(volume, bucket, layout, owner, quotaInBytes, defaultReplication);
+  }
+
   /** Sets a bucket's owner and quotas. See {@link Buckets#setProperties}. */
   public BucketInfo setBucketProperties(String volume, String bucket, String owner,
       Long quotaInBytes, Long quotaInNamespace) {
     return areas.buckets.setProperties(volume, bucket,
         new PropertyPatch(owner, quotaInBytes, quotaInNamespace));
+  }
+
+  /** Sets a bucket's owner, quotas and default replication. See {@link Buckets#setProperties}. */
+  public BucketInfo setBucketProperties(String volume, String bucket, String owner,
+      Long quotaInBytes, Long quotaInNamespace, ReplicationConfig defaultReplication) {
+    return areas.buckets.setProperties(volume, bucket,
+        new PropertyPatch(owner, quotaInBytes, quotaInNamespace), defaultReplication);
   }
 
   /** A bucket. See {@link Buckets#get}. */
@@ -241,6 +255,12 @@ public final class OmMetadataStore implements AutoCloseable {
   /** Opens a key for writing. See {@link ObjectKeys#open}. */
   public OpenKeySession openKey(String volume, String bucket, String key, String owner) {
     return areas.objectKeys.open(volume, bucket, key, owner);
+  }
+
+  /** Opens a key with its replication config. See {@link ObjectKeys#open}. */
+  public OpenKeySession openKey(String volume, String bucket, String key, String owner,
+      ReplicationConfig replication) {
+    return areas.objectKeys.open(volume, bucket, key, owner, replication);
   }
 
   /** Commits an open key. See {@link ObjectKeys#commit}. */

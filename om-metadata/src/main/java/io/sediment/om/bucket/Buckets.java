@@ -18,11 +18,13 @@ import io.sediment.om.core.OmException.Code;
 import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OmValidation;
+import io.sediment.om.core.ReplicationConfigs;
 import io.sediment.om.purge.LifecycleCursors;
 import io.sediment.om.snapshot.SnapshotRows;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
+import io.sediment.proto.om.ReplicationConfig;
 import io.sediment.proto.om.VolumeInfo;
 import java.util.Map;
 
@@ -51,7 +53,22 @@ public final class Buckets {
    */
   public BucketInfo create(String volume, String bucket, BucketLayout layout, String owner,
       long quotaInBytes) {
+    return create(volume, bucket, layout, owner, quotaInBytes, null);
+  }
+
+  /**
+   * {@link #create(String, String, BucketLayout, String, long)} with the bucket's default
+   * replication config: what its new keys, files and uploads get when their request names none.
+   *
+   * @param defaultReplication null for none (such keys get the store's default)
+   * @throws OmException as that method, and INVALID_ARGUMENT for a config
+   *     {@link ReplicationConfigs#check} refuses
+   */
+  public BucketInfo create(String volume, String bucket, BucketLayout layout, String owner,
+      long quotaInBytes, ReplicationConfig defaultReplication) {
     OmValidation.checkBucketArgs(volume, bucket);
+    ReplicationConfig replication = defaultReplication == null ? null
+        : ReplicationConfigs.check(defaultReplication);
     OmValidation.checkOwner(owner);
     if (layout == null || layout == BucketLayout.BUCKET_LAYOUT_UNSPECIFIED
         || layout == BucketLayout.UNRECOGNIZED) {
@@ -69,6 +86,9 @@ public final class Buckets {
       }
       BucketInfo info = newRow(vol, bucket, layout, owner, quotaInBytes, txn.allocateId(),
           txn.now());
+      if (replication != null) {
+        info = info.toBuilder().setDefaultReplicationConfig(replication).build();
+      }
       ctx.parsedRows().putBucket(txn, info);
       txn.count(OmCounter.BUCKETS, 1);
       return info;
@@ -106,11 +126,29 @@ public final class Buckets {
    *     volume or bucket is absent
    */
   public BucketInfo setProperties(String volume, String bucket, PropertyPatch patch) {
+    return setProperties(volume, bucket, patch, null);
+  }
+
+  /**
+   * {@link #setProperties(String, String, PropertyPatch)} that also replaces the bucket's default
+   * replication config when {@code defaultReplication} is not {@code null} (keys already in the
+   * bucket keep theirs), in the same write.
+   *
+   * @throws OmException as that method, and INVALID_ARGUMENT for a config
+   *     {@link ReplicationConfigs#check} refuses
+   */
+  public BucketInfo setProperties(String volume, String bucket, PropertyPatch patch,
+      ReplicationConfig defaultReplication) {
     OmValidation.checkBucketArgs(volume, bucket);
+    ReplicationConfig replication = defaultReplication == null ? null
+        : ReplicationConfigs.check(defaultReplication);
     return ctx.write(txn -> {
       BucketInfo.Builder b = ctx.requireBucket(null, volume, bucket).toBuilder()
           .setModificationTime(txn.now());
       patch.applyTo(b::setOwner, b::setQuotaInBytes, b::setQuotaInNamespace);
+      if (replication != null) {
+        b.setDefaultReplicationConfig(replication);
+      }
       BucketInfo info = b.build();
       ctx.parsedRows().putBucket(txn, info);
       return info;

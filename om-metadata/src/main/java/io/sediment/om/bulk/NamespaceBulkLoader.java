@@ -129,7 +129,8 @@ public final class NamespaceBulkLoader {
     progress.step(Step.RESERVED, String.format(Locale.ROOT, "reserved %,d object ids from %d",
         ids, firstId));
     NamespaceLayout layout = new NamespaceLayout(plan, tree, firstId, now);
-    NamespaceRows rows = new NamespaceRows(plan, layout, tree, now, written);
+    NamespaceRows rows = new NamespaceRows(plan, layout, tree, now,
+        ctx.options().defaultReplication(), written);
     Map<String, BulkLoadResult.TableResult> results = new LinkedHashMap<>();
     List<TableBulkLoad<?, ?>> loads = new ArrayList<>();
     boolean ingesting = false;

@@ -4,6 +4,7 @@ import io.sediment.db.TableBulkLoad;
 import io.sediment.om.acl.DefaultAcls;
 import io.sediment.om.bulk.NamespaceLayout.Bucket;
 import io.sediment.om.core.OmKeys;
+import io.sediment.om.core.ReplicationConfigs;
 import io.sediment.om.fso.FsoDirectories;
 import io.sediment.om.fso.FsoFiles;
 import io.sediment.om.keys.ObjectKeys;
@@ -14,6 +15,7 @@ import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.MultipartUploadInfo;
 import io.sediment.proto.om.OmAcl;
 import io.sediment.proto.om.PartInfo;
+import io.sediment.proto.om.ReplicationConfig;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -36,19 +38,28 @@ final class NamespaceRows {
   private final NamespaceLayout layout;
   private final FsoTreeLayout tree;
   private final long now;
+  private final ReplicationConfig defaultReplication;
   private final LongAdder written;
 
   /**
    * @param now the time of every row (the equivalent writes all at this millisecond)
+   * @param defaultReplication the store's default replication config, which keys, files and
+   *     uploads of a bucket without one of its own get, as through the write path
    * @param written counts every row added, for progress
    */
   NamespaceRows(NamespacePlan plan, NamespaceLayout layout, FsoTreeLayout tree, long now,
-      LongAdder written) {
+      ReplicationConfig defaultReplication, LongAdder written) {
     this.plan = plan;
     this.layout = layout;
     this.tree = tree;
     this.now = now;
+    this.defaultReplication = defaultReplication;
     this.written = written;
+  }
+
+  /** The replication config a key, file or upload of bucket {@code b} gets without asking. */
+  private ReplicationConfig replication(BucketInfo b) {
+    return ReplicationConfigs.resolve(null, b, defaultReplication);
   }
 
   private static List<OmAcl> inherited(BucketInfo b) {
@@ -65,7 +76,7 @@ final class NamespaceRows {
         String name = plan.keyName(i);
         long id = NamespaceLayout.keyId(b, i);
         KeyInfo open = ObjectKeys.openRow(row.getVolumeName(), row.getBucketName(), name,
-            row.getOwner(), id, id + 1, now, acls);
+            row.getOwner(), id, id + 1, now, acls, replication(row));
         keys.add(prefix + name, ObjectKeys.committedRow(open, plan.keySize(), Map.of(), now));
         counted();
       }
@@ -80,7 +91,7 @@ final class NamespaceRows {
         String key = plan.uploadKey(u);
         long id = layout.uploadId(b, u);
         MultipartUploadInfo upload = MultipartRows.upload(row.getVolumeName(),
-            row.getBucketName(), key, id, row.getOwner(), now);
+            row.getBucketName(), key, id, row.getOwner(), now, replication(row));
         if (plan.partsPerUpload() > 0) {
           upload = MultipartRows.withPart(upload, id + plan.partsPerUpload());
         }
@@ -130,7 +141,7 @@ final class NamespaceRows {
           long id = layout.fileId(b, firstFile + i);
           KeyInfo open = FsoFiles.openRow(row.getVolumeName(), row.getBucketName(),
               path.isEmpty() ? leaf : path + "/" + leaf, leaf, id, parent, id + 1,
-              row.getOwner(), acls, now);
+              row.getOwner(), acls, now, replication(row));
           files.add(OmKeys.pathKey(vid, bid, parent, leaf),
               FsoFiles.committedRow(open, leaf, parent, fileSize(), Map.of(), now));
           counted();

@@ -1,5 +1,6 @@
 package io.sediment.om.core;
 
+import io.sediment.proto.om.ReplicationConfig;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -22,9 +23,14 @@ import java.util.Objects;
  * @param metadataCacheSize how many volumes, and as many buckets, are kept parsed in memory
  *     (default {@value #DEFAULT_METADATA_CACHE_SIZE}; 0 reads them from RocksDB on every request);
  *     see {@link VolumeBucketCache}
+ * @param defaultReplication the replication config a new key, file or upload gets when neither
+ *     its request nor its bucket names one (default {@link ReplicationConfigs#DEFAULT},
+ *     RATIS/THREE); must be valid ({@link ReplicationConfigs#check}). A server decides it before a
+ *     write is logged, so the replicas of a group need not agree on it
  */
 public record OmStoreOptions(int maxListSize, Duration tokenMaxAge, Clock clock,
-    SyncPolicy syncPolicy, int maxPathDepth, int metadataCacheSize) {
+    SyncPolicy syncPolicy, int maxPathDepth, int metadataCacheSize,
+    ReplicationConfig defaultReplication) {
 
   public static final int DEFAULT_MAX_LIST_SIZE = 1000;
   public static final Duration DEFAULT_TOKEN_MAX_AGE = Duration.ofDays(1);
@@ -58,39 +64,53 @@ public record OmStoreOptions(int maxListSize, Duration tokenMaxAge, Clock clock,
       throw new IllegalArgumentException("metadataCacheSize must not be negative: "
           + metadataCacheSize);
     }
+    Objects.requireNonNull(defaultReplication, "defaultReplication");
+    try {
+      defaultReplication = ReplicationConfigs.check(defaultReplication);
+    } catch (OmException e) {
+      throw new IllegalArgumentException("defaultReplication: " + e.getMessage(), e);
+    }
   }
 
   public static OmStoreOptions defaults() {
     return new OmStoreOptions(DEFAULT_MAX_LIST_SIZE, DEFAULT_TOKEN_MAX_AGE, Clock.systemUTC(),
-        SyncPolicy.DURABLE, DEFAULT_MAX_PATH_DEPTH, DEFAULT_METADATA_CACHE_SIZE);
+        SyncPolicy.DURABLE, DEFAULT_MAX_PATH_DEPTH, DEFAULT_METADATA_CACHE_SIZE,
+        ReplicationConfigs.DEFAULT);
   }
 
   public OmStoreOptions withMaxListSize(int size) {
     return new OmStoreOptions(size, tokenMaxAge, clock, syncPolicy, maxPathDepth,
-        metadataCacheSize);
+        metadataCacheSize, defaultReplication);
   }
 
   public OmStoreOptions withTokenMaxAge(Duration age) {
     return new OmStoreOptions(maxListSize, age, clock, syncPolicy, maxPathDepth,
-        metadataCacheSize);
+        metadataCacheSize, defaultReplication);
   }
 
   public OmStoreOptions withClock(Clock c) {
     return new OmStoreOptions(maxListSize, tokenMaxAge, c, syncPolicy, maxPathDepth,
-        metadataCacheSize);
+        metadataCacheSize, defaultReplication);
   }
 
   public OmStoreOptions withSyncPolicy(SyncPolicy policy) {
     return new OmStoreOptions(maxListSize, tokenMaxAge, clock, policy, maxPathDepth,
-        metadataCacheSize);
+        metadataCacheSize, defaultReplication);
   }
 
   public OmStoreOptions withMaxPathDepth(int depth) {
     return new OmStoreOptions(maxListSize, tokenMaxAge, clock, syncPolicy, depth,
-        metadataCacheSize);
+        metadataCacheSize, defaultReplication);
   }
 
   public OmStoreOptions withMetadataCacheSize(int size) {
-    return new OmStoreOptions(maxListSize, tokenMaxAge, clock, syncPolicy, maxPathDepth, size);
+    return new OmStoreOptions(maxListSize, tokenMaxAge, clock, syncPolicy, maxPathDepth, size,
+        defaultReplication);
+  }
+
+  /** See {@link #defaultReplication}; throws IllegalArgumentException for an invalid config. */
+  public OmStoreOptions withDefaultReplication(ReplicationConfig config) {
+    return new OmStoreOptions(maxListSize, tokenMaxAge, clock, syncPolicy, maxPathDepth,
+        metadataCacheSize, config);
   }
 }

@@ -13,11 +13,13 @@ import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OmValidation;
 import io.sediment.om.core.OpenKeySession;
+import io.sediment.om.core.ReplicationConfigs;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.DirectoryInfo;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.OmAcl;
 import java.util.List;
+import io.sediment.proto.om.ReplicationConfig;
 import java.util.Map;
 
 /**
@@ -47,12 +49,16 @@ public final class FsoFiles {
 
 
   /** See {@link FsoNamespace#createFile} for the contract. */
-  public OpenKeySession create(String volume, String bucket, String rawPath, String owner) {
+  public OpenKeySession create(String volume, String bucket, String rawPath, String owner,
+      ReplicationConfig replication) {
     OmValidation.checkBucketArgs(volume, bucket);
     OmValidation.checkOwner(owner);
     FsoPath path = depthLimit.parseCreate(rawPath, "file");
+    ReplicationConfig requested = replication == null ? null : ReplicationConfigs.check(replication);
     return ctx.write(txn -> {
       BucketInfo b = FsoResolver.requireFsoBucket(ctx, null, volume, bucket);
+      ReplicationConfig config = ReplicationConfigs.resolve(requested, b,
+          ctx.options().defaultReplication());
       long bid = b.getObjectId();
       String own = owner == null || owner.isEmpty() ? b.getOwner() : owner;
       long parent = bid;
@@ -78,7 +84,7 @@ public final class FsoFiles {
       long objectId = txn.allocateId();
       long clientId = txn.allocateId();
       KeyInfo open = openRow(volume, bucket, path.path(), path.leaf(), objectId, parent, clientId,
-          own, DefaultAcls.forKey(own, b.getAclsList()), txn.now());
+          own, DefaultAcls.forKey(own, b.getAclsList()), txn.now(), config);
       openFileTable.putWithBatch(txn.batch(),
           OmKeys.openFileKey(b.getVolumeId(), bid, parent, path.leaf(), clientId), open);
       txn.count(bid, OmCounter.OPEN_FILES, 1);
@@ -93,7 +99,8 @@ public final class FsoFiles {
    * both write the same bytes.
    */
   public static KeyInfo openRow(String volume, String bucket, String path, String leaf,
-      long objectId, long parentId, long clientId, String owner, List<OmAcl> acls, long now) {
+      long objectId, long parentId, long clientId, String owner, List<OmAcl> acls, long now,
+      ReplicationConfig replication) {
     return KeyInfo.newBuilder()
         .setVolumeName(volume)
         .setBucketName(bucket)
@@ -107,6 +114,7 @@ public final class FsoFiles {
         .setCreationTime(now)
         .setModificationTime(now)
         .addAllAcls(acls)
+        .setReplicationConfig(replication)
         .build();
   }
 

@@ -6,6 +6,7 @@ import io.sediment.om.core.OpenKeySession;
 import io.sediment.om.listing.ListPage;
 import io.sediment.om.listing.Pager;
 import io.sediment.proto.om.KeyInfo;
+import io.sediment.proto.om.ReplicationConfig;
 import java.util.Map;
 
 /**
@@ -58,7 +59,21 @@ public final class FsoNamespace {
    *     {@code path}, FAILED_PRECONDITION if an ancestor is a file
    */
   public OpenKeySession createFile(String volume, String bucket, String path, String owner) {
-    return files.create(volume, bucket, path, owner);
+    return files.create(volume, bucket, path, owner, null);
+  }
+
+  /**
+   * {@link #createFile(String, String, String, String)} with the file's replication config,
+   * which the open row records and the commit keeps.
+   *
+   * @param replication null for the bucket's default, else the store's
+   *     ({@link io.sediment.om.core.ReplicationConfigs#resolve})
+   * @throws OmException as that method, and INVALID_ARGUMENT for a config
+   *     {@link io.sediment.om.core.ReplicationConfigs#check} refuses
+   */
+  public OpenKeySession createFile(String volume, String bucket, String path, String owner,
+      ReplicationConfig replication) {
+    return files.create(volume, bucket, path, owner, replication);
   }
 
   /**

@@ -1,13 +1,18 @@
 package io.sediment.om.insight;
 
+import io.sediment.om.core.ReplicationConfigs;
+import io.sediment.om.core.ReplicationText;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.DirectoryInfo;
 import io.sediment.proto.om.FileStatus;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.MultipartUploadInfo;
 import io.sediment.proto.om.PartInfo;
+import io.sediment.proto.om.ReplicationConfig;
+import io.sediment.proto.om.ReplicationType;
 import io.sediment.proto.om.VolumeInfo;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -17,7 +22,9 @@ import java.util.TreeMap;
  * {@code sediment} shell's {@code --json}). Names follow Ozone's shell and Recon
  * ({@code name}, {@code volumeName}, {@code bucketLayout}, {@code dataSize}, {@code quotaInBytes},
  * ...). Every field is present, zero values included; sizes, counts, ids and times are numbers
- * (times in epoch milliseconds); {@code metadata} is an object sorted by name. Each call returns a
+ * (times in epoch milliseconds); {@code metadata} is an object sorted by name;
+ * {@code replicationConfig} is an object of {@link #replication}'s fields (a bucket's is null
+ * when it has no default). Each call returns a
  * new mutable map in a fixed field order, so a caller may add its own fields (Recon adds
  * {@code usedBytes}). Stateless and thread-safe.
  */
@@ -41,7 +48,10 @@ public final class ObjectFields {
     return o;
   }
 
-  /** A bucket: volume, name, layout (the enum's name), owner, quotas, times, ids, metadata. */
+  /**
+   * A bucket: volume, name, layout (the enum's name), owner, quotas, times, ids, metadata, and
+   * {@code replicationConfig}, its default for new keys (null when it has none).
+   */
   public static Map<String, Object> bucket(BucketInfo b) {
     Map<String, Object> o = new LinkedHashMap<>();
     o.put("volumeName", b.getVolumeName());
@@ -54,12 +64,15 @@ public final class ObjectFields {
     o.put("modificationTime", b.getModificationTime());
     o.put("objectId", b.getObjectId());
     o.put("metadata", new TreeMap<>(b.getMetadataMap()));
+    o.put("replicationConfig", b.hasDefaultReplicationConfig()
+        ? replication(b.getDefaultReplicationConfig()) : null);
     return o;
   }
 
   /**
    * A key or file: volume, bucket, {@code name} (the caller's: the key name, or an FSO file's full
-   * path or last component), size, owner, times, object id, metadata.
+   * path or last component), size, replication config (RATIS/THREE for a row written before
+   * keys had one), owner, times, object id, metadata.
    */
   public static Map<String, Object> key(KeyInfo k, String name) {
     Map<String, Object> o = new LinkedHashMap<>();
@@ -67,6 +80,7 @@ public final class ObjectFields {
     o.put("bucketName", k.getBucketName());
     o.put("name", name);
     o.put("dataSize", k.getDataSize());
+    o.put("replicationConfig", replication(ReplicationConfigs.of(k)));
     o.put("owner", k.getOwner());
     o.put("creationTime", k.getCreationTime());
     o.put("modificationTime", k.getModificationTime());
@@ -112,7 +126,10 @@ public final class ObjectFields {
     return o;
   }
 
-  /** A multipart upload in progress: volume, bucket, key {@code name}, upload id, owner, time. */
+  /**
+   * A multipart upload in progress: volume, bucket, key {@code name}, upload id, owner, time,
+   * and the completed key's replication config.
+   */
   public static Map<String, Object> upload(MultipartUploadInfo u) {
     Map<String, Object> o = new LinkedHashMap<>();
     o.put("volumeName", u.getVolumeName());
@@ -121,6 +138,29 @@ public final class ObjectFields {
     o.put("uploadId", u.getUploadId());
     o.put("owner", u.getOwner());
     o.put("creationTime", u.getCreationTime());
+    o.put("replicationConfig", replication(ReplicationConfigs.ofUpload(u)));
+    return o;
+  }
+
+  /**
+   * A replication config, in the field names of Ozone's JSON ({@code replicationType},
+   * {@code replicationFactor}, {@code requiredNodes}, and EC's {@code data}, {@code parity},
+   * {@code codec}, {@code ecChunkSize}) plus {@code replication}, its {@code -r} form
+   * ({@code THREE}, {@code rs-6-3-1024k}). Every field is present: a RATIS or STANDALONE config
+   * has data, parity and chunk size 0 and codec "", an EC config factor "". The type prints as
+   * Ozone's JSON does (STAND_ALONE as {@code STANDALONE}), the codec in upper case ({@code RS}).
+   */
+  public static Map<String, Object> replication(ReplicationConfig c) {
+    boolean ec = c.getType() == ReplicationType.EC;
+    Map<String, Object> o = new LinkedHashMap<>();
+    o.put("replicationType", ReplicationText.typeName(c));
+    o.put("replicationFactor", ec ? "" : c.getFactor().name());
+    o.put("requiredNodes", ReplicationConfigs.requiredNodes(c));
+    o.put("data", c.getEc().getData());
+    o.put("parity", c.getEc().getParity());
+    o.put("codec", c.getEc().getCodec().toUpperCase(Locale.ROOT));
+    o.put("ecChunkSize", c.getEc().getEcChunkSize());
+    o.put("replication", ReplicationText.replication(c));
     return o;
   }
 

@@ -13,10 +13,12 @@ import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OmValidation;
 import io.sediment.om.core.OpenKeySession;
+import io.sediment.om.core.ReplicationConfigs;
 import io.sediment.om.core.WriteTxn;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.OmAcl;
+import io.sediment.proto.om.ReplicationConfig;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -50,15 +52,32 @@ public final class ObjectKeys {
    * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume/bucket), UNIMPLEMENTED for FSO buckets
    */
   public OpenKeySession open(String volume, String bucket, String key, String owner) {
+    return open(volume, bucket, key, owner, null);
+  }
+
+  /**
+   * {@link #open(String, String, String, String)} with the key's replication config, which the
+   * open row records and the commit keeps.
+   *
+   * @param replication null for the bucket's default, else the store's
+   *     ({@link ReplicationConfigs#resolve}, from the bucket row the write reads)
+   * @throws OmException as that method, and INVALID_ARGUMENT for a config
+   *     {@link ReplicationConfigs#check} refuses
+   */
+  public OpenKeySession open(String volume, String bucket, String key, String owner,
+      ReplicationConfig replication) {
     OmValidation.checkKeyArgs(volume, bucket, key);
     OmValidation.checkOwner(owner);
+    ReplicationConfig requested = replication == null ? null : ReplicationConfigs.check(replication);
     return ctx.write(txn -> {
       BucketInfo info = ctx.requireObjectStoreBucket(null, volume, bucket);
+      ReplicationConfig config = ReplicationConfigs.resolve(requested, info,
+          ctx.options().defaultReplication());
       long objectId = txn.allocateId();
       long clientId = txn.allocateId();
       String own = owner == null || owner.isEmpty() ? info.getOwner() : owner;
       KeyInfo open = openRow(volume, bucket, key, own, objectId, clientId, txn.now(),
-          DefaultAcls.forKey(own, prefixes.inheritedBy(info, key)));
+          DefaultAcls.forKey(own, prefixes.inheritedBy(info, key)), config);
       openKeyTable.putWithBatch(txn.batch(), OmKeys.openKey(volume, bucket, key, clientId), open);
       txn.count(info.getObjectId(), OmCounter.OPEN_KEYS, 1);
       return new OpenKeySession(clientId, open);
@@ -67,11 +86,12 @@ public final class ObjectKeys {
 
   /**
    * The openKeyTable row {@link #open} writes: key {@code key} of {@code owner} (already
-   * resolved), with the ACL it inherits, opened at {@code now}. A bulk load builds its rows with
-   * it and {@link #committedRow} too, so both write the same bytes.
+   * resolved), with the ACL it inherits and its replication config (resolved), opened at
+   * {@code now}. A bulk load builds its rows with it and {@link #committedRow} too, so both write
+   * the same bytes.
    */
   public static KeyInfo openRow(String volume, String bucket, String key, String owner,
-      long objectId, long clientId, long now, List<OmAcl> acls) {
+      long objectId, long clientId, long now, List<OmAcl> acls, ReplicationConfig replication) {
     return KeyInfo.newBuilder()
         .setVolumeName(volume)
         .setBucketName(bucket)
@@ -83,6 +103,7 @@ public final class ObjectKeys {
         .setCreationTime(now)
         .setModificationTime(now)
         .addAllAcls(acls)
+        .setReplicationConfig(replication)
         .build();
   }
 

@@ -3,6 +3,7 @@ package io.sediment.om.multipart;
 import io.sediment.om.core.OmKeys;
 import io.sediment.proto.om.MultipartUploadInfo;
 import io.sediment.proto.om.PartInfo;
+import io.sediment.proto.om.ReplicationConfig;
 
 /**
  * The rows of a multipart upload in progress as {@link MultipartUploads} writes them: the upload
@@ -19,7 +20,7 @@ public final class MultipartRows {
    * is {@code OmKeys.id(id)}) by {@code owner} (already resolved) at {@code now}.
    */
   public static MultipartUploadInfo upload(String volume, String bucket, String key, long id,
-      String owner, long now) {
+      String owner, long now, ReplicationConfig replication) {
     return MultipartUploadInfo.newBuilder()
         .setVolumeName(volume)
         .setBucketName(bucket)
@@ -29,6 +30,7 @@ public final class MultipartRows {
         .setOwner(owner)
         .setObjectId(id)
         .setUpdateId(id)
+        .setReplicationConfig(replication)
         .build();
   }
 

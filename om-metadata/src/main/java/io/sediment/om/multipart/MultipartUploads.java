@@ -14,11 +14,13 @@ import io.sediment.om.core.OmCounter;
 import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OmValidation;
+import io.sediment.om.core.ReplicationConfigs;
 import io.sediment.om.listing.Page;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.MultipartUploadInfo;
 import io.sediment.proto.om.PartInfo;
+import io.sediment.proto.om.ReplicationConfig;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -92,14 +94,31 @@ public final class MultipartUploads {
    * @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume/bucket), UNIMPLEMENTED for FSO buckets
    */
   public String initiate(String volume, String bucket, String key, String owner) {
+    return initiate(volume, bucket, key, owner, null);
+  }
+
+  /**
+   * {@link #initiate(String, String, String, String)} with the completed key's replication
+   * config, which the upload row records and {@link #complete} gives the key.
+   *
+   * @param replication null for the bucket's default, else the store's
+   *     ({@link ReplicationConfigs#resolve}, from the bucket row the write reads)
+   * @throws OmException as that method, and INVALID_ARGUMENT for a config
+   *     {@link ReplicationConfigs#check} refuses
+   */
+  public String initiate(String volume, String bucket, String key, String owner,
+      ReplicationConfig replication) {
     OmValidation.checkKeyArgs(volume, bucket, key);
     OmValidation.checkOwner(owner);
+    ReplicationConfig requested = replication == null ? null : ReplicationConfigs.check(replication);
     return ctx.write(txn -> {
       BucketInfo info = ctx.requireObjectStoreBucket(null, volume, bucket);
+      ReplicationConfig config = ReplicationConfigs.resolve(requested, info,
+          ctx.options().defaultReplication());
       long id = txn.allocateId();
       String uploadId = OmKeys.id(id);
       MultipartUploadInfo upload = MultipartRows.upload(volume, bucket, key, id,
-          owner == null || owner.isEmpty() ? info.getOwner() : owner, txn.now());
+          owner == null || owner.isEmpty() ? info.getOwner() : owner, txn.now(), config);
       uploads.putWithBatch(txn.batch(), OmKeys.multipartKey(volume, bucket, key, uploadId), upload);
       txn.count(info.getObjectId(), OmCounter.MULTIPART_UPLOADS, 1);
       return uploadId;
@@ -220,6 +239,7 @@ public final class MultipartUploads {
           .setOwner(upload.getOwner())
           .addAllAcls(DefaultAcls.forKey(upload.getOwner(), prefixes.inheritedBy(bucketInfo, key)))
           .putMetadata(META_ETAG, MultipartArgs.multipartEtag(etags))
+          .setReplicationConfig(ReplicationConfigs.ofUpload(upload))
           .build();
       String objectKey = OmKeys.objectKey(volume, bucket, key);
       KeyInfo previous = keyTable.get(objectKey);

@@ -34,7 +34,8 @@ import io.sediment.proto.om.RenameResponse;
  * create and commit a file, look up a file, get a path's status, delete a file or a directory,
  * rename and list a directory, each one facade call. They return the facade's {@link FileStatus}
  * as the wire {@code FileStatus}, field for field ({@link #toProto}); CreateFile answers the client
- * id and the open row; a ListStatus start key is a full path relative to the bucket, exclusive.
+ * id and the open row (its replication config decided before the write is logged:
+ * {@link ReplicationChoice}); a ListStatus start key is a full path relative to the bucket, exclusive.
  *
  * <p>Thread-safe (stateless over a thread-safe store).
  */
@@ -44,8 +45,8 @@ record FileSystemRpcs(OmMetadataStore store, WireValues wire) {
   void bindTo(RpcBinder b) {
     b.write(OmServiceGrpc.getCreateDirectoryMethod(), OmLogEntry.Builder::setCreateDirectory,
         OmLogEntry::getCreateDirectory, this::createDirectory);
-    b.write(OmServiceGrpc.getCreateFileMethod(), OmLogEntry.Builder::setCreateFile,
-        OmLogEntry::getCreateFile, this::createFile);
+    b.writeDecided(OmServiceGrpc.getCreateFileMethod(), new ReplicationChoice(store)::decide,
+        OmLogEntry.Builder::setCreateFile, OmLogEntry::getCreateFile, this::createFile);
     b.write(OmServiceGrpc.getCommitFileMethod(), OmLogEntry.Builder::setCommitFile,
         OmLogEntry::getCommitFile, this::commitFile);
     b.read(OmServiceGrpc.getLookupFileMethod(), this::lookupFile);
@@ -67,7 +68,8 @@ record FileSystemRpcs(OmMetadataStore store, WireValues wire) {
 
   CreateFileResponse createFile(CreateFileRequest req) {
     OpenKeySession session = store.fso().createFile(req.getVolume(), req.getBucket(), req.getPath(),
-        req.getOwner());
+        req.getOwner(), ReplicationChoice.applied(req.hasReplicationConfig(),
+            req.getReplicationConfig()));
     return CreateFileResponse.newBuilder().setClientId(session.clientId())
         .setOpenFile(session.openKey()).build();
   }

@@ -50,6 +50,9 @@ import java.util.Map;
  * delete a page of keys, list keys (paged with a token), S3 ListObjects V1 and V2, and a bucket's
  * open keys; each is one facade call.
  *
+ * <p>OpenKey's entry carries the key's replication config as decided before it is logged
+ * ({@link ReplicationChoice}).
+ *
  * <p>DeleteKeys is the one write whose log entry carries a decision besides its request: when
  * calls are checked, the keys the caller may not delete ({@link RpcRights#deniedDeletes}, on the
  * serving replica before the entry is submitted); applying the entry leaves those keys alone and
@@ -64,8 +67,8 @@ record KeyRpcs(OmMetadataStore store, WireValues wire) {
 
   /** Binds this area's RPCs: reads and writes (each with its log entry field). */
   void bindTo(RpcBinder b) {
-    b.write(OmServiceGrpc.getOpenKeyMethod(), OmLogEntry.Builder::setOpenKey,
-        OmLogEntry::getOpenKey, this::openKey);
+    b.writeDecided(OmServiceGrpc.getOpenKeyMethod(), new ReplicationChoice(store)::decide,
+        OmLogEntry.Builder::setOpenKey, OmLogEntry::getOpenKey, this::openKey);
     b.write(OmServiceGrpc.getCommitKeyMethod(), OmLogEntry.Builder::setCommitKey,
         OmLogEntry::getCommitKey, this::commitKey);
     b.read(OmServiceGrpc.getLookupKeyMethod(), this::lookupKey);
@@ -84,7 +87,8 @@ record KeyRpcs(OmMetadataStore store, WireValues wire) {
 
   OpenKeyResponse openKey(OpenKeyRequest req) {
     OpenKeySession session = store.openKey(req.getVolume(), req.getBucket(), req.getKey(),
-        req.getOwner());
+        req.getOwner(), ReplicationChoice.applied(req.hasReplicationConfig(),
+            req.getReplicationConfig()));
     return OpenKeyResponse.newBuilder().setClientId(session.clientId())
         .setOpenKey(session.openKey()).build();
   }

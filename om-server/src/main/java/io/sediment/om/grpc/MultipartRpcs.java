@@ -29,7 +29,8 @@ import java.util.List;
  * The multipart-upload RPCs of {@code OmService}: initiate, commit a part, complete, abort, list
  * an upload's parts and list a bucket's uploads, each one facade call. Part numbers are uint32 (one
  * above {@code Integer.MAX_VALUE} stays out of range); a part size above {@code Long.MAX_VALUE} is
- * INVALID_ARGUMENT. The listings answer the S3 markers for the next page.
+ * INVALID_ARGUMENT. An initiation's entry carries the completed key's replication config, decided
+ * before it is logged ({@link ReplicationChoice}). The listings answer the S3 markers for the next page.
  *
  * <p>Thread-safe (stateless over a thread-safe store).
  */
@@ -37,7 +38,8 @@ record MultipartRpcs(OmMetadataStore store, WireValues wire) {
 
   /** Binds this area's RPCs: reads and writes (each with its log entry field). */
   void bindTo(RpcBinder b) {
-    b.write(OmServiceGrpc.getInitiateMultipartUploadMethod(), OmLogEntry.Builder::setInitiateMultipartUpload,
+    b.writeDecided(OmServiceGrpc.getInitiateMultipartUploadMethod(),
+        new ReplicationChoice(store)::decide, OmLogEntry.Builder::setInitiateMultipartUpload,
         OmLogEntry::getInitiateMultipartUpload, this::initiate);
     b.write(OmServiceGrpc.getCommitMultipartPartMethod(), OmLogEntry.Builder::setCommitMultipartPart,
         OmLogEntry::getCommitMultipartPart, this::commitPart);
@@ -52,7 +54,8 @@ record MultipartRpcs(OmMetadataStore store, WireValues wire) {
   InitiateMultipartUploadResponse initiate(InitiateMultipartUploadRequest req) {
     return InitiateMultipartUploadResponse.newBuilder()
         .setUploadId(store.multipart().initiate(req.getVolume(), req.getBucket(), req.getKey(),
-            req.getOwner()))
+            req.getOwner(), ReplicationChoice.applied(req.hasReplicationConfig(),
+                req.getReplicationConfig())))
         .build();
   }
 

@@ -89,7 +89,8 @@ record NamespaceRpcs(OmMetadataStore store, WireValues wire) {
   CreateBucketResponse createBucket(CreateBucketRequest req) {
     return CreateBucketResponse.newBuilder()
         .setBucket(store.createBucket(req.getVolume(), req.getBucket(), req.getLayout(),
-            req.getOwner(), req.getQuotaInBytes()))
+            req.getOwner(), req.getQuotaInBytes(), req.hasDefaultReplicationConfig()
+                ? req.getDefaultReplicationConfig() : null))
         .build();
   }
 
@@ -103,7 +104,8 @@ record NamespaceRpcs(OmMetadataStore store, WireValues wire) {
         .setBucket(store.setBucketProperties(req.getVolume(), req.getBucket(),
             req.hasOwner() ? req.getOwner() : null,
             req.hasQuotaInBytes() ? req.getQuotaInBytes() : null,
-            req.hasQuotaInNamespace() ? req.getQuotaInNamespace() : null))
+            req.hasQuotaInNamespace() ? req.getQuotaInNamespace() : null,
+            req.hasDefaultReplicationConfig() ? req.getDefaultReplicationConfig() : null))
         .build();
   }
 

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Replicas of one group in this JVM, on loopback, each with its own store and Raft log under
@@ -57,6 +58,8 @@ final class ReplicaCluster implements AutoCloseable {
   final Map<String, Node> running = new LinkedHashMap<>();
   /** Replicas that join the group at runtime ({@link #join}), which {@link #peers} lacks. */
   final Map<String, HaPeers.Peer> joiners = new LinkedHashMap<>();
+  /** Each replica's store options, by id. */
+  private final Function<String, OmStoreOptions> storeOptions;
 
   ReplicaCluster(Path root, int size, Duration electionTimeout, boolean followerReads)
       throws IOException {
@@ -76,6 +79,18 @@ final class ReplicaCluster implements AutoCloseable {
   /** With {@code tls}, replication and the replicas' gRPC servers use mutual TLS. */
   ReplicaCluster(Path root, int size, Duration electionTimeout, boolean followerReads,
       boolean serveGrpc, long snapshotEvery, TlsMaterial tls) throws IOException {
+    this(root, size, electionTimeout, followerReads, serveGrpc, snapshotEvery, tls,
+        id -> OmStoreOptions.defaults());
+  }
+
+  /**
+   * As above, each replica's store opened with {@code storeOptions.apply(id)} (its sync policy
+   * always PROCESS_CRASH_SAFE, as a replica's is).
+   */
+  ReplicaCluster(Path root, int size, Duration electionTimeout, boolean followerReads,
+      boolean serveGrpc, long snapshotEvery, TlsMaterial tls,
+      Function<String, OmStoreOptions> storeOptions) throws IOException {
+    this.storeOptions = storeOptions;
     this.tls = tls;
     this.serveGrpc = serveGrpc;
     this.snapshotEvery = snapshotEvery;
@@ -122,7 +137,7 @@ final class ReplicaCluster implements AutoCloseable {
     HaPeers known = joiner == null ? peers : HaPeers.parse(
         peers + "," + joiner.id() + "=" + joiner.raftAddress() + ":" + joiner.rpcPort());
     OmMetadataStore store = OmMetadataStore.open(root.resolve(id).resolve("store"),
-        OmStoreOptions.defaults().withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
+        storeOptions.apply(id).withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
     try {
       HaOptions options = HaOptions.of(id, known, root.resolve(id).resolve("ratis"))
           .withElectionTimeout(electionTimeout)
