@@ -45,6 +45,11 @@ import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
  */
 public final class OmReplica implements AutoCloseable {
 
+  /** How long a request waits for a just-elected leader (this replica) to become ready. */
+  static final Duration NOT_READY_PATIENCE = Duration.ofSeconds(2);
+  /** How often such a request is submitted again meanwhile. */
+  static final Duration NOT_READY_RETRY = Duration.ofMillis(20);
+
   /** The least time a replica being added may stay silent before the change fails. */
   static final Duration STAGING_TIMEOUT_FLOOR = Duration.ofSeconds(10);
 
@@ -249,6 +254,19 @@ public final class OmReplica implements AutoCloseable {
    */
   private CompletableFuture<RaftClientReply> sendAsync(RaftClientRequest.Type type,
       Message message, ClientId clientId, long callId) {
+    return sendAsync(type, message, clientId, callId,
+        System.nanoTime() + NOT_READY_PATIENCE.toNanos());
+  }
+
+  /**
+   * {@link #sendAsync(RaftClientRequest.Type, Message, ClientId, long)}, submitting the request
+   * again every {@link #NOT_READY_RETRY} while this replica is a leader not ready yet, until
+   * {@code readyBy} ({@link System#nanoTime}). A new leader takes requests once it has committed
+   * the first entry of its term, milliseconds after its election; a request it refused for that
+   * was never appended, so submitting it again (with the same ids) is safe.
+   */
+  private CompletableFuture<RaftClientReply> sendAsync(RaftClientRequest.Type type,
+      Message message, ClientId clientId, long callId, long readyBy) {
     RaftClientRequest request = RaftClientRequest.newBuilder()
         .setClientId(clientId == null ? localClient : clientId)
         .setServerId(server.getId())
@@ -275,7 +293,16 @@ public final class OmReplica implements AutoCloseable {
                     + " (no majority?); a write may still be applied later", cause)
                 : unavailable("the group failed the request: " + cause, cause);
           }
-          return checked(reply);
+          return reply;
+        })
+        .thenCompose(reply -> {
+          if (reply.getException() instanceof LeaderNotReadyException
+              && System.nanoTime() < readyBy) {
+            return CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(
+                    NOT_READY_RETRY.toMillis(), TimeUnit.MILLISECONDS))
+                .thenCompose(waited -> sendAsync(type, message, clientId, callId, readyBy));
+          }
+          return CompletableFuture.completedFuture(checked(reply));
         });
   }
 
