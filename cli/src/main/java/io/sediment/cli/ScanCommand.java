@@ -112,8 +112,10 @@ final class ScanCommand extends ClientCommand {
       boolean fso = target.deadline(stub).getBucket(GetBucketRequest.newBuilder()
           .setVolume(volume).setBucket(bucket).build()).getBucket().getLayout()
           == BucketLayout.FILE_SYSTEM_OPTIMIZED;
-      warmUp(stub, fso, volume, bucket, prefix);
       try (TrackerWatch tracker = noTracker ? null : TrackerWatch.start(cmd, target)) {
+        // After the tracker's first look, whose first calls on a channel of their own would
+        // otherwise slow the first pass.
+        warmUp(stub, fso, volume, bucket, prefix);
         Pass[] passes = new Pass[times];
         for (int i = 0; i < times; i++) {
           if (i > 0 && !interval.isZero()) {
@@ -213,9 +215,10 @@ final class ScanCommand extends ClientCommand {
       }
       out.println(Json.write(m));
     } else {
-      out.printf(Locale.ROOT, "pass %" + digits(times) + "d/%d: %,d entr%s in %d call%s, %.1f ms%n",
+      out.printf(Locale.ROOT,
+          "pass %" + digits(times) + "d/%d: %,d entr%s in %d call%s, %.1f ms%s%n",
           p.number(), times, p.entries(), p.entries() == 1 ? "y" : "ies", p.calls(),
-          p.calls() == 1 ? "" : "s", p.millis());
+          p.calls() == 1 ? "" : "s", p.millis(), changes == null ? "" : sampled(changes.sampled()));
       if (changes != null) {
         for (String line : changes.lines()) {
           out.println("    tracker: " + line);
@@ -247,6 +250,23 @@ final class ScanCommand extends ClientCommand {
           median, ms[ms.length - 1]);
     }
     out.flush();
+  }
+
+  /**
+   * {@code "; the server's sampled listing skipped 1,500 tombstones in 3.9 ms"} for the listings
+   * the tracker sampled since the last look (this pass's, unless other calls listed meanwhile),
+   * {@code "; not sampled"} when there was none.
+   */
+  private static String sampled(TrackerWatch.Sampled s) {
+    if (s == null) {
+      return "";
+    }
+    if (s.scans() == 0) {
+      return "; not sampled by the server";
+    }
+    return String.format(Locale.ROOT, "; the server's sampled listing%s skipped %,d tombstones in "
+        + "%.2f ms", s.scans() == 1 ? "" : "s (" + s.scans() + ")", s.tombstonesSkipped(),
+        s.nativeNanos() / 1e6);
   }
 
   private static double round(double ms) {

@@ -44,11 +44,35 @@ final class TrackerWatch implements AutoCloseable {
   private final Set<String> events = new HashSet<>();
   /** Compaction requests the tracker had made at the last look; -1 before the first. */
   private long requested = -1;
+  /** The sampled listings' totals at the last look. */
+  private Sampled sampled = new Sampled(0, 0, 0);
   private String blindness;
   private boolean blindnessTold;
 
-  /** What changed since the last look: one line each, and the same as JSON values. */
-  record Changes(List<String> lines, Map<String, Object> json) { }
+  /**
+   * What changed since the last look: one line each, and the same as JSON values; {@code sampled}
+   * is what the server's sampled listings did meanwhile, null when the watch is blind.
+   */
+  record Changes(List<String> lines, Map<String, Object> json, Sampled sampled) { }
+
+  /**
+   * What the server's sampled listings did between two looks, summed over every table: how many
+   * closed, the tombstones they skipped, and their time in RocksDB's positionings and advances.
+   */
+  record Sampled(long scans, long tombstonesSkipped, long nativeNanos) {
+    Sampled minus(Sampled o) {
+      return new Sampled(scans - o.scans, tombstonesSkipped - o.tombstonesSkipped,
+          nativeNanos - o.nativeNanos);
+    }
+
+    Map<String, Object> json() {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("scans", scans);
+      m.put("tombstonesSkipped", tombstonesSkipped);
+      m.put("nativeMillis", Math.round(nativeNanos / 1e4) / 100.0);
+      return m;
+    }
+  }
 
   private TrackerWatch(TargetOptions target, ManagedChannel channel) {
     this.target = target;
@@ -92,9 +116,13 @@ final class TrackerWatch implements AutoCloseable {
         blindnessTold = true;
       }
       json.put("unavailable", blindness);
-      return new Changes(lines, json);
+      return new Changes(lines, json, null);
     }
+    Sampled total = new Sampled(0, 0, 0);
     for (TableTombstones t : r.getTablesList()) {
+      total = new Sampled(total.scans() + t.getSampledScans(),
+          total.tombstonesSkipped() + t.getSampledTombstonesSkipped(),
+          total.nativeNanos() + t.getSampledNativeNanos());
       for (HotRangeProto h : t.getHotRangesList()) {
         String id = t.getTable() + range(h.getRange());
         Long before = hot.put(id, h.getSlowPasses());
@@ -142,7 +170,10 @@ final class TrackerWatch implements AutoCloseable {
         eventsJson.add(m);
       }
     }
-    return new Changes(lines, json);
+    Sampled delta = total.minus(sampled);
+    sampled = total;
+    json.put("sampled", delta.json());
+    return new Changes(lines, json, delta);
   }
 
   /** The stats, or null once the server has refused them (and {@link #blindness} says why). */

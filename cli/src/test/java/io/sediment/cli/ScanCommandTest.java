@@ -151,6 +151,9 @@ class ScanCommandTest {
       assertTrue(tracker.get("hotRanges").isArray() && tracker.get("compactions").isArray()
           && tracker.get("pendingCompactions").isArray(), lines[i]);
       assertEquals(0, tracker.get("compactionsRequested").longValue(), lines[i]);
+      JsonNode sampled = tracker.get("sampled");
+      assertTrue(sampled.get("scans").isNumber() && sampled.get("tombstonesSkipped").isNumber()
+          && sampled.get("nativeMillis").isNumber(), lines[i]);
     }
     JsonNode summary = json.readTree(lines[2]);
     assertEquals(2, summary.get("passes").intValue());
@@ -225,11 +228,15 @@ class ScanCommandTest {
         + "/load-v000/obs-000/multipart/object-0): 1 slow pass, 1,500 tombstones skipped"),
         r.out());
     assertTrue(r.out().contains("tracker: a hot range was due: compaction requested"), r.out());
+    assertTrue(r.out().contains("2 entries in 1 call, ") && r.out().matches("(?s).*ms; the "
+        + "server's sampled listing skipped 1,500 tombstones in [0-9]+\\.[0-9]{2} ms\n.*"),
+        "the band's cost where it is paid: " + r.out());
+    assertTrue(r.out().matches("(?s).*pass 5/5: 2 entries in 1 call, [0-9.]+ ms; the server's "
+        + "sampled listing skipped 0 tombstones in [0-9]+\\.[0-9]{2} ms\n.*"),
+        "healed, a sampled pass skips none: " + r.out());
     assertTrue(r.out().matches("(?s).*tracker: keyTable TRACKER compaction \\[/load-v000/obs-000/"
         + "dir-000, /load-v000/obs-000/multipart/object-0\\) COMPLETED: tombstones 3,000 -> 0 .*"),
         r.out());
-    assertTrue(r.out().contains("pass 5/5: 2 entries in 1 call"), "PRE dir-00/, PRE multipart/: "
-        + r.out());
     assertEquals(0, om.dbStore().tombstoneStats().tables().stream()
         .filter(t -> t.table().equals("keyTable")).findFirst().orElseThrow().memtableDeletes());
   }
