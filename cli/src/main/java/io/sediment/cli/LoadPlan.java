@@ -21,11 +21,11 @@ final class LoadPlan {
   @Option(names = "--volumes", defaultValue = "2", description = "Volumes (default: ${DEFAULT-VALUE}).")
   int volumes;
 
-  @Option(names = "--buckets", defaultValue = "2",
+  @Option(names = "--buckets", defaultValue = "1",
       description = "OBJECT_STORE buckets per volume (default: ${DEFAULT-VALUE}).")
   int buckets;
 
-  @Option(names = "--keys", defaultValue = "1000",
+  @Option(names = "--keys", defaultValue = "2500",
       description = "Keys committed per OBS bucket (default: ${DEFAULT-VALUE}).")
   int keys;
 
@@ -33,9 +33,11 @@ final class LoadPlan {
       description = "Keys left open (uncommitted) per OBS bucket (default: ${DEFAULT-VALUE}).")
   int openKeys;
 
-  @Option(names = "--delete-fraction", defaultValue = "0.3",
-      description = "Fraction of each OBS bucket's keys deleted, as one contiguous band "
-          + "(default: ${DEFAULT-VALUE}).")
+  @Option(names = "--delete-fraction", defaultValue = "0.8",
+      description = "Fraction of each OBS bucket's keys deleted, as one contiguous band, with one "
+          + "DeleteKeys call per page (default: ${DEFAULT-VALUE}; with the default --keys, keys "
+          + "500..2499, well above the 1,000 tombstones one move of a listing must skip for the "
+          + "server's tombstone tracker to count it as slow).")
   double deleteFraction;
 
   @Option(names = "--fso-buckets", defaultValue = "1",
@@ -66,8 +68,9 @@ final class LoadPlan {
           + "before the deletes).")
   boolean noSnapshots;
 
-  @Option(names = "--threads", defaultValue = "8",
-      description = "Concurrent writers (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--threads", defaultValue = "32",
+      description = "Concurrent writers (default: ${DEFAULT-VALUE}: a durable server commits "
+          + "concurrent writes with one WAL sync).")
   int threads;
 
   @Option(names = "--name-prefix", defaultValue = "load",
@@ -143,12 +146,34 @@ final class LoadPlan {
     return String.format("dir-%02d/sub-%02d/key-%06d", i / 1000, i / 100 % 10, i);
   }
 
+  /**
+   * The {@code i} of a name {@link #keyName} made, or -1 for any other name (the multipart
+   * uploads' keys, or a key written by something else).
+   */
+  static int keyIndex(String name) {
+    java.util.regex.Matcher m = KEY_NAME.matcher(name);
+    if (!m.matches()) {
+      return -1;
+    }
+    try {
+      return Integer.parseInt(m.group(1));
+    } catch (NumberFormatException tooLarge) {
+      return -1;
+    }
+  }
+
+  private static final java.util.regex.Pattern KEY_NAME =
+      java.util.regex.Pattern.compile("dir-\\d{2,}/sub-\\d{2}/key-(\\d{6,})");
+
   /** Keys deleted per OBS bucket, one contiguous band. */
   int deleteCount() {
     return (int) Math.round(keys * deleteFraction);
   }
 
-  /** The band starts a quarter in, so live keys stay on both sides of it. */
+  /**
+   * The band starts a quarter in, or later so that it ends at the last key: live keys stay before
+   * it (and the multipart uploads' keys after it).
+   */
   int deleteStart() {
     return Math.min(keys / 4, keys - deleteCount());
   }

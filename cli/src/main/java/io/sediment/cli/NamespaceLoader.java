@@ -4,6 +4,7 @@ import static io.sediment.cli.LoadPlan.PARTS;
 import static io.sediment.cli.LoadPlan.SNAPSHOT;
 import static io.sediment.cli.LoadPlan.keyName;
 
+import com.google.protobuf.ByteString;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.sediment.proto.om.AbortMultipartUploadRequest;
@@ -20,8 +21,13 @@ import io.sediment.proto.om.CreateFileResponse;
 import io.sediment.proto.om.CreateSnapshotRequest;
 import io.sediment.proto.om.CreateVolumeRequest;
 import io.sediment.proto.om.DeleteDirectoryRequest;
-import io.sediment.proto.om.DeleteKeyRequest;
+import io.sediment.proto.om.DeleteKeyResult;
+import io.sediment.proto.om.DeleteKeysRequest;
+import io.sediment.proto.om.DeleteKeysResponse;
 import io.sediment.proto.om.InitiateMultipartUploadRequest;
+import io.sediment.proto.om.KeyInfo;
+import io.sediment.proto.om.ListKeysRequest;
+import io.sediment.proto.om.ListKeysResponse;
 import io.sediment.proto.om.OmServiceGrpc;
 import io.sediment.proto.om.OpenKeyRequest;
 import io.sediment.proto.om.OpenKeyResponse;
@@ -92,8 +98,8 @@ final class NamespaceLoader {
       progress.phase("snapshots");
       snapshots = snapshots(obsBuckets);
       progress.phase("deletes");
-      int first = plan.deleteStart();
-      parallel(pool, obsBuckets, plan.deleteCount(), (b, i) -> deleteKey(b, keyName(first + i)));
+      // One task per bucket, which counts its own steps (one per key of the band).
+      parallel(pool, obsBuckets, 1, (b, i) -> deleteBand(b), false);
       List<String> subtrees = tree.deletedSubtrees();
       parallel(pool, fsoTargets, subtrees.size(),
           (b, i) -> deleteDirectory(b, subtrees.get(i)));
@@ -247,9 +253,47 @@ final class NamespaceLoader {
         .newBuilder().setVolume(b[0]).setBucket(b[1]).setPath(path).setRecursive(true).build()));
   }
 
-  private void deleteKey(String[] b, String key) {
-    tolerate(Status.Code.NOT_FOUND, () -> rpc().deleteKey(DeleteKeyRequest.newBuilder()
-        .setVolume(b[0]).setBucket(b[1]).setKey(key).build()));
+  /**
+   * Deletes the band of bucket {@code b} page by page: lists the bucket's keys (pages of the
+   * server's cap) and deletes the band's keys on each page with one DeleteKeys call, an atomic
+   * write of at most the cap. A band key already gone (a re-run) is not listed; a key the server
+   * refuses to delete fails the load. Counts one progress step per key of the band.
+   */
+  private void deleteBand(String[] b) {
+    int first = plan.deleteStart();
+    int end = first + plan.deleteCount();
+    if (first == end) {
+      return;
+    }
+    ByteString token = ByteString.EMPTY;
+    int deleted = 0;
+    do {
+      ListKeysResponse page = rpc().listKeys(ListKeysRequest.newBuilder().setVolume(b[0])
+          .setBucket(b[1]).setPageToken(token).build());
+      List<String> band = new ArrayList<>();
+      for (KeyInfo k : page.getKeysList()) {
+        int i = LoadPlan.keyIndex(k.getKeyName());
+        if (i >= first && i < end) {
+          band.add(k.getKeyName());
+        }
+      }
+      if (!band.isEmpty()) {
+        DeleteKeysResponse r = rpc().deleteKeys(DeleteKeysRequest.newBuilder().setVolume(b[0])
+            .setBucket(b[1]).addAllKeys(band).build());
+        for (DeleteKeyResult result : r.getResultsList()) {
+          if (result.getOutcome() == DeleteKeyResult.Outcome.FAILED) {
+            throw Status.fromCode(Status.Code.valueOf(result.getErrorCode()))
+                .withDescription("cannot delete " + result.getKey() + ": " + result.getMessage())
+                .asRuntimeException();
+          }
+        }
+        deleted += band.size();
+        progress.step(band.size());
+      }
+      token = page.getTruncated() ? page.getNextPageToken() : ByteString.EMPTY;
+    } while (!token.isEmpty());
+    // Keys deleted by an earlier run were not listed: count them done too.
+    progress.step(end - first - deleted);
   }
 
   // ---- helpers ----------------------------------------------------------------------------------
@@ -262,9 +306,18 @@ final class NamespaceLoader {
     void run(String[] bucket, int i);
   }
 
-  /** Runs {@code task} for every (bucket, i < count) on the pool; the first failure is thrown. */
+  /**
+   * Runs {@code task} for every (bucket, i < count) on the pool, a progress step each; the first
+   * failure is thrown.
+   */
   private void parallel(ExecutorService pool, List<String[]> targets, int count, Task task)
       throws Exception {
+    parallel(pool, targets, count, task, true);
+  }
+
+  /** As above; {@code step}: whether each task is a progress step (else it counts its own). */
+  private void parallel(ExecutorService pool, List<String[]> targets, int count, Task task,
+      boolean step) throws Exception {
     AtomicInteger next = new AtomicInteger();
     long total = (long) targets.size() * count;
     AtomicReference<RuntimeException> failure = new AtomicReference<>();
@@ -278,7 +331,9 @@ final class NamespaceLoader {
           }
           try {
             task.run(targets.get((int) (n / count)), (int) (n % count));
-            progress.step();
+            if (step) {
+              progress.step();
+            }
           } catch (RuntimeException e) {
             failure.compareAndSet(null, e);
           }

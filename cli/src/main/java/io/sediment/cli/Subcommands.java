@@ -13,7 +13,7 @@ final class Subcommands {
 
   /** Every command, in help order. */
   static final List<Class<?>> ALL = List.of(ServeCommand.class, LoadCommand.class,
-      LsCommand.class, RmCommand.class, LdbCommand.class, ReconCommand.class,
+      LsCommand.class, ScanCommand.class, RmCommand.class, LdbCommand.class, ReconCommand.class,
       SnapshotCommand.class, TombstonesCommand.class, CompactCommand.class,
       CheckpointCommand.class, VerifyCommand.class, RepairCommand.class, HaCommand.class,
       TokenCommand.class, AclCommand.class,

@@ -3,8 +3,12 @@ package io.sediment.cli;
 import io.sediment.proto.om.CompactionEventProto;
 import io.sediment.proto.om.CompactionStats;
 import io.sediment.proto.om.GetTombstoneStatsRequest;
+import io.sediment.proto.om.GetTombstoneStatsResponse;
+import io.sediment.proto.om.HotRangeProto;
+import io.sediment.proto.om.KeyRangeProto;
 import io.sediment.proto.om.TableTombstones;
 import java.io.PrintWriter;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -41,18 +45,44 @@ final class TombstonesCommand extends ClientCommand {
               t.getSstDeletions(), t.getSstRangeDeletions(), t.getSlowPasses(),
               t.getTombstonesSkipped(), t.getHotRangesCount(), t.getPendingCompactionsCount());
         }
+        printRanges(out, r);
         CompactionStats c = r.getCompactions();
-        out.printf("%ntracker's compactions: requested %d, merged %d, completed %d, pinned %d, "
-                + "skipped %d, failed %d, pending %d%n", c.getRequested(), c.getMerged(),
+        out.printf("%ncompactions: the tracker requested %d (merged %d, completed %d, pinned %d, "
+                + "skipped %d, failed %d, pending %d); the latest of any trigger:%n",
+            c.getRequested(), c.getMerged(),
             c.getCompleted(), c.getPinned(), c.getSkipped(), c.getFailed(), c.getPending());
         for (CompactionEventProto e : c.getRecentList()) {
           out.printf("  %s %s %s: %s, tombstones %d -> %d in %d ms%s%n", e.getTrigger(),
-              e.getTable(), e.getRange().getFrom().toStringUtf8(), e.getOutcome(),
+              e.getTable(), TrackerWatch.range(e.getRange()), e.getOutcome(),
               e.getTombstonesBefore(),
               e.getTombstonesAfter(), e.getDurationMillis(),
               e.getReason().isEmpty() ? "" : " (" + e.getReason() + ")");
         }
       }
     });
+  }
+
+  /** The hot ranges and the compactions waiting to run, one line each, when there are any. */
+  private static void printRanges(PrintWriter out, GetTombstoneStatsResponse r) {
+    boolean hot = r.getTablesList().stream().anyMatch(t -> t.getHotRangesCount() > 0);
+    if (hot) {
+      out.printf("%nhot ranges (scans keep skipping tombstones there; not due for compaction"
+          + " yet):%n");
+      for (TableTombstones t : r.getTablesList()) {
+        for (HotRangeProto h : t.getHotRangesList()) {
+          out.printf(Locale.ROOT, "  %s %s: %,d slow pass%s, %,d tombstones skipped%n",
+              t.getTable(), TrackerWatch.range(h.getRange()), h.getSlowPasses(),
+              h.getSlowPasses() == 1 ? "" : "es", h.getTombstonesSkipped());
+        }
+      }
+    }
+    if (r.getTablesList().stream().anyMatch(t -> t.getPendingCompactionsCount() > 0)) {
+      out.printf("%ncompactions waiting to run:%n");
+      for (TableTombstones t : r.getTablesList()) {
+        for (KeyRangeProto k : t.getPendingCompactionsList()) {
+          out.printf("  %s %s%n", t.getTable(), TrackerWatch.range(k));
+        }
+      }
+    }
   }
 }

@@ -47,7 +47,7 @@ class SedimentCommandTest {
   void helpNamesEveryCommandAndEveryCommandHasHelp() {
     Run top = run("--help");
     assertEquals(0, top.code());
-    List<String> commands = List.of("serve", "load", "ls", "rm", "snapshot", "ldb", "recon",
+    List<String> commands = List.of("serve", "load", "ls", "scan", "rm", "snapshot", "ldb", "recon",
         "tombstones", "compact", "checkpoint", "acl");
     for (String c : commands) {
       assertTrue(top.out().contains(c), c + " in " + top.out());

@@ -384,6 +384,14 @@ public final class RocksDatabase implements AutoCloseable {
     return options.outOfSpaceWatch().addListener(Objects.requireNonNull(listener, "listener"));
   }
 
+  /**
+   * The compactions RocksDB runs by itself on files a deletion collector marked, as compaction
+   * events ({@link DeletionCompactions#deliverTo}).
+   */
+  public DeletionCompactions deletionCompactions() {
+    return options.deletionCompactions();
+  }
+
   // ---- lifecycle --------------------------------------------------------------------------
 
   /**

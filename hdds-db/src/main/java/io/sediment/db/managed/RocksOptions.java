@@ -51,11 +51,13 @@ final class RocksOptions implements AutoCloseable {
   private FlushOptions flushOptions;
   private final MemtableRangeDeletions rangeDeletions = new MemtableRangeDeletions();
   private final OutOfSpaceWatch outOfSpace;
+  private final DeletionCompactions deletionCompactions;
   private PinnedUsageWatch pinnedUsageWatch;
 
   private RocksOptions(String owner) {
     this.owner = owner;
     this.outOfSpace = new OutOfSpaceWatch(owner);
+    this.deletionCompactions = new DeletionCompactions(owner);
   }
 
   /**
@@ -122,6 +124,7 @@ final class RocksOptions implements AutoCloseable {
     List<org.rocksdb.AbstractEventListener> listeners = new ArrayList<>();
     listeners.add(own(rangeDeletions.newListener()));
     listeners.add(own(outOfSpace.newListener()));
+    listeners.add(own(deletionCompactions.newListener()));
     if (pinPartitions) {
       pinnedUsageWatch = new PinnedUsageWatch(owner, profile.blockCacheBytes());
       listeners.add(own(pinnedUsageWatch.newListener()));
@@ -260,6 +263,7 @@ final class RocksOptions implements AutoCloseable {
   FlushOptions flushOptions() { return flushOptions; }
   MemtableRangeDeletions rangeDeletions() { return rangeDeletions; }
   OutOfSpaceWatch outOfSpaceWatch() { return outOfSpace; }
+  DeletionCompactions deletionCompactions() { return deletionCompactions; }
 
   /**
    * The free space at which RocksDB resumes writes after running out of space: the largest

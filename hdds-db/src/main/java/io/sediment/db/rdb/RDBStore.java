@@ -85,6 +85,7 @@ public final class RDBStore implements DBStore {
         }
       }
     });
+    db.deletionCompactions().deliverTo(scheduler::recordElsewhere);
     for (TableDefinition<?, ?> t : definition.tables()) {
       // A secondary cannot compact: its trackers still watch hot ranges but request nothing.
       TombstoneTracker tracker = new TombstoneTracker(t.name(), tombstonePolicy,

@@ -343,7 +343,8 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
         .setTombstonesSkipped(t.tombstonesSkipped())
         .setSampledScans(t.sampledScans().scans())
         .setSampledEntriesReturned(t.sampledScans().entriesReturned())
-        .setSampledTombstonesSkipped(t.sampledScans().tombstonesSkipped());
+        .setSampledTombstonesSkipped(t.sampledScans().tombstonesSkipped())
+        .setSampledNativeNanos(t.sampledScans().nativeNanos());
     for (HotRange h : t.hotRanges()) {
       b.addHotRanges(HotRangeProto.newBuilder().setRange(toProto(h.range()))
           .setSlowPasses(h.slowPasses()).setTombstonesSkipped(h.tombstonesSkipped())

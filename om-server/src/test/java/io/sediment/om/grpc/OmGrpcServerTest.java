@@ -423,6 +423,39 @@ class OmGrpcServerTest {
   // ---- admin ------------------------------------------------------------------------------------
 
   @Test
+  void aCompactionRocksDbRanForTheDeletionCollectorIsReportedWithItsTrigger() throws Exception {
+    volumeAndBucket("vol", "bkt", BucketLayout.OBJECT_STORE);
+    // Keys opened and flushed to the bottom of openKeyTable, then committed: each commit deletes
+    // the key's open row, so a flush writes a file of tombstones over those rows, which
+    // openKeyTable's deletion collector marks and RocksDB compacts by itself.
+    List<Long> ids = new ArrayList<>();
+    for (int i = 0; i < 3000; i++) {
+      ids.add(f.store.openKey("vol", "bkt", String.format("k%04d", i), "o").clientId());
+    }
+    f.store.dbStore().flush("openKeyTable");
+    f.store.dbStore().compactRange("openKeyTable", null, null);
+    for (int i = 0; i < 3000; i++) {
+      f.store.commitKey("vol", "bkt", String.format("k%04d", i), ids.get(i), 1);
+    }
+    f.store.dbStore().flush("openKeyTable");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    CompactionEventProto e = null;
+    while (e == null) {
+      assertTrue(System.nanoTime() < deadline, "no DELETION_COLLECTOR compaction reported");
+      e = f.admin.getTombstoneStats(GetTombstoneStatsRequest.getDefaultInstance())
+          .getCompactions().getRecentList().stream()
+          .filter(c -> c.getTrigger().equals("DELETION_COLLECTOR")).findFirst().orElse(null);
+      Thread.sleep(50);
+    }
+    assertEquals("openKeyTable", e.getTable());
+    assertEquals("COMPLETED", e.getOutcome(), e.getReason());
+    assertEquals(3000, e.getTombstonesBefore());
+    assertEquals(0, e.getTombstonesAfter());
+    assertTrue(e.getRange().getFrom().toStringUtf8().startsWith("/vol/bkt/k0000"),
+        e.getRange().getFrom().toStringUtf8());
+  }
+
+  @Test
   void adminReportsTablesTombstonesCompactsAndCheckpoints() throws Exception {
     volumeAndBucket("vol", "bkt", BucketLayout.OBJECT_STORE);
     for (int i = 0; i < 50; i++) {
