@@ -23,6 +23,7 @@ import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -47,6 +48,9 @@ public final class OmContext {
   private record Applying(LogPosition position, long timeMillis) {}
 
   private final ReentrantLock writeLock = new ReentrantLock();
+  /** One lock per purge step name: a step's scan and its apply never overlap another run's. */
+  private final Map<String, ReentrantLock> stepLocks = new ConcurrentHashMap<>();
+  private volatile UnlockedPhase.Observer phaseObserver;
   /** The next unused object id; guarded by {@link #writeLock}. */
   private long nextObjectId;
   /** The maintained counters; staged and reset under {@link #writeLock}. */
@@ -198,6 +202,60 @@ public final class OmContext {
     } finally {
       writeLock.unlock();
     }
+  }
+
+  /**
+   * Runs {@code body} while no other run of the purge step {@code step} runs on this store (a
+   * lock per step name, not the write lock): a step reads its batch without the write lock and
+   * applies it under it, and two runs of one step interleaving would both read the same rows.
+   * Foreground writes never take these locks.
+   */
+  public <T> T serializedStep(String step, Supplier<T> body) {
+    ReentrantLock lock = stepLocks.computeIfAbsent(step, s -> new ReentrantLock());
+    lock.lock();
+    try {
+      return body.get();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Reports that the current thread reached {@code phase} of {@code step}, outside the write lock
+   * (see {@link UnlockedPhase}).
+   *
+   * @throws IllegalStateException if the current thread holds the write lock: the phase would
+   *     block every foreground write for its whole length
+   */
+  public void reached(UnlockedPhase phase, String step) {
+    if (writeLock.isHeldByCurrentThread()) {
+      throw new IllegalStateException(phase + " of " + step + " under the write lock");
+    }
+    UnlockedPhase.Observer o = phaseObserver;
+    if (o != null) {
+      o.reached(phase, step);
+    }
+  }
+
+  /**
+   * Sets who is told of each {@link UnlockedPhase} ({@code null}: nobody), for tests that run
+   * writes while a purge scans or a snapshot's checkpoint is taken.
+   */
+  public void observeUnlockedPhases(UnlockedPhase.Observer observer) {
+    this.phaseObserver = observer;
+  }
+
+  /** Whether some thread holds the write lock now (a momentary answer, for tests). */
+  public boolean isWriteLocked() {
+    return writeLock.isLocked();
+  }
+
+  /**
+   * The current time of a write (the log entry's while one is applied, else the store's clock),
+   * for work prepared outside the write lock that a write then records.
+   */
+  public long nowMillis() {
+    return now();
   }
 
   /** The namespace counters (exact, maintained by every write; no scan). */
