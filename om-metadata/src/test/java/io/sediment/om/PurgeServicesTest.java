@@ -156,8 +156,9 @@ class PurgeServicesTest {
 
     long seeks = om.dbStore().getTickerCount("NUMBER_DB_SEEK");
     PurgeResult second = om.purges().purgeDeletedKeys(30);
-    assertEquals(1, om.dbStore().getTickerCount("NUMBER_DB_SEEK") - seeks,
-        "one iterator positioned once, at the cursor");
+    assertEquals(2, om.dbStore().getTickerCount("NUMBER_DB_SEEK") - seeks,
+        "one iterator positioned once, at the cursor (the read), and one at the first row read "
+            + "(the confirmation under the write lock)");
     assertEquals(rows.get(59), second.cursor());
     List<String> expected = new ArrayList<>(List.of(earlyRow));
     expected.addAll(rows.subList(60, 100));
