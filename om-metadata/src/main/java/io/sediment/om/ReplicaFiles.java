@@ -64,7 +64,7 @@ public final class ReplicaFiles {
     try (Stream<Path> entries = Files.list(from)) {
       for (Path p : (Iterable<Path>) entries::iterator) {
         String name = p.getFileName().toString();
-        if (!Snapshots.isPending(name)) {
+        if (!name.startsWith(Snapshots.PENDING_PREFIX)) {
           FileTrees.linkTree(p, to.resolve(name));
         }
       }

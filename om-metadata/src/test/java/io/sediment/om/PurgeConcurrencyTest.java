@@ -70,7 +70,7 @@ class PurgeConcurrencyTest {
 
   @AfterEach
   void noObserver() {
-    ctx.observeUnlockedPhases(null);
+    ctx.unlocked().observe(null);
   }
 
   /** Runs {@code write} on another thread and waits for it: it must not need the step's locks. */
@@ -85,8 +85,8 @@ class PurgeConcurrencyTest {
   /** Runs {@code write} on another thread when {@code step} reaches {@code phase}. */
   private void at(UnlockedPhase phase, String step, Runnable write) {
     AtomicBoolean done = new AtomicBoolean();
-    ctx.observeUnlockedPhases((p, s) -> {
-      assertFalse(ctx.isWriteLocked(), p + " of " + s + " with the write lock held");
+    ctx.unlocked().observe((p, s) -> {
+      assertFalse(ctx.unlocked().isWriteLocked(), p + " of " + s + " with the write lock held");
       if (p == phase && s.equals(step) && done.compareAndSet(false, true)) {
         onAnotherThread(() -> {
           write.run();
@@ -134,8 +134,9 @@ class PurgeConcurrencyTest {
     om.fso().deleteDirectory(V, FSO, "top", true);
     clock.advance(Duration.ofDays(60));
     List<String> seen = new ArrayList<>();
-    ctx.observeUnlockedPhases((phase, step) -> {
-      assertFalse(ctx.isWriteLocked(), phase + " of " + step + " with the write lock held");
+    ctx.unlocked().observe((phase, step) -> {
+      assertFalse(ctx.unlocked().isWriteLocked(),
+          phase + " of " + step + " with the write lock held");
       if (phase == UnlockedPhase.PURGE_SCAN_BEGINS) {
         seen.add(step);
         KeyInfo k = onAnotherThread(() -> put(om, V, B, "during-" + step, 1));
@@ -167,7 +168,7 @@ class PurgeConcurrencyTest {
       om.deleteKey(V, B, "k050x");
     });
     PurgeResult r = om.purges().purgeDeletedKeys(1000);
-    ctx.observeUnlockedPhases(null);
+    ctx.unlocked().observe(null);
 
     assertEquals(100, r.examined());
     assertEquals(100, r.purged());
@@ -198,7 +199,7 @@ class PurgeConcurrencyTest {
       om.openKey(V, B, "o19a", "alice");
     });
     PurgeResult r = om.purges().expireOpenKeys(Duration.ofDays(7), 1000);
-    ctx.observeUnlockedPhases(null);
+    ctx.unlocked().observe(null);
 
     assertEquals(40, r.examined());
     assertEquals(39, r.purged(), "all read but the committed one");
@@ -221,7 +222,7 @@ class PurgeConcurrencyTest {
     at(UnlockedPhase.PURGE_SCAN_DONE, DirectoryPurge.STEP,
         () -> assertEquals(1, om.purges().expireOpenFiles(Duration.ofDays(7), 100).purged()));
     int removed = om.fso().purgeDeletedDirectories(1000);
-    ctx.observeUnlockedPhases(null);
+    ctx.unlocked().observe(null);
 
     assertEquals(3, removed, "the file, d and the queue row; the open file was already gone");
     assertEquals(0, om.counters().get(OmCounter.OPEN_FILES));
@@ -243,7 +244,7 @@ class PurgeConcurrencyTest {
       om.fso().deleteDirectory(V, FSO, "d", true);
     });
     assertEquals(8, om.fso().purgeDeletedDirectories(1000), "four files, four queue rows");
-    ctx.observeUnlockedPhases(null);
+    ctx.unlocked().observe(null);
 
     List<String> queued = keysOf(OmDBDefinition.DELETED_DIRECTORY_TABLE);
     assertEquals(1, queued.size(), queued.toString());

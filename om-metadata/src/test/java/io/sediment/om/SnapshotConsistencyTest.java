@@ -79,9 +79,9 @@ class SnapshotConsistencyTest {
   @Test
   void writesCompleteWhileTheCheckpointIsTakenAndLandOnTheirSideOfIt() throws IOException {
     List<UnlockedPhase> seen = new ArrayList<>();
-    ctx.observeUnlockedPhases((phase, step) -> {
+    ctx.unlocked().observe((phase, step) -> {
       seen.add(phase);
-      assertFalse(ctx.isWriteLocked(), phase + " with the write lock held");
+      assertFalse(ctx.unlocked().isWriteLocked(), phase + " with the write lock held");
       if (phase == UnlockedPhase.SNAPSHOT_CHECKPOINT_BEGINS) {
         onAnotherThread(() -> put(om, V, B, "before-checkpoint", 1));
       } else if (phase == UnlockedPhase.SNAPSHOT_CHECKPOINT_DONE) {
@@ -89,7 +89,7 @@ class SnapshotConsistencyTest {
       }
     });
     SnapshotInfo s = om.snapshots().create(V, B, "snap");
-    ctx.observeUnlockedPhases(null);
+    ctx.unlocked().observe(null);
 
     assertEquals(List.of(UnlockedPhase.SNAPSHOT_CHECKPOINT_BEGINS,
         UnlockedPhase.SNAPSHOT_CHECKPOINT_DONE), seen);
@@ -141,7 +141,7 @@ class SnapshotConsistencyTest {
     Map<String, long[]> windows = new java.util.concurrent.ConcurrentHashMap<>();
     // Commits land while each create runs, before its checkpoint begins and after it was taken
     // (the clock counts two ticks per commit).
-    ctx.observeUnlockedPhases((phase, step) -> {
+    ctx.unlocked().observe((phase, step) -> {
       if (phase == UnlockedPhase.SNAPSHOT_CHECKPOINT_BEGINS) {
         awaitCommits(clock, 20, failed);
         windows.put(step, new long[] {clock.get(), 0});
@@ -182,7 +182,7 @@ class SnapshotConsistencyTest {
       for (Thread t : threads) {
         t.join();
       }
-      ctx.observeUnlockedPhases(null);
+      ctx.unlocked().observe(null);
     }
     assertFalse(failed.get(), "a writer failed");
 
@@ -252,7 +252,7 @@ class SnapshotConsistencyTest {
   @Test
   void aBucketDeletedWhileItsCheckpointIsTakenLeavesNoSnapshot() throws IOException {
     om.createBucket(V, "short-lived", BucketLayout.OBJECT_STORE, null, 0);
-    ctx.observeUnlockedPhases((phase, step) -> {
+    ctx.unlocked().observe((phase, step) -> {
       if (phase == UnlockedPhase.SNAPSHOT_CHECKPOINT_BEGINS) {
         onAnotherThread(() -> {
           om.deleteBucket(V, "short-lived");
@@ -265,7 +265,7 @@ class SnapshotConsistencyTest {
     assertEquals(Code.NOT_FOUND, gone.code());
 
     om.createBucket(V, "replaced", BucketLayout.OBJECT_STORE, null, 0);
-    ctx.observeUnlockedPhases((phase, step) -> {
+    ctx.unlocked().observe((phase, step) -> {
       if (phase == UnlockedPhase.SNAPSHOT_CHECKPOINT_DONE) {
         onAnotherThread(() -> {
           om.deleteBucket(V, "replaced");
@@ -276,7 +276,7 @@ class SnapshotConsistencyTest {
     OmException replaced = assertThrows(OmException.class,
         () -> om.snapshots().create(V, "replaced", "snap"));
     assertEquals(Code.FAILED_PRECONDITION, replaced.code());
-    ctx.observeUnlockedPhases(null);
+    ctx.unlocked().observe(null);
 
     assertEquals(0, om.counters().get(OmCounter.SNAPSHOTS));
     assertEquals(Set.of(), entries(snapshotRoot()), "no checkpoint, pending or final, is left");

@@ -35,8 +35,8 @@ import java.util.List;
  * bytes once and decodes nothing; decoding happened in {@link #read}, outside the lock.
  *
  * <p>Concurrent runs of one step must be excluded by the caller
- * ({@link OmContext#serializedStep}); the confirmation makes the result exact whatever foreground
- * writes do between the read and the write.
+ * ({@link UnlockedWork#serializedStep}); the confirmation makes the result exact whatever
+ * foreground writes do between the read and the write.
  */
 public final class CursorSweep<V> {
 

@@ -7,7 +7,6 @@ import static io.sediment.om.core.OmDBDefinition.FILE_TABLE;
 import static io.sediment.om.core.OmDBDefinition.META_TABLE;
 import static io.sediment.om.core.OmDBDefinition.OPEN_FILE_TABLE;
 
-import io.sediment.db.BatchOperation;
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
 import io.sediment.db.Table;
@@ -18,17 +17,11 @@ import io.sediment.om.core.OmCounter;
 import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.UnlockedPhase;
-import io.sediment.om.core.WriteTxn;
-import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.DirectoryInfo;
 import io.sediment.proto.om.KeyInfo;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.BiConsumer;
 
 /**
@@ -59,17 +52,18 @@ import java.util.function.BiConsumer;
  *
  * <h2>Read, then apply under the write lock</h2>
  * The step walks the queue and the subtrees without the write lock ({@link #scan}: the long part,
- * one short-lived iterator at a time), recording what its batch will hold: the files to move
- * (their deletedTable rows already encoded, with the step's time as deletion time), the ranges to
- * delete, the counter changes per bucket and the queue rows it finished or went into. Then one
- * write ({@link #apply}) re-checks and writes it: the cursor must be unchanged; every queue row the
- * step went into must still be queued with the same bytes (else it writes nothing and returns 0:
- * only another purge could have removed it, and runs of the step are serialized); the finished
- * queue rows are confirmed as {@link io.sediment.om.core.CursorSweep} does (a directory queued
- * meanwhile between two of them splits their range delete); open files in the ranges to delete
- * are counted again (the open-file cleanup may have expired some); whether each bucket still
- * exists with the same id is decided there. So the subtree rows it removes are exactly the rows it
- * read, and the counters are exact, whatever foreground writes do meanwhile.
+ * one short-lived iterator at a time), recording what its batch will hold in a
+ * {@link DirectoryPurgePlan}: the files to move (their deletedTable rows already encoded, with the
+ * step's time as deletion time), the ranges to delete, the counter changes per bucket and the
+ * queue rows it finished or went into. Then one write ({@link DirectoryPurgePlan#apply})
+ * re-checks and writes it: the cursor must be unchanged; every queue row the step went into must
+ * still be queued with the same bytes (else it writes nothing and returns 0: only another purge
+ * could have removed it, and runs of the step are serialized); the finished queue rows are
+ * confirmed as {@link io.sediment.om.core.CursorSweep} does (a directory queued meanwhile between
+ * two of them splits their range delete); open files in the ranges to delete are counted again
+ * (the open-file cleanup may have expired some); whether each bucket still exists with the same
+ * id is decided there. So the subtree rows it removes are exactly the rows it read, and the
+ * counters are exact, whatever foreground writes do meanwhile.
  *
  * <h2>Bounds</h2>
  * {@code maxEntries} bounds the work of one step (one write batch): every file or open file moved
@@ -106,7 +100,7 @@ public final class DirectoryPurge {
 
   /** The metaTable key of the resume cursor: the last finished deletedDirectoryTable key. */
   public static final String CURSOR_KEY = "service/directoryPurge/cursor";
-  /** The step's name, for {@link OmContext#serializedStep} and the phase observer. */
+  /** The step's name, for its step lock and the phase observer. */
   public static final String STEP = "directoryPurge";
 
   private final OmContext ctx;
@@ -117,43 +111,9 @@ public final class DirectoryPurge {
   private final Table<String, DirectoryInfo> dirTable;
   private final Table<String, KeyInfo> fileTable;
   private final Table<String, KeyInfo> openFileTable;
-  private final Table<String, KeyInfo> deletedDirTable;
   private final Table<byte[], byte[]> rawQueue;
-
-  // ---- the plan the scan records and the write applies ----
-  private String cursor;
-  private String newCursor;
-  private boolean resetCursor;
-  /** Per pass: the queue rows it finished, consecutive when read. */
-  private final List<List<CursorSweep.Row<KeyInfo>>> finishedRuns = new ArrayList<>();
-  /** The queue row the step went into without finishing it, or null. */
-  private CursorSweep.Row<KeyInfo> unfinished;
-  /** deletedTable rows to put, encoded: key, value, key, value, ... */
-  private final List<byte[]> moves = new ArrayList<>();
-  /** Ranges of fileTable and directoryTable to delete: {table, from, to (null: the prefix)}. */
-  private final List<RangeDelete> ranges = new ArrayList<>();
-  /** openFileTable ranges to delete, their rows counted again under the lock. */
-  private final List<OpenFiles> openFiles = new ArrayList<>();
-  /** Counter changes per bucket id, decided against the bucket or store-wide under the lock. */
-  private final Map<Long, BucketDeltas> deltas = new HashMap<>();
-
-  private record RangeDelete(Table<String, ?> table, String from, String to) {
-  }
-
-  private record OpenFiles(long bucketId, String from, String to, int read) {
-  }
-
-  /** The counter changes of one bucket's rows, and its names to check it still exists. */
-  private static final class BucketDeltas {
-    final String volume;
-    final String bucket;
-    final Map<OmCounter, Long> changes = new EnumMap<>(OmCounter.class);
-
-    BucketDeltas(String volume, String bucket) {
-      this.volume = volume;
-      this.bucket = bucket;
-    }
-  }
+  /** What the walk found, applied by the step's write. */
+  private DirectoryPurgePlan plan;
 
   private DirectoryPurge(OmContext ctx, int budget, long now) {
     this.ctx = ctx;
@@ -162,7 +122,6 @@ public final class DirectoryPurge {
     this.dirTable = ctx.table(DIRECTORY_TABLE);
     this.fileTable = ctx.table(FILE_TABLE);
     this.openFileTable = ctx.table(OPEN_FILE_TABLE);
-    this.deletedDirTable = ctx.table(DELETED_DIRECTORY_TABLE);
     this.rawQueue = ctx.store().getTable(DELETED_DIRECTORY_TABLE.name());
   }
 
@@ -171,12 +130,12 @@ public final class DirectoryPurge {
     if (maxEntries < 1) {
       throw OmException.invalid("maxEntries must be at least 1: " + maxEntries);
     }
-    return ctx.serializedStep(STEP, () -> {
-      ctx.reached(UnlockedPhase.PURGE_SCAN_BEGINS, STEP);
-      DirectoryPurge step = new DirectoryPurge(ctx, maxEntries, ctx.nowMillis());
+    return ctx.unlocked().serializedStep(STEP, () -> {
+      ctx.unlocked().reached(UnlockedPhase.PURGE_SCAN_BEGINS, STEP);
+      DirectoryPurge step = new DirectoryPurge(ctx, maxEntries, ctx.unlocked().nowMillis());
       step.scan();
-      ctx.reached(UnlockedPhase.PURGE_SCAN_DONE, STEP);
-      return ctx.write(step::apply);
+      ctx.unlocked().reached(UnlockedPhase.PURGE_SCAN_DONE, STEP);
+      return ctx.write(txn -> step.plan.apply(txn, step.used));
     });
   }
 
@@ -202,8 +161,8 @@ public final class DirectoryPurge {
   /** Walks the queue and the subtrees, recording the plan; writes nothing. */
   private void scan() {
     byte[] saved = ctx.table(META_TABLE).get(CURSOR_KEY);
-    cursor = saved == null ? null : new String(saved, StandardCharsets.UTF_8);
-    newCursor = cursor;
+    String cursor = saved == null ? null : new String(saved, StandardCharsets.UTF_8);
+    plan = new DirectoryPurgePlan(ctx, cursor);
     byte[] rawCursor = cursor == null ? null : DELETED_DIRECTORY_TABLE.keyCodec()
         .toPersistedFormat(cursor);
     try (TableIterator<byte[], KeyValue<byte[], byte[]>> it =
@@ -213,7 +172,7 @@ public final class DirectoryPurge {
       }
       Pass pass = pass(it);
       if (pass.last != null) {
-        newCursor = pass.last;
+        plan.resumeAfter(pass.last);
       }
     }
     if (used < budget && cursor != null) {
@@ -222,10 +181,10 @@ public final class DirectoryPurge {
                rawQueue.rangeIterator(null, rawCursor, IteratorType.KEY_AND_VALUE)) {
         Pass pass = pass(it);
         if (pass.last != null) {
-          newCursor = pass.last;
+          plan.resumeAfter(pass.last);
         } else if (pass.stoppedInside) {
           // Nothing finished before the unfinished row: resume at the table start.
-          resetCursor = true;
+          plan.resumeAtHead();
         }
       }
     }
@@ -246,15 +205,13 @@ public final class DirectoryPurge {
           DELETED_DIRECTORY_TABLE.valueCodec().fromPersistedFormat(kv.getValue()),
           kv.getKey(), kv.getValue());
       if (!purge(row.key(), row.value())) {
-        unfinished = row;
+        plan.unfinished(row);
         stoppedInside = true;
         break;
       }
       finished.add(row);
     }
-    if (!finished.isEmpty()) {
-      finishedRuns.add(finished);
-    }
+    plan.finished(finished);
     return new Pass(finished.isEmpty() ? null : finished.get(finished.size() - 1).key(),
         stoppedInside);
   }
@@ -268,8 +225,6 @@ public final class DirectoryPurge {
   private boolean purge(String queueKey, KeyInfo dir) {
     long vid = OmKeys.fsoVolumeIdOf(queueKey);
     long bid = OmKeys.fsoBucketIdOf(queueKey);
-    BucketDeltas counts = deltas.computeIfAbsent(bid,
-        id -> new BucketDeltas(dir.getVolumeName(), dir.getBucketName()));
     // The way down from the queued directory to the one being purged, and that one's path.
     List<Level> way = new ArrayList<>();
     StringBuilder path = new StringBuilder(dir.getKeyName());
@@ -277,7 +232,7 @@ public final class DirectoryPurge {
     while (true) {
       Level top = way.get(way.size() - 1);
       if (!top.rowsDone) {
-        top.rowsDone = drainRows(top, path, dir, counts, bid);
+        top.rowsDone = drainRows(top, path, dir, bid);
         if (!top.rowsDone) {
           break;
         }
@@ -294,15 +249,15 @@ public final class DirectoryPurge {
       }
       // Nothing is left below top: it is finished.
       if (top.lastFinished != null) {
-        ranges.add(new RangeDelete(dirTable, top.prefix, null));
+        plan.deleteRange(dirTable, top.prefix, null);
       }
       way.remove(way.size() - 1);
       used++;
       if (way.isEmpty()) {
-        count(counts, OmCounter.DELETED_DIRECTORIES, -1);
+        count(dir, bid, OmCounter.DELETED_DIRECTORIES, -1);
         return true;
       }
-      count(counts, OmCounter.DIRECTORIES, -1);
+      count(dir, bid, OmCounter.DIRECTORIES, -1);
       Level parent = way.get(way.size() - 1);
       parent.lastFinished = top.key;
       path.setLength(parent.pathEnd);
@@ -311,7 +266,7 @@ public final class DirectoryPurge {
     // step, which comes down the same way.
     for (Level l : way) {
       if (l.lastFinished != null) {
-        ranges.add(new RangeDelete(dirTable, l.prefix, l.lastFinished + '\u0000'));
+        plan.deleteRange(dirTable, l.prefix, l.lastFinished + '\u0000');
       }
     }
     return false;
@@ -345,26 +300,25 @@ public final class DirectoryPurge {
    *
    * @return whether none is left
    */
-  private boolean drainRows(Level level, StringBuilder path, KeyInfo dir, BucketDeltas counts,
-      long bid) {
+  private boolean drainRows(Level level, StringBuilder path, KeyInfo dir, long bid) {
     String[] dirPath = new String[1];
     boolean done = drain(fileTable, IteratorType.KEY_AND_VALUE, level.prefix, (key, f) -> {
       if (dirPath[0] == null) {
         dirPath[0] = path.substring(0, level.pathEnd);
       }
       String filePath = FsoPath.join(dirPath[0], f.getFileName());
-      moves.add(DELETED_TABLE.keyCodec().toPersistedFormat(
-          OmKeys.deletedKey(dir.getVolumeName(), dir.getBucketName(), filePath, f.getObjectId())));
-      moves.add(DELETED_TABLE.valueCodec().toPersistedFormat(f.toBuilder()
-          .setVolumeName(dir.getVolumeName())
-          .setBucketName(dir.getBucketName())
-          .setKeyName(filePath)
-          .setDeletionTime(now)
-          .build()));
-      count(counts, OmCounter.FILES, -1);
-      count(counts, OmCounter.FILE_BYTES, -f.getDataSize());
-      count(counts, OmCounter.DELETED_KEYS, 1);
-      count(counts, OmCounter.DELETED_KEY_BYTES, f.getDataSize());
+      plan.move(DELETED_TABLE.keyCodec().toPersistedFormat(
+          OmKeys.deletedKey(dir.getVolumeName(), dir.getBucketName(), filePath, f.getObjectId())),
+          DELETED_TABLE.valueCodec().toPersistedFormat(f.toBuilder()
+              .setVolumeName(dir.getVolumeName())
+              .setBucketName(dir.getBucketName())
+              .setKeyName(filePath)
+              .setDeletionTime(now)
+              .build()));
+      count(dir, bid, OmCounter.FILES, -1);
+      count(dir, bid, OmCounter.FILE_BYTES, -f.getDataSize());
+      count(dir, bid, OmCounter.DELETED_KEYS, 1);
+      count(dir, bid, OmCounter.DELETED_KEY_BYTES, f.getDataSize());
     }, null);
     return done && drain(openFileTable, IteratorType.KEY_ONLY, level.prefix, (key, f) -> { },
         bid);
@@ -413,113 +367,16 @@ public final class DirectoryPurge {
       if (read > 0) {
         String to = done ? null : it.next().getKey();
         if (openFilesOf != null) {
-          openFiles.add(new OpenFiles(openFilesOf, prefix, to, read));
+          plan.discardOpenFiles(openFilesOf, prefix, to, read);
         } else {
-          ranges.add(new RangeDelete(table, prefix, to));
+          plan.deleteRange(table, prefix, to);
         }
       }
       return done;
     }
   }
 
-  private static void count(BucketDeltas counts, OmCounter counter, long delta) {
-    counts.changes.merge(counter, delta, Long::sum);
-  }
-
-  // ---- the write ----
-
-  /**
-   * Under the write lock: re-checks the plan (see the class comment) and adds it to the
-   * transaction's batch.
-   *
-   * @return the rows removed; 0 (nothing written) if a queue row the scan went into is gone
-   */
-  private int apply(WriteTxn txn) {
-    Table<String, byte[]> meta = ctx.table(META_TABLE);
-    byte[] saved = meta.get(CURSOR_KEY);
-    if (!java.util.Objects.equals(cursor,
-        saved == null ? null : new String(saved, StandardCharsets.UTF_8))) {
-      return 0;
-    }
-    List<List<CursorSweep.Row<KeyInfo>>> queueRuns =
-        CursorSweep.confirm(ctx.store(), DELETED_DIRECTORY_TABLE, finishedRuns);
-    if (rows(queueRuns) != rows(finishedRuns)
-        || unfinished != null && !Arrays.equals(unfinished.storedValue(),
-            rawQueue.get(unfinished.storedKey()))) {
-      return 0;
-    }
-    BatchOperation batch = txn.batch();
-    Table<byte[], byte[]> rawDeleted = ctx.store().getTable(DELETED_TABLE.name());
-    for (int i = 0; i < moves.size(); i += 2) {
-      rawDeleted.putWithBatch(batch, moves.get(i), moves.get(i + 1));
-    }
-    for (RangeDelete r : ranges) {
-      deleteRange(batch, r.table(), r.from(), r.to());
-    }
-    int removed = used;
-    for (OpenFiles o : openFiles) {
-      // The open-file cleanup may have expired some since the scan; nothing can add one.
-      int present = countRows(o.from(), o.to());
-      count(deltas.get(o.bucketId()), OmCounter.OPEN_FILES, -present);
-      removed -= o.read() - present;
-      deleteRange(batch, openFileTable, o.from(), o.to());
-    }
-    for (List<CursorSweep.Row<KeyInfo>> run : queueRuns) {
-      if (run.size() == 1) {
-        deletedDirTable.deleteWithBatch(batch, run.get(0).key());
-      } else {
-        // Confirmed: no other row lies in [first, last], so last + U+0000 ends exactly the run.
-        deletedDirTable.deleteRangeWithBatch(batch, run.get(0).key(),
-            run.get(run.size() - 1).key() + '\u0000');
-      }
-    }
-    deltas.forEach((bid, d) -> {
-      BucketInfo b = ctx.bucketIfExists(d.volume, d.bucket);
-      boolean live = b != null && b.getObjectId() == bid;
-      d.changes.forEach((counter, delta) -> {
-        if (live) {
-          txn.count(bid, counter, delta);
-        } else {
-          txn.count(counter, delta);
-        }
-      });
-    });
-    if (resetCursor) {
-      meta.deleteWithBatch(batch, CURSOR_KEY);
-    } else if (newCursor != null && !newCursor.equals(cursor)) {
-      meta.putWithBatch(batch, CURSOR_KEY, newCursor.getBytes(StandardCharsets.UTF_8));
-    }
-    return removed;
-  }
-
-  private static <T> void deleteRange(BatchOperation batch, Table<String, T> table, String from,
-      String to) {
-    if (to == null) {
-      table.deletePrefixWithBatch(batch, from);
-    } else {
-      table.deleteRangeWithBatch(batch, from, to);
-    }
-  }
-
-  /** The openFileTable rows in {@code [from, to)} ({@code to} null: under the prefix {@code from}). */
-  private int countRows(String from, String to) {
-    int n = 0;
-    try (TableIterator<String, KeyValue<String, KeyInfo>> it = to == null
-        ? openFileTable.iterator(from, IteratorType.KEY_ONLY)
-        : openFileTable.rangeIterator(from, to, IteratorType.KEY_ONLY)) {
-      while (it.hasNext()) {
-        it.next();
-        n++;
-      }
-    }
-    return n;
-  }
-
-  private static int rows(List<? extends List<?>> runs) {
-    int n = 0;
-    for (List<?> r : runs) {
-      n += r.size();
-    }
-    return n;
+  private void count(KeyInfo queued, long bid, OmCounter counter, long delta) {
+    plan.count(bid, queued.getVolumeName(), queued.getBucketName(), counter, delta);
   }
 }

@@ -41,11 +41,11 @@ import java.util.function.ToLongFunction;
  * <p><b>Read, then confirm.</b> The read ({@link CursorSweep#read}) decodes the rows; the write
  * confirms them ({@link CursorSweep#confirm}: one walk over exactly the keys read, comparing stored
  * bytes) and removes only rows still there unchanged, deciding what to do with each (expired or
- * not, which bucket to count it against) under the lock, as before. Rows a foreground write added
- * among the rows read, or changed, stay; rows gone meanwhile are not counted. Runs of one step never
- * overlap ({@link OmContext#serializedStep}), and the cursor is checked again in the write (a
- * step that finds it moved writes nothing). Replicas apply a step as one log entry, with no other
- * write in between, so they all remove the same rows.
+ * not, which bucket to count it against) under the lock, as before. Rows a foreground write
+ * added among the rows read, or changed, stay; rows gone meanwhile are not counted. Runs of one
+ * step never overlap ({@link io.sediment.om.core.UnlockedWork#serializedStep}), and the cursor is
+ * checked again in the write (a step that finds it moved writes nothing). Replicas apply a step
+ * as one log entry, with no other write in between, so they all remove the same rows.
  *
  * <p><b>Cursors.</b> Each step keeps a resume cursor in metaTable under {@link #cursorKey}, written
  * in the same batch as the step's deletes, so it survives a restart exactly as far as the purge it
@@ -136,7 +136,7 @@ public final class OmPurges {
     if (counter(OmCounter.DELETED_KEYS) == 0) {
       return skipped(KEY_DELETING);
     }
-    return ctx.serializedStep(KEY_DELETING, () -> {
+    return ctx.unlocked().serializedStep(KEY_DELETING, () -> {
       String cursor = readCursor(KEY_DELETING);
       CursorSweep<KeyInfo> sweep = scan(KEY_DELETING, DELETED_TABLE, cursor, limit);
       return ctx.write(txn -> {
@@ -168,9 +168,9 @@ public final class OmPurges {
   /** Reads a step's rows without the write lock, telling the phase observer. */
   private <V> CursorSweep<V> scan(String step, TableDefinition<String, V> table, String cursor,
       int limit) {
-    ctx.reached(UnlockedPhase.PURGE_SCAN_BEGINS, step);
+    ctx.unlocked().reached(UnlockedPhase.PURGE_SCAN_BEGINS, step);
     CursorSweep<V> sweep = CursorSweep.read(ctx.store(), table, cursor, limit);
-    ctx.reached(UnlockedPhase.PURGE_SCAN_DONE, step);
+    ctx.unlocked().reached(UnlockedPhase.PURGE_SCAN_DONE, step);
     return sweep;
   }
 
@@ -255,7 +255,7 @@ public final class OmPurges {
       return skipped(step);
     }
     Table<String, V> typed = ctx.table(table);
-    return ctx.serializedStep(step, () -> {
+    return ctx.unlocked().serializedStep(step, () -> {
       String cursor = readCursor(step);
       CursorSweep<V> sweep = scan(step, table, cursor, limit);
       return ctx.write(txn -> {

@@ -8,14 +8,12 @@ import io.sediment.db.DBStore;
 import io.sediment.db.ReadView;
 import io.sediment.db.Table;
 import io.sediment.db.codec.Codec;
-import io.sediment.om.core.FileTrees;
 import io.sediment.om.core.OmContext;
 import io.sediment.om.core.OmCounter;
 import io.sediment.om.core.OmException.Code;
 import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OmValidation;
-import io.sediment.om.core.UnlockedPhase;
 import io.sediment.om.listing.Cursor;
 import io.sediment.om.listing.ListPage;
 import io.sediment.om.listing.ObjectListings;
@@ -29,13 +27,9 @@ import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.ListKind;
 import io.sediment.proto.om.SnapshotInfo;
 import io.sediment.proto.om.SnapshotStatus;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 /**
@@ -52,7 +46,7 @@ import java.util.function.Function;
  *       records the row in one short write: foreground writes go on while RocksDB flushes the
  *       memtables and links the files. The checkpoint is still one point in the store's write
  *       order (see "Point in time" below); it does not hold the row itself. The checkpoint is
- *       written into a pending directory ({@value #PENDING_PREFIX}{@code <random>}), which the
+ *       written into a pending directory ({@code pending-}{@code <random>}), which the
  *       recording write renames (atomically, the snapshot root fsynced) to
  *       {@code snapshots/<snapshotId>} before it commits the row. If the checkpoint or the write
  *       fails, the directories are removed and no row is written ({@code INTERNAL} for a
@@ -74,22 +68,9 @@ import java.util.function.Function;
  * (empty for the first); the chain heads are kept in metaTable.
  *
  * <h2>Point in time</h2>
- * Every namespace write is one RocksDB write batch committed under the write lock, so the
- * sequence numbers RocksDB gives the batches follow the lock order. A RocksDB checkpoint taken
- * while writes go on is a prefix of that order: it flushes the memtables (a memtable switch waits
- * for the write group in progress, so a memtable holds whole batches), links the SST files, and
- * copies the live write-ahead logs up to their size at one moment; opening the copy replays those
- * logs into the column families whose flushed files do not hold them yet, up to the last whole
- * record. So a snapshot holds exactly the writes committed before some moment between the call
- * and its return: every write acknowledged before {@code create} was called, none called after it
- * returned, each write whole (its rows and its counters), and with any write it holds every write
- * committed before that one. Creates run one at a time (a lock of their own, not the write lock),
- * so the snapshots' order in the chains ({@code path_previous_snapshot_id},
- * {@code global_previous_snapshot_id}) is the order of their points in time. The recording write
- * checks again that the bucket is the one the checkpoint was taken of (same object id: a bucket
- * deleted meanwhile is NOT_FOUND, one deleted and created again FAILED_PRECONDITION) and that the
- * name is free. {@code SnapshotConsistencyTest} races writers against creates and checks each
- * snapshot's contents against what was acknowledged before and called after it.
+ * A snapshot holds every write acknowledged before its create was called, none called after it
+ * returned, each write whole, and with any write every write committed before it, though its
+ * checkpoint is taken without the write lock: see {@link SnapshotCreation}.
  *
  * <h2>Reading a snapshot</h2>
  * Reads open the checkpoint as a store of its own (hdds-db has no read-only open; the copy is
@@ -117,7 +98,7 @@ public final class Snapshots {
    * Name prefix of a checkpoint being written, before the write that records its snapshot
    * renames it to the snapshot's id; such a directory is never the checkpoint of a row.
    */
-  public static final String PENDING_PREFIX = "pending-";
+  public static final String PENDING_PREFIX = SnapshotCreation.PENDING_PREFIX;
 
   private static final Codec<SnapshotInfo> SNAPSHOT_INFO = SNAPSHOT_INFO_TABLE.valueCodec();
 
@@ -127,8 +108,7 @@ public final class Snapshots {
   private final Table<String, SnapshotInfo> table;
   private final SnapshotRows rows;
   private final SnapshotStores stores;
-  /** Held by a create from its checks to its row: creates are serialized (not with writes). */
-  private final ReentrantLock createLock = new ReentrantLock();
+  private final SnapshotCreation creation;
 
   /**
    * The snapshots of the store behind {@code ctx}, whose rows {@code rows} keeps and whose
@@ -142,6 +122,7 @@ public final class Snapshots {
     this.stores = stores;
     this.root = stores.root();
     this.table = ctx.table(SNAPSHOT_INFO_TABLE);
+    this.creation = new SnapshotCreation(ctx, rows, root);
     stores.removeAllBut(rows.activeCheckpointDirs());
   }
 
@@ -152,9 +133,9 @@ public final class Snapshots {
    * Creates snapshot {@code name} of a bucket: a RocksDB checkpoint of the whole store under
    * {@code <store dir>/snapshots/<snapshotId>}, taken without the write lock and holding every
    * write acknowledged before the call, none called after it returns, and every write committed
-   * before any write it holds (see "Point in time" in the class comment); then the ACTIVE
-   * snapshotInfo row, in a short write. Snapshot names follow the S3 bucket naming rules. A
-   * snapshot does not hold tombstones of the live store (see {@link Snapshots}).
+   * before any write it holds ({@link SnapshotCreation}); then the ACTIVE snapshotInfo row, in a
+   * short write. Snapshot names follow the S3 bucket naming rules. A snapshot does not hold
+   * tombstones of the live store (see {@link Snapshots}).
    *
    * @throws OmException INVALID_ARGUMENT for a bad name, NOT_FOUND if the volume or bucket is
    *     absent (also if the bucket was deleted while the checkpoint was taken),
@@ -164,98 +145,7 @@ public final class Snapshots {
    */
   public SnapshotInfo create(String volume, String bucket, String name) {
     checkNames(volume, bucket, name);
-    String key = OmKeys.snapshotKey(volume, bucket, name);
-    createLock.lock();
-    try {
-      // Checked first so that a create bound to fail takes no checkpoint; checked again when
-      // the row is written.
-      long bucketId = ctx.requireBucket(null, volume, bucket).getObjectId();
-      requireFree(table.get(key), volume, bucket, name);
-      Path pending = root.resolve(PENDING_PREFIX + UUID.randomUUID());
-      try {
-        ctx.reached(UnlockedPhase.SNAPSHOT_CHECKPOINT_BEGINS, name);
-        checkpoint(pending, volume, bucket, name);
-        ctx.reached(UnlockedPhase.SNAPSHOT_CHECKPOINT_DONE, name);
-        return record(volume, bucket, name, key, bucketId, pending);
-      } finally {
-        SnapshotStores.deleteQuietly(pending);
-        SnapshotStores.deleteQuietly(root.resolve(pending.getFileName() + ".tmp"));
-      }
-    } finally {
-      createLock.unlock();
-    }
-  }
-
-  /**
-   * The short write of a create: checks again, allocates the snapshot's id, renames the pending
-   * checkpoint to it and writes the row. On failure, removes the renamed directory unless the row
-   * made it (a failure after the commit, e.g. the sync).
-   */
-  private SnapshotInfo record(String volume, String bucket, String name, String key,
-      long bucketId, Path pending) {
-    String[] made = new String[1];
-    try {
-      return ctx.write(txn -> {
-        BucketInfo info = ctx.requireBucket(null, volume, bucket);
-        if (info.getObjectId() != bucketId) {
-          throw new OmException(Code.FAILED_PRECONDITION, "Bucket '" + volume + "/" + bucket
-              + "' was deleted and created again while snapshot '" + name + "' was taken");
-        }
-        SnapshotInfo existing = table.get(key);
-        requireFree(existing, volume, bucket, name);
-        // From the id sequence, not a random source: replicas applying the same log entry
-        // name the snapshot (and its checkpoint directory) alike.
-        String id = snapshotId(txn.allocateId());
-        made[0] = id;
-        SnapshotInfo created = SnapshotInfo.newBuilder()
-            .setSnapshotId(id)
-            .setName(name)
-            .setVolumeName(volume)
-            .setBucketName(bucket)
-            .setStatus(SnapshotStatus.SNAPSHOT_ACTIVE)
-            .setCreationTime(txn.now())
-            .setCheckpointDir(id)
-            .setPathPreviousSnapshotId(rows.bucketChainHead(info.getObjectId()))
-            .setGlobalPreviousSnapshotId(rows.globalChainHead())
-            .build();
-        // Durable before the row can be: a row never names a directory a crash could lose.
-        try {
-          FileTrees.rename(pending, root.resolve(id));
-        } catch (UncheckedIOException e) {
-          throw new OmException(Code.INTERNAL, "Cannot move the checkpoint of snapshot '" + name
-              + "' of '" + volume + "/" + bucket + "' into place: " + e.getMessage(), e);
-        }
-        table.putWithBatch(txn.batch(), key, created);
-        rows.appendToChains(txn, info.getObjectId(), id);
-        txn.count(OmCounter.SNAPSHOTS, existing == null ? 1 : 0);
-        return created;
-      });
-    } catch (RuntimeException | Error e) {
-      // If the row cannot be read (store closing), the next open removes an orphan.
-      try {
-        String id = made[0];
-        SnapshotInfo now = id == null ? null : table.get(key);
-        if (id != null && (now == null || !id.equals(now.getSnapshotId()))) {
-          SnapshotStores.deleteQuietly(root.resolve(id));
-        }
-      } catch (RuntimeException suppressed) {
-        e.addSuppressed(suppressed);
-      }
-      throw e;
-    }
-  }
-
-  /** Whether an entry under the snapshot root is a checkpoint still being written. */
-  public static boolean isPending(String entryName) {
-    return entryName.startsWith(PENDING_PREFIX);
-  }
-
-  private static void requireFree(SnapshotInfo existing, String volume, String bucket,
-      String name) {
-    if (existing != null && existing.getStatus() != SnapshotStatus.SNAPSHOT_DELETED) {
-      throw new OmException(Code.ALREADY_EXISTS, "Snapshot '" + name
-          + "' already exists in '" + volume + "/" + bucket + "'");
-    }
+    return creation.create(volume, bucket, name);
   }
 
   /**
@@ -436,15 +326,6 @@ public final class Snapshots {
     return info;
   }
 
-  private void checkpoint(Path dir, String volume, String bucket, String name) {
-    try {
-      Files.createDirectories(root);
-      ctx.store().createCheckpoint(dir);
-    } catch (IOException | RuntimeException e) {
-      throw new OmException(Code.INTERNAL, "Cannot create the checkpoint of snapshot '" + name
-          + "' of '" + volume + "/" + bucket + "' at " + dir + ": " + e.getMessage(), e);
-    }
-  }
 
 
 
