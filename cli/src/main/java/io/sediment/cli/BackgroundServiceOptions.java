@@ -2,6 +2,7 @@ package io.sediment.cli;
 
 import io.sediment.om.purge.OmPurges;
 import io.sediment.om.service.OmServices;
+import io.sediment.om.service.PurgePacing;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
@@ -9,7 +10,7 @@ import picocli.CommandLine;
 /**
  * The options of {@code sediment serve} for the background services (key purge, open-key cleanup,
  * multipart upload cleanup, directory purge): whether they run, and their intervals, expiry
- * thresholds and batch sizes. The defaults are {@link OmServices.Config#defaults()}.
+ * thresholds, batch sizes and pacing. The defaults are {@link OmServices.Config#defaults()}.
  */
 final class BackgroundServiceOptions {
 
@@ -69,6 +70,17 @@ final class BackgroundServiceOptions {
           + "queue rows) purged per run (default: ${DEFAULT-VALUE}).")
   int directoryDeletingBatchSize;
 
+  @Option(names = "--purge-rate", paramLabel = "ROWS", defaultValue = "0",
+      description = "The most rows per second each background service removes while a run drains "
+          + "a backlog; 0 for no limit (default: ${DEFAULT-VALUE}).")
+  long purgeRate;
+
+  @Option(names = "--purge-pause", paramLabel = "DURATION", defaultValue = "20ms",
+      converter = Durations.class,
+      description = "The least wait between two batches of a background service's run, a yield "
+          + "to foreground calls; 0s for none (default: ${DEFAULT-VALUE}).")
+  Duration purgePause;
+
   /** Usage errors for out-of-range values. */
   void validate(CommandLine cmd) {
     positive(cmd, "--key-deleting-interval", keyDeletingInterval);
@@ -81,12 +93,21 @@ final class BackgroundServiceOptions {
     limit(cmd, "--open-key-cleanup-limit", openKeyCleanupLimit);
     limit(cmd, "--multipart-cleanup-limit", multipartCleanupLimit);
     limit(cmd, "--directory-deleting-batch-size", directoryDeletingBatchSize);
+    if (purgeRate < 0 || purgeRate > PurgePacing.MAX_ROWS_PER_SECOND) {
+      throw new CommandLine.ParameterException(cmd, "--purge-rate must be in [0, "
+          + PurgePacing.MAX_ROWS_PER_SECOND + "] (0: no limit): " + purgeRate);
+    }
+    if (purgePause.isNegative() || purgePause.compareTo(PurgePacing.MAX_PAUSE) > 0) {
+      throw new CommandLine.ParameterException(cmd, "--purge-pause must be 0s to "
+          + Durations.format(PurgePacing.MAX_PAUSE) + ": " + Durations.format(purgePause));
+    }
   }
 
   OmServices.Config config() {
     return new OmServices.Config(keyDeletingInterval, keyDeletingBatch, openKeyCleanupInterval,
         openKeyExpire, openKeyCleanupLimit, multipartCleanupInterval, multipartExpire,
-        multipartCleanupLimit, directoryDeletingInterval, directoryDeletingBatchSize);
+        multipartCleanupLimit, directoryDeletingInterval, directoryDeletingBatchSize,
+        new PurgePacing(purgeRate, purgePause));
   }
 
   /** One line for the operator: what runs how often. */
@@ -96,11 +117,12 @@ final class BackgroundServiceOptions {
     }
     return String.format("Background services: key purge every %s (%d rows), open-key cleanup every"
             + " %s (expire after %s), multipart cleanup every %s (abort after %s), directory purge "
-            + "every %s (%d rows)",
+            + "every %s (%d rows); a run drains its backlog in batches, %s",
         Durations.format(keyDeletingInterval), keyDeletingBatch,
         Durations.format(openKeyCleanupInterval), Durations.format(openKeyExpire),
         Durations.format(multipartCleanupInterval), Durations.format(multipartExpire),
-        Durations.format(directoryDeletingInterval), directoryDeletingBatchSize);
+        Durations.format(directoryDeletingInterval), directoryDeletingBatchSize,
+        new PurgePacing(purgeRate, purgePause).describe());
   }
 
   private static void positive(CommandLine cmd, String name, Duration d) {

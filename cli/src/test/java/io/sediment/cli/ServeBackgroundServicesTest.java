@@ -99,7 +99,8 @@ class ServeBackgroundServicesTest {
             assertTrue(s.getRuns() >= 1, s.toString());
             assertEquals(0, s.getFailures(), s.toString());
           }
-          assertTrue(stats.getServices(0).getRuns() >= 4, "batches of 7 rows: " + stats);
+          assertTrue(stats.getServices(0).getBatches() >= 4, "batches of 7 rows: " + stats);
+          assertTrue(stats.getServices(0).getRowsPerSecond() > 0, stats.toString());
         });
     assertTrue(busy.contains("Background services: key purge every 100ms (7 rows), open-key "
         + "cleanup every 100ms (expire after 0s), multipart cleanup every 100ms (abort after 0s), "
@@ -118,13 +119,21 @@ class ServeBackgroundServicesTest {
     ServeCommand serve = new ServeCommand();
     new CommandLine(serve).parseArgs();
     assertEquals(io.sediment.om.service.OmServices.Config.defaults(), serve.background.config());
+    ServeCommand paced = new ServeCommand();
+    new CommandLine(paced).parseArgs("--purge-rate", "5000", "--purge-pause", "0s");
+    assertEquals(new io.sediment.om.service.PurgePacing(5000, java.time.Duration.ZERO),
+        paced.background.config().pacing());
+    assertTrue(paced.background.describe().endsWith("5000 rows/s at most, 0 ms between batches"),
+        paced.background.describe());
 
     for (List<String> bad : List.of(List.of("--key-deleting-interval", "0s"),
         List.of("--open-key-expire", "7"), List.of("--multipart-expire", "PT-1S"),
         List.of("--key-deleting-batch", "0"), List.of("--multipart-cleanup-limit", "100001"),
         List.of("--open-key-cleanup-interval", "soon"),
         List.of("--directory-deleting-interval", "0s"),
-        List.of("--directory-deleting-batch-size", "0"))) {
+        List.of("--directory-deleting-batch-size", "0"), List.of("--purge-rate", "-1"),
+        List.of("--purge-rate", "100000001"), List.of("--purge-pause", "11m"),
+        List.of("--purge-pause", "PT-1S"), List.of("--purge-rate", "fast"))) {
       List<String> args = new ArrayList<>(List.of("serve", "--data", dir.toString(), "--port", "0",
           "--recon-port", "0"));
       args.addAll(bad);

@@ -1,5 +1,7 @@
 package io.sediment.freon;
 
+import io.sediment.om.purge.OmPurges;
+import io.sediment.om.service.PurgePacing;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -41,7 +43,9 @@ import picocli.CommandLine.Spec;
             + "FSO bucket), delete (DeleteKey), mixed (60% lookup, 20% create, 10% list, "
             + "10% delete).",
         "`freon build` builds a namespace of millions of keys in a store by SST ingestion "
-            + "(see freon build --help)."})
+            + "(see freon build --help).",
+        "With --purge-backlog: the purge services drain that many deleted keys while the "
+            + "service phase is measured (--no-purge: the same run with them off)."})
 public final class Freon implements Callable<Integer> {
 
   @Spec
@@ -118,6 +122,37 @@ public final class Freon implements Callable<Integer> {
       description = "Seed of the clients' random draws (default ${DEFAULT-VALUE}).")
   long seed;
 
+  @Option(names = "--purge-backlog", paramLabel = "N", defaultValue = "0",
+      description = "Before the run, write and delete N keys in bucket 'purge' (in-process "
+          + "server only; no floors then), and run the purge services while the service phase "
+          + "is measured (default ${DEFAULT-VALUE}).")
+  long purgeBacklog;
+
+  @Option(names = "--purge-fso-backlog", paramLabel = "N", defaultValue = "0",
+      description = "Also write N files (1,000 per directory) under a directory of FSO bucket "
+          + "'purge-fso' and delete it recursively before the run (default ${DEFAULT-VALUE}).")
+  long purgeFsoBacklog;
+
+  @Option(names = "--no-purge",
+      description = "With a backlog: leave the purge services off (the baseline of a "
+          + "purge-interference run: the same store, nothing purged).")
+  boolean noPurge;
+
+  @Option(names = "--purge-batch", paramLabel = "N", defaultValue = "1000",
+      description = "Rows per batch of the key and directory purges (default ${DEFAULT-VALUE}, "
+          + "as serve's).")
+  int purgeBatch;
+
+  @Option(names = "--purge-rate", paramLabel = "ROWS", defaultValue = "0",
+      description = "The purge services' rate limit in rows per second, 0 for none (default "
+          + "${DEFAULT-VALUE}, as serve's --purge-rate).")
+  long purgeRate;
+
+  @Option(names = "--purge-pause", paramLabel = "D", defaultValue = "20ms",
+      description = "The least wait between two purge batches (default ${DEFAULT-VALUE}, as "
+          + "serve's --purge-pause).")
+  String purgePause;
+
   @Option(names = "--json", paramLabel = "FILE", description = "Also write the summary as JSON.")
   Path json;
 
@@ -188,6 +223,25 @@ public final class Freon implements Callable<Integer> {
     if (target == null && (tlsCa != null || tokenFile != null)) {
       throw bad("--tls-ca and --token-file need --target");
     }
+    if (purgeBacklog < 0 || purgeFsoBacklog < 0) {
+      throw bad("--purge-backlog and --purge-fso-backlog must not be negative");
+    }
+    PurgeBacklog backlog = new PurgeBacklog(purgeBacklog, purgeFsoBacklog);
+    if (!backlog.isEmpty() && target != null) {
+      throw bad("--purge-backlog and --purge-fso-backlog need the in-process server (no --target)");
+    }
+    if (backlog.isEmpty() && noPurge) {
+      throw bad("--no-purge needs --purge-backlog or --purge-fso-backlog");
+    }
+    if (purgeBatch < 1 || purgeBatch > OmPurges.MAX_LIMIT) {
+      throw bad("--purge-batch must be in [1, " + OmPurges.MAX_LIMIT + "]: " + purgeBatch);
+    }
+    PurgePacing pacing;
+    try {
+      pacing = new PurgePacing(purgeRate, parseDuration("--purge-pause", purgePause));
+    } catch (IllegalArgumentException e) {
+      throw bad(e.getMessage());
+    }
     String token = null;
     if (tokenFile != null) {
       token = Files.readString(tokenFile, StandardCharsets.UTF_8).trim();
@@ -195,7 +249,7 @@ public final class Freon implements Callable<Integer> {
     PrintStream progress = quiet ? null : System.err;
     Names names = Names.defaults();
     String tag = Long.toString(System.currentTimeMillis(), 36);
-    try (FreonTarget t = target == null ? new InProcessTarget(dir, handlerThreads)
+    try (FreonTarget t = target == null ? new InProcessTarget(dir, handlerThreads, backlog)
         : new RemoteTarget(target, tlsCa, token, Math.max(clients, 8))) {
       t.prepare(names, prefill, files, progress);
       Map<String, Object> settings = new LinkedHashMap<>();
@@ -210,53 +264,21 @@ public final class Freon implements Callable<Integer> {
       settings.put("cores", Runtime.getRuntime().availableProcessors());
 
       settings.put("rounds", rounds);
-      KeySpace keys = new KeySpace(prefill, files, tag, 2L * clients, false);
-      CallSizes sizes = new CallSizes();
-      OpExecutor service = new ServiceCalls(t.channel(), names, keys, sizes);
-      boolean floors = !noFloors && t.raw() != null;
-      KeySpace echoKeys = new KeySpace(prefill, files, tag + "f", 2L * clients, true);
-      KeySpace rawKeys = new KeySpace(prefill, files, tag + "r", 2L * clients, true);
-      OpExecutor echoCalls = null;
-      RunResult[] results = new RunResult[3];
-      for (int round = 0; round < rounds; round++) {
-        for (int i = 0; i < (floors ? 3 : 1); i++) {
-          // Round r starts with phase r mod 3; the service runs first in round 0, so the echo
-          // knows the sizes it imitates.
-          int phase = (i + round) % 3;
-          // The last round takes what division left over (--count only).
-          LoadDriver.Stop s = round == rounds - 1 && count > 0
-              ? new LoadDriver.Stop(null, count - (rounds - 1) * (count / rounds)) : perRound;
-          Duration w = round == 0 ? warm : Duration.ZERO;
-          RunResult r;
-          if (phase == 0) {
-            r = phase("service", workload, keys, distribution, s, w, round, service, progress);
-          } else if (results[0] == null || results[0].operations() == 0) {
-            continue;
-          } else if (phase == 1) {
-            if (echoCalls == null) {
-              echoCalls = t.echo(sizes);
-            }
-            // Floors start with the keys the service left (a mixed run's lookups stay on them).
-            r = phase("echo", workload, echoKeys.startingAt(keys.live()), distribution, s, w,
-                round, echoCalls, progress);
-          } else {
-            r = phase("raw", workload, rawKeys.startingAt(keys.live()), distribution, s, w,
-                round, t.raw(), progress);
-          }
-          results[phase] = results[phase] == null ? r : results[phase].plus(r);
+      if (!backlog.isEmpty()) {
+        settings.put("purge_backlog", purgeBacklog);
+        settings.put("purge_fso_backlog", purgeFsoBacklog);
+        settings.put("purge", noPurge ? "off" : "on");
+      }
+      // The purge services run while the service phase is measured, from the end of its warmup.
+      PurgeRun purge = backlog.isEmpty() ? null
+          : ((InProcessTarget) t).purgeRun(names, !noPurge, pacing, purgeBatch);
+      try {
+        run(t, workload, settings, distribution, perRound, warm, files, tag, names, purge, out,
+            progress);
+      } finally {
+        if (purge != null) {
+          purge.close();
         }
-      }
-      if (floors) {
-        t.raw().clear();
-      }
-      RunResult measured = results[0];
-      RunResult echo = results[1];
-      RunResult raw = results[2];
-      Report report = new Report(settings, measured, echo, raw);
-      out.print(report.text());
-      out.flush();
-      if (json != null) {
-        Files.writeString(json, report.json(), StandardCharsets.UTF_8);
       }
     } catch (IOException | RuntimeException e) {
       spec.commandLine().getErr().println("freon: " + e.getMessage());
@@ -265,13 +287,74 @@ public final class Freon implements Callable<Integer> {
     return 0;
   }
 
+  /** Measures the phases on a prepared target and prints (and writes) the summary. */
+  private void run(FreonTarget t, Workload workload, Map<String, Object> settings,
+      Distribution distribution, LoadDriver.Stop perRound, Duration warm,
+      long files, String tag, Names names, PurgeRun purge, PrintWriter out, PrintStream progress)
+      throws IOException, InterruptedException {
+    KeySpace keys = new KeySpace(prefill, files, tag, 2L * clients, false);
+    CallSizes sizes = new CallSizes();
+    OpExecutor service = new ServiceCalls(t.channel(), names, keys, sizes);
+    boolean floors = !noFloors && t.raw() != null && purge == null;
+    KeySpace echoKeys = new KeySpace(prefill, files, tag + "f", 2L * clients, true);
+    KeySpace rawKeys = new KeySpace(prefill, files, tag + "r", 2L * clients, true);
+    OpExecutor echoCalls = null;
+    RunResult[] results = new RunResult[3];
+    for (int round = 0; round < rounds; round++) {
+      for (int i = 0; i < (floors ? 3 : 1); i++) {
+        // Round r starts with phase r mod 3; the service runs first in round 0, so the echo
+        // knows the sizes it imitates.
+        int phase = (i + round) % 3;
+        // The last round takes what division left over (--count only).
+        LoadDriver.Stop s = round == rounds - 1 && count > 0
+            ? new LoadDriver.Stop(null, count - (rounds - 1) * (count / rounds)) : perRound;
+        Duration w = round == 0 ? warm : Duration.ZERO;
+        RunResult r;
+        if (phase == 0) {
+          r = phase("service", workload, keys, distribution, s, w, round, service, progress,
+              round == 0 && purge != null ? purge::start : null);
+        } else if (results[0] == null || results[0].operations() == 0) {
+          continue;
+        } else if (phase == 1) {
+          if (echoCalls == null) {
+            echoCalls = t.echo(sizes);
+          }
+          // Floors start with the keys the service left (a mixed run's lookups stay on them).
+          r = phase("echo", workload, echoKeys.startingAt(keys.live()), distribution, s, w,
+              round, echoCalls, progress, null);
+        } else {
+          r = phase("raw", workload, rawKeys.startingAt(keys.live()), distribution, s, w,
+              round, t.raw(), progress, null);
+        }
+        results[phase] = results[phase] == null ? r : results[phase].plus(r);
+      }
+    }
+    PurgeRun.Result purged = purge == null ? null : purge.stop();
+    if (floors) {
+      t.raw().clear();
+    }
+    RunResult measured = results[0];
+    RunResult echo = results[1];
+    RunResult raw = results[2];
+    Report report = new Report(settings, measured, echo, raw, purged);
+    out.print(report.text());
+    out.flush();
+    if (json != null) {
+      Files.writeString(json, report.json(), StandardCharsets.UTF_8);
+    }
+  }
+
   private RunResult phase(String name, Workload workload, KeySpace keys,
       Distribution distribution, LoadDriver.Stop stop, Duration warm, int round,
-      OpExecutor executor, PrintStream progress) throws InterruptedException {
+      OpExecutor executor, PrintStream progress, Runnable beforeMeasuring)
+      throws InterruptedException {
     if (!warm.isZero()) {
       new LoadDriver(name + "-warmup", clients, new LoadDriver.Stop(warm, 0), null)
           .run(c -> new OpGenerator(workload, keys, distribution, seed * 7919 - 1 - c),
               executor);
+    }
+    if (beforeMeasuring != null) {
+      beforeMeasuring.run();
     }
     // Every phase of a round replays the same seeds: the same kinds of operation in order.
     long base = seed * 7919 + round * 100_003L;
@@ -299,7 +382,7 @@ public final class Freon implements Callable<Integer> {
       case "m" -> Duration.ofMinutes(n);
       default -> throw bad(option + ": '" + text + "' is not a duration (500ms, 30s, 5m)");
     };
-    if (d.isZero() && !"--warmup".equals(option)) {
+    if (d.isZero() && !"--warmup".equals(option) && !"--purge-pause".equals(option)) {
       throw bad(option + " must be positive");
     }
     return d;

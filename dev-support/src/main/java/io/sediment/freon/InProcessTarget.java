@@ -11,6 +11,7 @@ import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.OpenKeySession;
 import io.sediment.om.core.SyncPolicy;
 import io.sediment.om.grpc.OmGrpcServer;
+import io.sediment.om.service.PurgePacing;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.VolumeInfo;
 import java.io.IOException;
@@ -37,6 +38,7 @@ final class InProcessTarget implements FreonTarget {
 
   private final Path dir;
   private final int handlerThreads;
+  private final PurgeBacklog backlog;
   private OmMetadataStore store;
   private OmGrpcServer server;
   private ManagedChannel channel;
@@ -46,11 +48,13 @@ final class InProcessTarget implements FreonTarget {
   /**
    * @param parent where the temporary directory goes ({@code null}: the system's)
    * @param handlerThreads the server's handler threads
+   * @param backlog deleted keys and files written before the run for the purge services
    */
-  InProcessTarget(Path parent, int handlerThreads) throws IOException {
+  InProcessTarget(Path parent, int handlerThreads, PurgeBacklog backlog) throws IOException {
     this.dir = parent == null ? Files.createTempDirectory("sediment-freon")
         : Files.createTempDirectory(parent, "sediment-freon");
     this.handlerThreads = handlerThreads;
+    this.backlog = backlog;
   }
 
   @Override
@@ -78,6 +82,9 @@ final class InProcessTarget implements FreonTarget {
         bulk.fso().commitFile(names.volume(), names.fsoBucket(), name, s.clientId(),
             ServiceCalls.DATA_SIZE);
       }, progress);
+      if (!backlog.isEmpty()) {
+        backlog.create(bulk, names, OWNER, threads, progress);
+      }
     }
     store = OmMetadataStore.open(storeDir, OmStoreOptions.defaults());
     try {
@@ -98,6 +105,14 @@ final class InProcessTarget implements FreonTarget {
             OmKeys.objectKey(names.volume(), names.bucket(), KeySpace.key(0))))
         : new byte[200];
     raw = new RawCalls(rawTables, names, v.getObjectId(), fso.getObjectId(), row);
+  }
+
+  /**
+   * The purge services over this target's store and backlog, not started yet ({@code enabled}
+   * false: the baseline, services off).
+   */
+  PurgeRun purgeRun(Names names, boolean enabled, PurgePacing pacing, int batchSize) {
+    return new PurgeRun(store, names, backlog, enabled, pacing, batchSize);
   }
 
   @Override

@@ -23,6 +23,7 @@ final class Report {
   private final RunResult service;
   private final RunResult echo;
   private final RunResult raw;
+  private final PurgeRun.Result purge;
 
   /**
    * @param settings what was run (workload, clients, ...), printed in insertion order
@@ -30,10 +31,17 @@ final class Report {
    * @param raw floor (b), or {@code null} when not measured
    */
   Report(Map<String, Object> settings, RunResult service, RunResult echo, RunResult raw) {
+    this(settings, service, echo, raw, null);
+  }
+
+  /** As above, with what the purge services did during the service phase ({@code null}: none). */
+  Report(Map<String, Object> settings, RunResult service, RunResult echo, RunResult raw,
+      PurgeRun.Result purge) {
     this.settings = new LinkedHashMap<>(settings);
     this.service = service;
     this.echo = echo;
     this.raw = raw;
+    this.purge = purge;
   }
 
   RunResult service() {
@@ -77,8 +85,13 @@ final class Report {
           ratio(service.micros(50) / floorMicros(50)), ratio(service.micros(90) / floorMicros(90)),
           ratio(service.micros(99) / floorMicros(99)),
           ratio(service.micros(99.9) / floorMicros(99.9))));
+    } else if (purge != null) {
+      b.append("floors: not measured (a purge-interference run compares with its baseline)\n");
     } else {
       b.append("floors: not measured (they need the in-process server)\n");
+    }
+    if (purge != null) {
+      b.append(purge.text());
     }
     if (service.exhausted()) {
       b.append("the run ended early: no key was left to delete\n");
@@ -139,6 +152,9 @@ final class Report {
       floor.put("latency_us", lat);
       root.put("floor", floor);
       root.put("ratio", ratios);
+    }
+    if (purge != null) {
+      root.put("purge", purge.json());
     }
     return Json.write(root);
   }

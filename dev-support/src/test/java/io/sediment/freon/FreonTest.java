@@ -106,9 +106,45 @@ class FreonTest {
     assertEquals(2, freon("list", "--prefill", "10").exit());
     assertEquals(2, freon("lookup", "--duration", "5").exit());
     assertEquals(2, freon("lookup", "--rounds", "0").exit());
+    assertEquals(2, freon("mixed", "--purge-backlog", "10", "--target", "localhost:1").exit());
+    assertEquals(2, freon("mixed", "--no-purge").exit());
+    assertEquals(2, freon("mixed", "--purge-backlog", "10", "--purge-batch", "0").exit());
+    assertEquals(2, freon("mixed", "--purge-backlog", "10", "--purge-rate", "-1").exit());
+    assertEquals(2, freon("mixed", "--purge-backlog", "10", "--purge-pause", "11m").exit());
+    assertEquals(2, freon("mixed", "--purge-backlog", "-1").exit());
     try (var files = Files.list(dir)) {
       assertEquals(0, files.count(), "no store was made");
     }
+  }
+
+  @Test
+  void aPurgeRunReportsItsBacklogAndTheBaselineLeavesItWhole() throws IOException {
+    // 2,000 deleted keys, and 1,500 files in 2 directories below a deleted one: 3,503 rows.
+    long backlog = 2_000 + 1_500 + 2 + 1;
+    Outcome baseline = freon("mixed", "--clients", "2", "--count", "100", "--prefill", "1100",
+        "--warmup", "0s", "--purge-backlog", "2000", "--purge-fso-backlog", "1500", "--no-purge");
+    assertEquals(0, baseline.exit(), baseline.err());
+    assertTrue(baseline.text().contains("purge: services off (baseline)"), baseline.text());
+    assertFalse(baseline.text().contains("service/floor"), "no floors in a purge run");
+    Map<String, Object> off = map(baseline.json(), "purge");
+    assertEquals(false, off.get("enabled"));
+    assertEquals(backlog, number(off, "left_at_start"));
+    assertEquals(backlog, number(off, "left_at_end"));
+    assertEquals(0, number(off, "key_purge_rows"));
+
+    Outcome purged = freon("mixed", "--clients", "2", "--duration", "3s", "--prefill", "1100",
+        "--warmup", "0s", "--purge-backlog", "2000", "--purge-fso-backlog", "1500",
+        "--purge-batch", "500", "--purge-pause", "0s");
+    assertEquals(0, purged.exit(), purged.err());
+    assertEquals(Map.of(), map(purged.json(), "service").get("errors"), purged.text());
+    Map<String, Object> on = map(purged.json(), "purge");
+    assertEquals(true, on.get("enabled"));
+    assertEquals(500, number(on, "batch"));
+    assertEquals(backlog, number(on, "left_at_start"));
+    assertTrue(number(on, "left_at_end") < backlog, "the services purged during the run: " + on);
+    assertTrue(number(on, "key_purge_rows") > 0 && number(on, "key_purge_rows_per_second") > 0,
+        on.toString());
+    assertTrue(purged.text().contains("key purge rate"), purged.text());
   }
 
   @Test

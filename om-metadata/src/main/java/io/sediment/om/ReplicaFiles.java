@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 
 /**
  * Whole copies of a store moving between replicas of a group: the leader {@linkplain #checkpoint
@@ -42,13 +43,34 @@ public final class ReplicaFiles {
               + " has applied no replicated log entry: it has no position to copy"));
       try {
         a.store.createCheckpoint(out);
-        FileTrees.linkTree(dir.resolve(Snapshots.ROOT_DIR), out.resolve(Snapshots.ROOT_DIR));
+        linkSnapshots(dir.resolve(Snapshots.ROOT_DIR), out.resolve(Snapshots.ROOT_DIR));
         return new StoreCheckpoint(out, position, FileTrees.files(out));
       } catch (RuntimeException e) {
         FileTrees.delete(out);
         throw e;
       }
     });
+  }
+
+  /**
+   * Links the snapshots' checkpoints into the copy, leaving out those still being written: a
+   * create writes its checkpoint without the write lock and moves it into place (under the lock)
+   * only when it records the snapshot, so the rest is stable while this holds the lock.
+   */
+  private static void linkSnapshots(Path from, Path to) {
+    if (!Files.isDirectory(from)) {
+      return;
+    }
+    try (Stream<Path> entries = Files.list(from)) {
+      for (Path p : (Iterable<Path>) entries::iterator) {
+        String name = p.getFileName().toString();
+        if (!name.startsWith(Snapshots.PENDING_PREFIX)) {
+          FileTrees.linkTree(p, to.resolve(name));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot list " + from, e);
+    }
   }
 
   /**

@@ -28,6 +28,7 @@ import io.sediment.om.service.KeyDeletingService;
 import io.sediment.om.service.MultipartUploadCleanupService;
 import io.sediment.om.service.OmServices;
 import io.sediment.om.service.OpenKeyCleanupService;
+import io.sediment.om.service.PurgePacing;
 import io.sediment.om.service.PurgeSteps;
 import io.sediment.om.service.ServiceMetrics;
 import io.sediment.om.testing.MutableClock;
@@ -156,8 +157,9 @@ class PurgeServicesTest {
 
     long seeks = om.dbStore().getTickerCount("NUMBER_DB_SEEK");
     PurgeResult second = om.purges().purgeDeletedKeys(30);
-    assertEquals(1, om.dbStore().getTickerCount("NUMBER_DB_SEEK") - seeks,
-        "one iterator positioned once, at the cursor");
+    assertEquals(2, om.dbStore().getTickerCount("NUMBER_DB_SEEK") - seeks,
+        "one iterator positioned once, at the cursor (the read), and one at the first row read "
+            + "(the confirmation under the write lock)");
     assertEquals(rows.get(59), second.cursor());
     List<String> expected = new ArrayList<>(List.of(earlyRow));
     expected.addAll(rows.subList(60, 100));
@@ -352,17 +354,23 @@ class PurgeServicesTest {
         Duration.ofDays(7), 10, Duration.ofHours(1), Duration.ofDays(30), 10);
     try (OmServices services = OmServices.create(om, config)) {
       KeyDeletingService keyDeleting = services.keyDeleting();
-      assertEquals(2, keyDeleting.runOnce());
-      assertEquals(2, keyDeleting.runOnce());
-      assertEquals(1, keyDeleting.runOnce());
+      assertEquals(5, keyDeleting.runOnce(), "one run: batches of 2, 2 and 1");
+      ServiceMetrics drained = keyDeleting.metrics();
+      assertEquals(3, drained.batches());
+      assertEquals(5, drained.lastRunItems());
+      assertTrue(drained.rowsPerSecond() > 0, drained.toString());
+      assertFalse(drained.runInProgress());
       assertEquals(0, keyDeleting.runOnce());
       ServiceMetrics m = keyDeleting.metrics();
-      assertEquals(4, m.runs());
+      assertEquals(2, m.runs());
+      assertEquals(4, m.batches());
       assertEquals(5, m.itemsProcessed());
       assertEquals(0, m.lastRunItems());
+      assertEquals(0.0, m.rowsPerSecond());
       assertEquals(0, m.failures());
       assertFalse(m.running());
       assertEquals(KeyDeletingService.NAME, m.asMap().get("name"));
+      assertEquals(4L, m.asMap().get("batches"));
 
       assertEquals(1, services.openKeyCleanup().runOnce());
       assertEquals(1, services.multipartUploadCleanup().runOnce());
@@ -380,15 +388,46 @@ class PurgeServicesTest {
       FsoTestSupport.putFile(om, V, "fso-tree", "top/d" + (i % 2) + "/f" + i, 10);
     }
     om.fso().deleteDirectory(V, "fso-tree", "top", true);
-    try (OmServices services = OmServices.create(om, new OmServices.Config(Duration.ofHours(1),
-        1000, Duration.ofHours(1), Duration.ofDays(7), 10, Duration.ofHours(1),
-        Duration.ofDays(30), 10, Duration.ofHours(1), 4))) {
-      long purged = 0;
-      long step;
-      while ((step = services.directoryDeleting().runOnce()) > 0) {
-        assertTrue(step <= 4, "a step stays within its budget: " + step);
-        purged += step;
+    List<Long> steps = new ArrayList<>();
+    PurgeSteps direct = PurgeSteps.on(om);
+    PurgeSteps recorded = new PurgeSteps() {
+      @Override
+      public long purgeDeletedKeys(int limit) {
+        return direct.purgeDeletedKeys(limit);
       }
+
+      @Override
+      public long expireOpenKeys(Duration threshold, int limit) {
+        return direct.expireOpenKeys(threshold, limit);
+      }
+
+      @Override
+      public long expireOpenFiles(Duration threshold, int limit) {
+        return direct.expireOpenFiles(threshold, limit);
+      }
+
+      @Override
+      public long abortExpiredUploads(Duration threshold, int limit) {
+        return direct.abortExpiredUploads(threshold, limit);
+      }
+
+      @Override
+      public long purgeDeletedDirectories(int limit) {
+        long n = direct.purgeDeletedDirectories(limit);
+        steps.add(n);
+        return n;
+      }
+    };
+    try (OmServices services = OmServices.create(recorded, new OmServices.Config(
+        Duration.ofHours(1), 1000, Duration.ofHours(1), Duration.ofDays(7), 10,
+        Duration.ofHours(1), Duration.ofDays(30), 10, Duration.ofHours(1), 4,
+        PurgePacing.unpaced()))) {
+      long purged = services.directoryDeleting().runOnce();
+      assertEquals(0, services.directoryDeleting().runOnce(), "the first run drained the queue");
+      for (long step : steps.subList(0, steps.size() - 2)) {
+        assertEquals(4, step, "a full batch, so the run went on: " + steps);
+      }
+      assertTrue(steps.get(steps.size() - 2) < 4, "the run ended on a batch that was not full");
       assertTrue(purged >= 6 + 2 + 1, "files, sub-directories and the queue row: " + purged);
       assertEquals(0L, (long) om.counters().get(OmCounter.DELETED_DIRECTORIES));
       assertEquals(0L, (long) om.counters().get(OmCounter.DIRECTORIES));
@@ -412,7 +451,7 @@ class PurgeServicesTest {
       }
       s.stop();
       assertTrue(deletedKeys().isEmpty());
-      assertTrue(s.metrics().runs() >= 5, "30 rows at 7 per run");
+      assertTrue(s.metrics().batches() >= 5, "30 rows at 7 per batch");
       assertEquals(30, s.metrics().itemsProcessed());
     }
     assertCountersMatchScan();

@@ -12,6 +12,7 @@ import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.OpenKeySession;
 import io.sediment.om.listing.ListPage;
+import io.sediment.om.snapshot.Snapshots;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
 import java.io.IOException;
@@ -114,6 +115,24 @@ class ReplicaFilesTest {
     try (OmMetadataStore reopened = OmMetadataStore.open(followerDir)) {
       assertEquals("carol", reopened.getVolumeInfo("after").getOwner());
       assertEquals(Optional.of(new LogPosition(3, 10)), reopened.appliedLog().lastApplied());
+    }
+  }
+
+  @Test
+  void aSnapshotCheckpointStillBeingWrittenIsLeftOutOfTheCopy() throws IOException {
+    try (OmMetadataStore leader = OmMetadataStore.open(root.resolve("leader"))) {
+      leaderWrites(leader);
+      // A create writes its checkpoint here without the write lock, and may rename it meanwhile.
+      Path pending = root.resolve("leader").resolve(Snapshots.ROOT_DIR)
+          .resolve(Snapshots.PENDING_PREFIX + "in-progress");
+      Files.createDirectories(pending);
+      Files.writeString(pending.resolve("CURRENT"), "MANIFEST-000001\n");
+      try (StoreCheckpoint copy = leader.replicaFiles().checkpoint()) {
+        assertTrue(copy.files().stream().anyMatch(f -> f.startsWith("snapshots/")),
+            copy.files().toString());
+        assertTrue(copy.files().stream().noneMatch(f -> f.contains(Snapshots.PENDING_PREFIX)),
+            copy.files().toString());
+      }
     }
   }
 

@@ -47,6 +47,7 @@ public final class OmContext {
   private record Applying(LogPosition position, long timeMillis) {}
 
   private final ReentrantLock writeLock = new ReentrantLock();
+  private final UnlockedWork unlocked = new UnlockedWork(writeLock, this::now);
   /** The next unused object id; guarded by {@link #writeLock}. */
   private long nextObjectId;
   /** The maintained counters; staged and reset under {@link #writeLock}. */
@@ -198,6 +199,11 @@ public final class OmContext {
     } finally {
       writeLock.unlock();
     }
+  }
+
+  /** For work that reads without the write lock before a short write: step locks, phases. */
+  public UnlockedWork unlocked() {
+    return unlocked;
   }
 
   /** The namespace counters (exact, maintained by every write; no scan). */

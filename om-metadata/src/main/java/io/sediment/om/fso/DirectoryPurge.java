@@ -1,6 +1,5 @@
 package io.sediment.om.fso;
 
-import static io.sediment.om.core.OmDBDefinition.BUCKET_TABLE;
 import static io.sediment.om.core.OmDBDefinition.DELETED_DIRECTORY_TABLE;
 import static io.sediment.om.core.OmDBDefinition.DELETED_TABLE;
 import static io.sediment.om.core.OmDBDefinition.DIRECTORY_TABLE;
@@ -8,24 +7,21 @@ import static io.sediment.om.core.OmDBDefinition.FILE_TABLE;
 import static io.sediment.om.core.OmDBDefinition.META_TABLE;
 import static io.sediment.om.core.OmDBDefinition.OPEN_FILE_TABLE;
 
-import io.sediment.db.BatchOperation;
 import io.sediment.db.IteratorType;
 import io.sediment.db.KeyValue;
 import io.sediment.db.Table;
 import io.sediment.db.TableIterator;
+import io.sediment.om.core.CursorSweep;
 import io.sediment.om.core.OmContext;
 import io.sediment.om.core.OmCounter;
 import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmKeys;
-import io.sediment.om.core.WriteTxn;
-import io.sediment.proto.om.BucketInfo;
+import io.sediment.om.core.UnlockedPhase;
 import io.sediment.proto.om.DirectoryInfo;
 import io.sediment.proto.om.KeyInfo;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.BiConsumer;
 
 /**
@@ -49,9 +45,25 @@ import java.util.function.BiConsumer;
  *       directory itself is finished; the queued directory, once finished, loses its queue row.
  * </ul>
  * Rows are read before their range is deleted, so the namespace counters stay exact. Reading them
- * and deleting the range is provably equivalent: the step runs under the store's write lock, and
- * nothing can add a child under a deleted directory (every write resolves parents by path, and
- * the deleted directory is no longer on any path).
+ * and deleting the range is provably equivalent: nothing can add a child under a deleted
+ * directory (every write resolves parents by path, and the deleted directory is no longer on any
+ * path), and nothing but this step removes one, except the open-file cleanup, which may expire an
+ * open file below it.
+ *
+ * <h2>Read, then apply under the write lock</h2>
+ * The step walks the queue and the subtrees without the write lock ({@link #scan}: the long part,
+ * one short-lived iterator at a time), recording what its batch will hold in a
+ * {@link DirectoryPurgePlan}: the files to move (their deletedTable rows already encoded, with the
+ * step's time as deletion time), the ranges to delete, the counter changes per bucket and the
+ * queue rows it finished or went into. Then one write ({@link DirectoryPurgePlan#apply})
+ * re-checks and writes it: the cursor must be unchanged; every queue row the step went into must
+ * still be queued with the same bytes (else it writes nothing and returns 0: only another purge
+ * could have removed it, and runs of the step are serialized); the finished queue rows are
+ * confirmed as {@link io.sediment.om.core.CursorSweep} does (a directory queued meanwhile between
+ * two of them splits their range delete); open files in the ranges to delete are counted again
+ * (the open-file cleanup may have expired some); whether each bucket still exists with the same
+ * id is decided there. So the subtree rows it removes are exactly the rows it read, and the
+ * counters are exact, whatever foreground writes do meanwhile.
  *
  * <h2>Bounds</h2>
  * {@code maxEntries} bounds the work of one step (one write batch): every file or open file moved
@@ -88,32 +100,29 @@ public final class DirectoryPurge {
 
   /** The metaTable key of the resume cursor: the last finished deletedDirectoryTable key. */
   public static final String CURSOR_KEY = "service/directoryPurge/cursor";
+  /** The step's name, for its step lock and the phase observer. */
+  public static final String STEP = "directoryPurge";
 
   private final OmContext ctx;
-  private final WriteTxn txn;
-  private final BatchOperation batch;
   private final int budget;
+  private final long now;
   private int used;
 
-  private final Table<String, BucketInfo> bucketTable;
   private final Table<String, DirectoryInfo> dirTable;
   private final Table<String, KeyInfo> fileTable;
   private final Table<String, KeyInfo> openFileTable;
-  private final Table<String, KeyInfo> deletedDirTable;
-  private final Table<String, KeyInfo> deletedTable;
-  private final Map<Long, Boolean> liveBuckets = new HashMap<>();
+  private final Table<byte[], byte[]> rawQueue;
+  /** What the walk found, applied by the step's write. */
+  private DirectoryPurgePlan plan;
 
-  private DirectoryPurge(OmContext ctx, WriteTxn txn, int budget) {
+  private DirectoryPurge(OmContext ctx, int budget, long now) {
     this.ctx = ctx;
-    this.txn = txn;
-    this.batch = txn.batch();
     this.budget = budget;
-    this.bucketTable = ctx.table(BUCKET_TABLE);
+    this.now = now;
     this.dirTable = ctx.table(DIRECTORY_TABLE);
     this.fileTable = ctx.table(FILE_TABLE);
     this.openFileTable = ctx.table(OPEN_FILE_TABLE);
-    this.deletedDirTable = ctx.table(DELETED_DIRECTORY_TABLE);
-    this.deletedTable = ctx.table(DELETED_TABLE);
+    this.rawQueue = ctx.store().getTable(DELETED_DIRECTORY_TABLE.name());
   }
 
   /** See {@link FsoNamespace#purgeDeletedDirectories} for the contract. */
@@ -121,7 +130,13 @@ public final class DirectoryPurge {
     if (maxEntries < 1) {
       throw OmException.invalid("maxEntries must be at least 1: " + maxEntries);
     }
-    return ctx.write(txn -> new DirectoryPurge(ctx, txn, maxEntries).step());
+    return ctx.unlocked().serializedStep(STEP, () -> {
+      ctx.unlocked().reached(UnlockedPhase.PURGE_SCAN_BEGINS, STEP);
+      DirectoryPurge step = new DirectoryPurge(ctx, maxEntries, ctx.unlocked().nowMillis());
+      step.scan();
+      ctx.unlocked().reached(UnlockedPhase.PURGE_SCAN_DONE, STEP);
+      return ctx.write(txn -> step.plan.apply(txn, step.used));
+    });
   }
 
   /** The deletedDirectoryTable value of a directory queued for purge. */
@@ -141,91 +156,75 @@ public final class DirectoryPurge {
         .build();
   }
 
-  private int step() {
-    Table<String, byte[]> meta = ctx.table(META_TABLE);
-    byte[] saved = meta.get(CURSOR_KEY);
+  // ---- the scan, without the write lock ----
+
+  /** Walks the queue and the subtrees, recording the plan; writes nothing. */
+  private void scan() {
+    byte[] saved = ctx.table(META_TABLE).get(CURSOR_KEY);
     String cursor = saved == null ? null : new String(saved, StandardCharsets.UTF_8);
-    String newCursor = cursor;
-    boolean resetCursor = false;
-    try (TableIterator<String, KeyValue<String, KeyInfo>> it =
-             deletedDirTable.iterator(null, IteratorType.KEY_AND_VALUE)) {
-      if (cursor != null) {
-        it.seekAfter(cursor);
+    plan = new DirectoryPurgePlan(ctx, cursor);
+    byte[] rawCursor = cursor == null ? null : DELETED_DIRECTORY_TABLE.keyCodec()
+        .toPersistedFormat(cursor);
+    try (TableIterator<byte[], KeyValue<byte[], byte[]>> it =
+             rawQueue.rangeIterator(null, null, IteratorType.KEY_AND_VALUE)) {
+      if (rawCursor != null) {
+        it.seekAfter(rawCursor);
       }
       Pass pass = pass(it);
       if (pass.last != null) {
-        newCursor = pass.last;
+        plan.resumeAfter(pass.last);
       }
     }
     if (used < budget && cursor != null) {
       // The first pass reached the end of the table: wrap to the rows before the cursor.
-      try (TableIterator<String, KeyValue<String, KeyInfo>> it =
-               deletedDirTable.rangeIterator(null, cursor, IteratorType.KEY_AND_VALUE)) {
+      try (TableIterator<byte[], KeyValue<byte[], byte[]>> it =
+               rawQueue.rangeIterator(null, rawCursor, IteratorType.KEY_AND_VALUE)) {
         Pass pass = pass(it);
         if (pass.last != null) {
-          newCursor = pass.last;
+          plan.resumeAfter(pass.last);
         } else if (pass.stoppedInside) {
           // Nothing finished before the unfinished row: resume at the table start.
-          resetCursor = true;
+          plan.resumeAtHead();
         }
       }
     }
-    if (resetCursor) {
-      meta.deleteWithBatch(batch, CURSOR_KEY);
-    } else if (newCursor != null && !newCursor.equals(cursor)) {
-      meta.putWithBatch(batch, CURSOR_KEY, newCursor.getBytes(StandardCharsets.UTF_8));
-    }
-    return used;
   }
 
   /** What one pass over the queue did. */
   private record Pass(String last, boolean stoppedInside) {
   }
 
-  /**
-   * Purges queue rows from {@code it} while budget is left; removes the rows it finished with one
-   * range delete (they are consecutive).
-   */
-  private Pass pass(TableIterator<String, KeyValue<String, KeyInfo>> it) {
-    String first = null;
-    String last = null;
-    int finished = 0;
+  /** Purges queue rows from {@code it} while budget is left, recording those it finished. */
+  private Pass pass(TableIterator<byte[], KeyValue<byte[], byte[]>> it) {
+    List<CursorSweep.Row<KeyInfo>> finished = new ArrayList<>();
     boolean stoppedInside = false;
     while (used < budget && it.hasNext()) {
-      KeyValue<String, KeyInfo> row = it.next();
-      if (!purge(row.getKey(), row.getValue())) {
+      KeyValue<byte[], byte[]> kv = it.next();
+      CursorSweep.Row<KeyInfo> row = new CursorSweep.Row<>(
+          DELETED_DIRECTORY_TABLE.keyCodec().fromPersistedFormat(kv.getKey()),
+          DELETED_DIRECTORY_TABLE.valueCodec().fromPersistedFormat(kv.getValue()),
+          kv.getKey(), kv.getValue());
+      if (!purge(row.key(), row.value())) {
+        plan.unfinished(row);
         stoppedInside = true;
         break;
       }
-      if (first == null) {
-        first = row.getKey();
-      }
-      last = row.getKey();
-      finished++;
+      finished.add(row);
     }
-    if (finished == 1) {
-      deletedDirTable.deleteWithBatch(batch, first);
-    } else if (finished > 1) {
-      // [first, last] holds exactly the rows read: the smallest key after last is last + U+0000.
-      deletedDirTable.deleteRangeWithBatch(batch, first, last + '\u0000');
-    }
-    return new Pass(last, stoppedInside);
+    plan.finished(finished);
+    return new Pass(finished.isEmpty() ? null : finished.get(finished.size() - 1).key(),
+        stoppedInside);
   }
 
   /**
-   * Removes what the budget allows of the subtree of one queued directory, depth first; see the
-   * class comment.
+   * Records the removal of what the budget allows of the subtree of one queued directory, depth
+   * first; see the class comment.
    *
-   * @return whether the directory is finished (its queue row is then counted as removed; the
-   *     caller deletes it)
+   * @return whether the directory is finished (its queue row is then counted as removed)
    */
   private boolean purge(String queueKey, KeyInfo dir) {
     long vid = OmKeys.fsoVolumeIdOf(queueKey);
     long bid = OmKeys.fsoBucketIdOf(queueKey);
-    boolean live = liveBuckets.computeIfAbsent(bid, id -> {
-      BucketInfo b = bucketTable.get(OmKeys.bucketKey(dir.getVolumeName(), dir.getBucketName()));
-      return b != null && b.getObjectId() == id;
-    });
     // The way down from the queued directory to the one being purged, and that one's path.
     List<Level> way = new ArrayList<>();
     StringBuilder path = new StringBuilder(dir.getKeyName());
@@ -233,7 +232,7 @@ public final class DirectoryPurge {
     while (true) {
       Level top = way.get(way.size() - 1);
       if (!top.rowsDone) {
-        top.rowsDone = drainRows(top, path, dir, live, bid);
+        top.rowsDone = drainRows(top, path, dir, bid);
         if (!top.rowsDone) {
           break;
         }
@@ -250,15 +249,15 @@ public final class DirectoryPurge {
       }
       // Nothing is left below top: it is finished.
       if (top.lastFinished != null) {
-        dirTable.deletePrefixWithBatch(batch, top.prefix);
+        plan.deleteRange(dirTable, top.prefix, null);
       }
       way.remove(way.size() - 1);
       used++;
       if (way.isEmpty()) {
-        count(live, bid, OmCounter.DELETED_DIRECTORIES, -1);
+        count(dir, bid, OmCounter.DELETED_DIRECTORIES, -1);
         return true;
       }
-      count(live, bid, OmCounter.DIRECTORIES, -1);
+      count(dir, bid, OmCounter.DIRECTORIES, -1);
       Level parent = way.get(way.size() - 1);
       parent.lastFinished = top.key;
       path.setLength(parent.pathEnd);
@@ -267,7 +266,7 @@ public final class DirectoryPurge {
     // step, which comes down the same way.
     for (Level l : way) {
       if (l.lastFinished != null) {
-        dirTable.deleteRangeWithBatch(batch, l.prefix, l.lastFinished + '\u0000');
+        plan.deleteRange(dirTable, l.prefix, l.lastFinished + '\u0000');
       }
     }
     return false;
@@ -296,35 +295,33 @@ public final class DirectoryPurge {
   }
 
   /**
-   * Moves the files of the directory at {@code level} to deletedTable and discards its open files,
-   * while budget is left.
+   * Records the move of the files of the directory at {@code level} to deletedTable and the
+   * discarding of its open files, while budget is left.
    *
    * @return whether none is left
    */
-  private boolean drainRows(Level level, StringBuilder path, KeyInfo dir, boolean live,
-      long bid) {
-    long now = txn.now();
+  private boolean drainRows(Level level, StringBuilder path, KeyInfo dir, long bid) {
     String[] dirPath = new String[1];
     boolean done = drain(fileTable, IteratorType.KEY_AND_VALUE, level.prefix, (key, f) -> {
       if (dirPath[0] == null) {
         dirPath[0] = path.substring(0, level.pathEnd);
       }
       String filePath = FsoPath.join(dirPath[0], f.getFileName());
-      deletedTable.putWithBatch(batch,
-          OmKeys.deletedKey(dir.getVolumeName(), dir.getBucketName(), filePath, f.getObjectId()),
-          f.toBuilder()
+      plan.move(DELETED_TABLE.keyCodec().toPersistedFormat(
+          OmKeys.deletedKey(dir.getVolumeName(), dir.getBucketName(), filePath, f.getObjectId())),
+          DELETED_TABLE.valueCodec().toPersistedFormat(f.toBuilder()
               .setVolumeName(dir.getVolumeName())
               .setBucketName(dir.getBucketName())
               .setKeyName(filePath)
               .setDeletionTime(now)
-              .build());
-      count(live, bid, OmCounter.FILES, -1);
-      count(live, bid, OmCounter.FILE_BYTES, -f.getDataSize());
-      count(live, bid, OmCounter.DELETED_KEYS, 1);
-      count(live, bid, OmCounter.DELETED_KEY_BYTES, f.getDataSize());
-    });
-    return done && drain(openFileTable, IteratorType.KEY_ONLY, level.prefix,
-        (key, f) -> count(live, bid, OmCounter.OPEN_FILES, -1));
+              .build()));
+      count(dir, bid, OmCounter.FILES, -1);
+      count(dir, bid, OmCounter.FILE_BYTES, -f.getDataSize());
+      count(dir, bid, OmCounter.DELETED_KEYS, 1);
+      count(dir, bid, OmCounter.DELETED_KEY_BYTES, f.getDataSize());
+    }, null);
+    return done && drain(openFileTable, IteratorType.KEY_ONLY, level.prefix, (key, f) -> { },
+        bid);
   }
 
   /**
@@ -336,7 +333,7 @@ public final class DirectoryPurge {
     try (TableIterator<String, KeyValue<String, DirectoryInfo>> it =
              dirTable.iterator(level.prefix, IteratorType.KEY_AND_VALUE)) {
       if (level.lastFinished != null) {
-        // The batch is not visible to reads: skip the finished one.
+        // The finished ones are still there until the write: skip them.
         it.seekAfter(level.lastFinished);
       }
       if (!it.hasNext()) {
@@ -349,14 +346,15 @@ public final class DirectoryPurge {
   }
 
   /**
-   * Hands each row under {@code prefix} to {@code onRow} while budget is left, then removes the
-   * rows read with one range delete: the whole prefix when none is left, else
-   * {@code [prefix, firstRowNotRead)}.
+   * Hands each row under {@code prefix} to {@code onRow} while budget is left, then records the
+   * deletion of the rows read: the whole prefix when none is left, else
+   * {@code [prefix, firstRowNotRead)}. With an {@code openFilesOf} bucket id the range is of open
+   * files, counted again under the lock.
    *
    * @return whether no row is left under {@code prefix}
    */
   private <V> boolean drain(Table<String, V> table, IteratorType type, String prefix,
-      BiConsumer<String, V> onRow) {
+      BiConsumer<String, V> onRow, Long openFilesOf) {
     try (TableIterator<String, KeyValue<String, V>> it = table.iterator(prefix, type)) {
       int read = 0;
       while (used < budget && it.hasNext()) {
@@ -365,24 +363,20 @@ public final class DirectoryPurge {
         used++;
         read++;
       }
-      if (!it.hasNext()) {
-        if (read > 0) {
-          table.deletePrefixWithBatch(batch, prefix);
-        }
-        return true;
-      }
+      boolean done = !it.hasNext();
       if (read > 0) {
-        table.deleteRangeWithBatch(batch, prefix, it.next().getKey());
+        String to = done ? null : it.next().getKey();
+        if (openFilesOf != null) {
+          plan.discardOpenFiles(openFilesOf, prefix, to, read);
+        } else {
+          plan.deleteRange(table, prefix, to);
+        }
       }
-      return false;
+      return done;
     }
   }
 
-  private void count(boolean liveBucket, long bucketId, OmCounter counter, long delta) {
-    if (liveBucket) {
-      txn.count(bucketId, counter, delta);
-    } else {
-      txn.count(counter, delta);
-    }
+  private void count(KeyInfo queued, long bid, OmCounter counter, long delta) {
+    plan.count(bid, queued.getVolumeName(), queued.getBucketName(), counter, delta);
   }
 }

@@ -200,10 +200,12 @@ public final class FsoNamespace {
 
   /**
    * One bounded step of the directory purge (see {@link DirectoryPurge}): removes the subtrees of
-   * recursively deleted directories with range deletes, moving their files to deletedTable.
+   * recursively deleted directories with range deletes, moving their files to deletedTable. It
+   * walks them without the write lock and applies what it found in one short write.
    *
    * @param maxEntries the most rows to remove in this step, at least 1
-   * @return the rows removed; 0 if and only if nothing was queued
+   * @return the rows removed; 0 when nothing was queued (or, if a queue row it walked was removed
+   *     by something else meanwhile, which no write of this store does, having written nothing)
    */
   public int purgeDeletedDirectories(int maxEntries) {
     return DirectoryPurge.run(ctx, maxEntries);

@@ -1,19 +1,19 @@
 package io.sediment.om.purge;
 
-import static io.sediment.om.core.OmDBDefinition.BUCKET_TABLE;
 import static io.sediment.om.core.OmDBDefinition.DELETED_TABLE;
 import static io.sediment.om.core.OmDBDefinition.META_TABLE;
 import static io.sediment.om.core.OmDBDefinition.MULTIPART_INFO_TABLE;
 import static io.sediment.om.core.OmDBDefinition.OPEN_FILE_TABLE;
 import static io.sediment.om.core.OmDBDefinition.OPEN_KEY_TABLE;
 
-import io.sediment.db.KeyValue;
 import io.sediment.db.Table;
+import io.sediment.db.TableDefinition;
 import io.sediment.om.core.CursorSweep;
 import io.sediment.om.core.OmContext;
 import io.sediment.om.core.OmCounter;
 import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmKeys;
+import io.sediment.om.core.UnlockedPhase;
 import io.sediment.om.core.WriteTxn;
 import io.sediment.om.multipart.MultipartParts;
 import io.sediment.proto.om.BucketInfo;
@@ -32,10 +32,20 @@ import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 
 /**
- * The purge steps the background services run ({@code io.sediment.om.service}): each call is one
+ * The purge steps the background services run ({@code io.sediment.om.service}): each call reads
+ * at most {@code limit} rows without the write lock, then removes those still there in one
  * ordinary write transaction ({@link OmContext#write}: under the write lock, one atomic batch,
- * counters adjusted in the same batch) that examines at most {@code limit} rows. This is the whole
- * surface the services need; it exposes no table or batch.
+ * counters adjusted in the same batch), so foreground writes wait only for that short write, not
+ * for the scan. This is the whole surface the services need; it exposes no table or batch.
+ *
+ * <p><b>Read, then confirm.</b> The read ({@link CursorSweep#read}) decodes the rows; the write
+ * confirms them ({@link CursorSweep#confirm}: one walk over exactly the keys read, comparing stored
+ * bytes) and removes only rows still there unchanged, deciding what to do with each (expired or
+ * not, which bucket to count it against) under the lock, as before. Rows a foreground write
+ * added among the rows read, or changed, stay; rows gone meanwhile are not counted. Runs of one
+ * step never overlap ({@link io.sediment.om.core.UnlockedWork#serializedStep}), and the cursor is
+ * checked again in the write (a step that finds it moved writes nothing). Replicas apply a step
+ * as one log entry, with no other write in between, so they all remove the same rows.
  *
  * <p><b>Cursors.</b> Each step keeps a resume cursor in metaTable under {@link #cursorKey}, written
  * in the same batch as the step's deletes, so it survives a restart exactly as far as the purge it
@@ -52,10 +62,11 @@ import java.util.function.ToLongFunction;
  * tombstones the purges left); counters are exact by construction ({@link io.sediment.om.OmMetadataStore#recount}
  * repairs them after external edits).
  *
- * <p><b>Range deletes.</b> Rows are read under the write lock, so a run of consecutive rows that
- * all go is exactly the key range {@code [first, last]}: at least
- * {@value CursorSweep#RANGE_DELETE_MIN_ROWS} such rows are deleted with one range tombstone,
- * shorter runs with point deletes. Rows that must survive (not yet expired) split the runs.
+ * <p><b>Range deletes.</b> A run the write confirmed has no other row between its first and last
+ * key, so a run of consecutive rows that all go is exactly the key range {@code [first, last]}: at
+ * least {@value CursorSweep#RANGE_DELETE_MIN_ROWS} such rows are deleted with one range tombstone,
+ * shorter runs with point deletes. Rows that must survive (not yet expired, or added or changed
+ * since the read) split the runs.
  *
  * <p><b>Bucket attribution.</b> Rows keyed by names ({@code /volume/bucket/...}) are counted
  * against the bucket of that name only if it exists and is older than the row (its object id is
@@ -64,7 +75,8 @@ import java.util.function.ToLongFunction;
  * deleted bucket of that name, whose counters were dropped; such rows are counted store-wide only.
  * FSO open files carry their bucket id in the key.
  *
- * <p>Thread-safe; steps serialize with every other write.
+ * <p>Thread-safe; the write of a step serializes with every other write, its read with nothing
+ * but other runs of the same step.
  */
 public final class OmPurges {
 
@@ -85,21 +97,13 @@ public final class OmPurges {
   private final OmContext ctx;
   private final MultipartParts parts;
   private final Table<String, byte[]> meta;
-  private final Table<String, BucketInfo> bucketTable;
   private final Table<String, KeyInfo> deletedTable;
-  private final Table<String, KeyInfo> openKeyTable;
-  private final Table<String, KeyInfo> openFileTable;
-  private final Table<String, MultipartUploadInfo> multipartTable;
 
   public OmPurges(OmContext ctx, MultipartParts parts) {
     this.ctx = ctx;
     this.parts = parts;
     this.meta = ctx.table(META_TABLE);
-    this.bucketTable = ctx.table(BUCKET_TABLE);
     this.deletedTable = ctx.table(DELETED_TABLE);
-    this.openKeyTable = ctx.table(OPEN_KEY_TABLE);
-    this.openFileTable = ctx.table(OPEN_FILE_TABLE);
-    this.multipartTable = ctx.table(MULTIPART_INFO_TABLE);
   }
 
   /** The metaTable key of a step's cursor: {@code service/<step>/cursor}. */
@@ -132,26 +136,47 @@ public final class OmPurges {
     if (counter(OmCounter.DELETED_KEYS) == 0) {
       return skipped(KEY_DELETING);
     }
-    return ctx.write(txn -> {
+    return ctx.unlocked().serializedStep(KEY_DELETING, () -> {
       String cursor = readCursor(KEY_DELETING);
-      CursorSweep<KeyInfo> sweep = CursorSweep.read(deletedTable, cursor, limit);
-      BucketOwners owners = new BucketOwners();
-      long bytes = 0;
-      int ranges = 0;
-      for (List<KeyValue<String, KeyInfo>> segment : sweep.segments()) {
-        for (KeyValue<String, KeyInfo> row : segment) {
-          long size = row.getValue().getDataSize();
-          Long bucketId = owners.of(row.getKey(), row.getValue().getObjectId());
-          txn.countIn(bucketId, OmCounter.DELETED_KEYS, -1);
-          txn.countIn(bucketId, OmCounter.DELETED_KEY_BYTES, -size);
-          bytes += size;
+      CursorSweep<KeyInfo> sweep = scan(KEY_DELETING, DELETED_TABLE, cursor, limit);
+      return ctx.write(txn -> {
+        if (!Objects.equals(cursor, readCursor(KEY_DELETING))) {
+          return moved(KEY_DELETING, sweep);
         }
-        ranges += CursorSweep.delete(deletedTable, txn.batch(), segment);
-      }
-      writeCursor(txn, KEY_DELETING, cursor, sweep.nextCursor());
-      return new PurgeResult(KEY_DELETING, sweep.size(), sweep.size(), bytes, ranges,
-          sweep.nextCursor(), false);
+        BucketOwners owners = new BucketOwners();
+        long bytes = 0;
+        int purged = 0;
+        int ranges = 0;
+        for (List<CursorSweep.Row<KeyInfo>> run : sweep.confirm(ctx.store(), DELETED_TABLE)) {
+          for (CursorSweep.Row<KeyInfo> row : run) {
+            long size = row.value().getDataSize();
+            Long bucketId = owners.of(row.key(), row.value().getObjectId());
+            txn.countIn(bucketId, OmCounter.DELETED_KEYS, -1);
+            txn.countIn(bucketId, OmCounter.DELETED_KEY_BYTES, -size);
+            bytes += size;
+          }
+          purged += run.size();
+          ranges += CursorSweep.deleteRun(deletedTable, txn.batch(), run);
+        }
+        writeCursor(txn, KEY_DELETING, cursor, sweep.nextCursor());
+        return new PurgeResult(KEY_DELETING, sweep.size(), purged, bytes, ranges,
+            sweep.nextCursor(), false);
+      });
     });
+  }
+
+  /** Reads a step's rows without the write lock, telling the phase observer. */
+  private <V> CursorSweep<V> scan(String step, TableDefinition<String, V> table, String cursor,
+      int limit) {
+    ctx.unlocked().reached(UnlockedPhase.PURGE_SCAN_BEGINS, step);
+    CursorSweep<V> sweep = CursorSweep.read(ctx.store(), table, cursor, limit);
+    ctx.unlocked().reached(UnlockedPhase.PURGE_SCAN_DONE, step);
+    return sweep;
+  }
+
+  /** A step that found its cursor moved since its read: it wrote nothing. */
+  private PurgeResult moved(String step, CursorSweep<?> sweep) {
+    return new PurgeResult(step, sweep.size(), 0, 0, 0, readCursor(step), false);
   }
 
   /**
@@ -163,12 +188,12 @@ public final class OmPurges {
    * @throws OmException INVALID_ARGUMENT for a negative threshold or a limit out of range
    */
   public PurgeResult expireOpenKeys(Duration threshold, int limit) {
-    return expireOpen(OPEN_KEY_CLEANUP, openKeyTable, OmCounter.OPEN_KEYS, threshold, limit);
+    return expireOpen(OPEN_KEY_CLEANUP, OPEN_KEY_TABLE, OmCounter.OPEN_KEYS, threshold, limit);
   }
 
   /** As {@link #expireOpenKeys}, for FSO openFileTable rows (OPEN_FILES). */
   public PurgeResult expireOpenFiles(Duration threshold, int limit) {
-    return expireOpen(OPEN_FILE_CLEANUP, openFileTable, OmCounter.OPEN_FILES, threshold, limit);
+    return expireOpen(OPEN_FILE_CLEANUP, OPEN_FILE_TABLE, OmCounter.OPEN_FILES, threshold, limit);
   }
 
   /**
@@ -181,22 +206,23 @@ public final class OmPurges {
   public PurgeResult abortExpiredUploads(Duration threshold, int limit) {
     // A null bucket id (its bucket is gone; cannot happen while deleteBucket refuses buckets
     // with uploads, kept total) counts the upload and its parts store-wide.
-    return expireSweep(MULTIPART_UPLOAD_CLEANUP, multipartTable, OmCounter.MULTIPART_UPLOADS,
+    return expireSweep(MULTIPART_UPLOAD_CLEANUP, MULTIPART_INFO_TABLE, OmCounter.MULTIPART_UPLOADS,
         threshold, limit, MultipartUploadInfo::getCreationTime,
         (txn, owners, row) -> parts.discard(txn,
-            owners.of(row.getKey(), row.getValue().getObjectId()), row.getValue()));
+            owners.of(row.key(), row.value().getObjectId()), row.value()));
   }
 
   // ---- implementation ----
 
-  private PurgeResult expireOpen(String step, Table<String, KeyInfo> table, OmCounter counter,
+  private PurgeResult expireOpen(String step, TableDefinition<String, KeyInfo> table,
+      OmCounter counter,
       Duration threshold, int limit) {
     boolean fso = counter == OmCounter.OPEN_FILES;
     return expireSweep(step, table, counter, threshold, limit, KeyInfo::getCreationTime,
         (txn, owners, row) -> {
-          KeyInfo open = row.getValue();
-          Long bucketId = fso ? Long.valueOf(OmKeys.fsoBucketIdOf(row.getKey()))
-              : owners.of(row.getKey(), open.getObjectId());
+          KeyInfo open = row.value();
+          Long bucketId = fso ? Long.valueOf(OmKeys.fsoBucketIdOf(row.key()))
+              : owners.of(row.key(), open.getObjectId());
           txn.countIn(bucketId, counter, -1);
           if (open.getDataSize() == 0) {
             return 0;
@@ -208,36 +234,44 @@ public final class OmPurges {
 
   /** What an expiry sweep does for one expired row besides deleting it; returns bytes reclaimed. */
   private interface ExpiredRow<V> {
-    long retire(WriteTxn txn, BucketOwners owners, KeyValue<String, V> row);
+    long retire(WriteTxn txn, BucketOwners owners, CursorSweep.Row<V> row);
   }
 
   /**
-   * One expiry step: skipped when {@code counter} is 0; else one write transaction that examines
-   * up to {@code limit} rows of {@code table} after the step's cursor (wrapping once), deletes
-   * those created at or before {@code now - threshold} (each maximal run as one delete), runs
-   * {@code retire} for each, and saves the cursor.
+   * One expiry step: skipped when {@code counter} is 0; else it reads up to {@code limit} rows of
+   * {@code table} after the step's cursor (wrapping once) without the write lock, then one write
+   * transaction deletes those still there unchanged and created at or before
+   * {@code now - threshold} (each maximal run as one delete), runs {@code retire} for each, and
+   * saves the cursor.
    *
    * @throws OmException INVALID_ARGUMENT for a negative threshold or a limit out of range
    */
-  private <V> PurgeResult expireSweep(String step, Table<String, V> table, OmCounter counter,
-      Duration threshold, int limit, ToLongFunction<V> createdAt, ExpiredRow<V> retire) {
+  private <V> PurgeResult expireSweep(String step, TableDefinition<String, V> table,
+      OmCounter counter, Duration threshold, int limit, ToLongFunction<V> createdAt,
+      ExpiredRow<V> retire) {
     long age = checkThreshold(threshold);
     checkLimit(limit);
     if (counter(counter) == 0) {
       return skipped(step);
     }
-    return ctx.write(txn -> {
-      long expiredAtOrBefore = txn.now() - age;
+    Table<String, V> typed = ctx.table(table);
+    return ctx.unlocked().serializedStep(step, () -> {
       String cursor = readCursor(step);
-      CursorSweep<V> sweep = CursorSweep.read(table, cursor, limit);
-      BucketOwners owners = new BucketOwners();
-      long[] bytes = {0};
-      Outcome outcome = deleteExpired(txn, table, sweep,
-          v -> createdAt.applyAsLong(v) <= expiredAtOrBefore,
-          row -> bytes[0] += retire.retire(txn, owners, row));
-      writeCursor(txn, step, cursor, sweep.nextCursor());
-      return new PurgeResult(step, sweep.size(), outcome.purged, bytes[0], outcome.ranges,
-          sweep.nextCursor(), false);
+      CursorSweep<V> sweep = scan(step, table, cursor, limit);
+      return ctx.write(txn -> {
+        if (!Objects.equals(cursor, readCursor(step))) {
+          return moved(step, sweep);
+        }
+        long expiredAtOrBefore = txn.now() - age;
+        BucketOwners owners = new BucketOwners();
+        long[] bytes = {0};
+        Outcome outcome = deleteExpired(txn, typed, sweep.confirm(ctx.store(), table),
+            v -> createdAt.applyAsLong(v) <= expiredAtOrBefore,
+            row -> bytes[0] += retire.retire(txn, owners, row));
+        writeCursor(txn, step, cursor, sweep.nextCursor());
+        return new PurgeResult(step, sweep.size(), outcome.purged, bytes[0], outcome.ranges,
+            sweep.nextCursor(), false);
+      });
     });
   }
 
@@ -246,26 +280,27 @@ public final class OmPurges {
 
   /**
    * Runs {@code onExpired} for every row {@code expired} selects and deletes those rows, each
-   * maximal run of consecutive ones within a segment as one {@link CursorSweep#delete}.
+   * maximal run of consecutive ones within a confirmed run as one {@link CursorSweep#deleteRun}.
    */
   private static <V> Outcome deleteExpired(WriteTxn txn, Table<String, V> table,
-      CursorSweep<V> sweep, Predicate<V> expired, Consumer<KeyValue<String, V>> onExpired) {
+      List<List<CursorSweep.Row<V>>> confirmed, Predicate<V> expired,
+      Consumer<CursorSweep.Row<V>> onExpired) {
     int purged = 0;
     int ranges = 0;
-    for (List<KeyValue<String, V>> segment : sweep.segments()) {
-      List<KeyValue<String, V>> run = new ArrayList<>();
-      for (KeyValue<String, V> row : segment) {
-        if (expired.test(row.getValue())) {
+    for (List<CursorSweep.Row<V>> segment : confirmed) {
+      List<CursorSweep.Row<V>> run = new ArrayList<>();
+      for (CursorSweep.Row<V> row : segment) {
+        if (expired.test(row.value())) {
           onExpired.accept(row);
           run.add(row);
           purged++;
         } else if (!run.isEmpty()) {
-          ranges += CursorSweep.delete(table, txn.batch(), run);
+          ranges += CursorSweep.deleteRun(table, txn.batch(), run);
           run = new ArrayList<>();
         }
       }
       if (!run.isEmpty()) {
-        ranges += CursorSweep.delete(table, txn.batch(), run);
+        ranges += CursorSweep.deleteRun(table, txn.batch(), run);
       }
     }
     return new Outcome(purged, ranges);
@@ -310,10 +345,10 @@ public final class OmPurges {
 
   /**
    * The live bucket a row keyed {@code /volume/bucket/...} belongs to (see the class comment),
-   * with one bucketTable read per bucket name per transaction.
+   * read under the write lock from the parsed-row cache, once per bucket name per transaction.
    */
   private final class BucketOwners {
-    private final Map<String, BucketInfo> byName = new HashMap<>();
+    private final Map<String, Long> byName = new HashMap<>();
 
     Long of(String rowKey, long rowObjectId) {
       int volumeEnd = rowKey.indexOf(OmKeys.SEPARATOR, 1);
@@ -321,12 +356,11 @@ public final class OmPurges {
       if (bucketEnd < 0) {
         return null;
       }
-      String bucketKey = rowKey.substring(0, bucketEnd);
-      BucketInfo bucket = byName.computeIfAbsent(bucketKey, k -> {
-        BucketInfo b = bucketTable.get(k);
-        return b == null ? BucketInfo.getDefaultInstance() : b;
+      long bucketId = byName.computeIfAbsent(rowKey.substring(0, bucketEnd), k -> {
+        BucketInfo b = ctx.bucketIfExists(rowKey.substring(1, volumeEnd),
+            rowKey.substring(volumeEnd + 1, bucketEnd));
+        return b == null ? 0L : b.getObjectId();
       });
-      long bucketId = bucket.getObjectId();
       return bucketId != 0 && Long.compareUnsigned(rowObjectId, bucketId) > 0 ? bucketId : null;
     }
   }

@@ -6,8 +6,8 @@ import java.util.Objects;
 
 /**
  * A cleanup that removes what has waited at least {@code expireThreshold} (store clock), examining
- * at most {@code limit} rows per run through {@link OmPurges}. Arguments are checked on
- * construction.
+ * at most {@code limit} rows per batch through {@link OmPurges}; a run goes on with another batch
+ * while one expired a full {@code limit}. Arguments are checked on construction.
  */
 abstract class ExpiryService extends BackgroundService {
 
@@ -20,10 +20,15 @@ abstract class ExpiryService extends BackgroundService {
    * @param limit rows examined per run, 1 to {@link OmPurges#MAX_LIMIT}
    */
   ExpiryService(String name, PurgeSteps steps, Duration interval, Duration expireThreshold,
-      int limit) {
-    super(name, interval);
+      int limit, PurgePacing pacing) {
+    super(name, interval, pacing);
     this.steps = Objects.requireNonNull(steps, "steps");
     this.expireThreshold = checkThreshold(expireThreshold);
     this.limit = checkLimit(limit, "limit");
+  }
+
+  @Override
+  protected boolean moreAfter(long items) {
+    return items >= limit;
   }
 }

@@ -18,7 +18,13 @@ public final class MultipartUploadCleanupService extends ExpiryService {
    */
   public MultipartUploadCleanupService(PurgeSteps steps, Duration interval,
       Duration expireThreshold, int limit) {
-    super(NAME, steps, interval, expireThreshold, limit);
+    this(steps, interval, expireThreshold, limit, PurgePacing.unpaced());
+  }
+
+  /** As above, with {@code pacing} for the batches of a run. */
+  public MultipartUploadCleanupService(PurgeSteps steps, Duration interval,
+      Duration expireThreshold, int limit, PurgePacing pacing) {
+    super(NAME, steps, interval, expireThreshold, limit, pacing);
   }
 
   @Override

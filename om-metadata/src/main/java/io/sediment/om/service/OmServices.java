@@ -17,24 +17,46 @@ import java.util.Objects;
 public final class OmServices implements AutoCloseable {
 
   /**
-   * Intervals, batch sizes and expiry thresholds of the services.
+   * Intervals, batch sizes, expiry thresholds and pacing of the services.
    *
    * @param keyDeletingInterval delay between KeyDeletingService runs
-   * @param keyDeletingBatchSize deletedTable rows purged per run
+   * @param keyDeletingBatchSize deletedTable rows purged per batch
    * @param openKeyCleanupInterval delay between OpenKeyCleanupService runs
    * @param openKeyExpireThreshold age at which an open key or file expires
-   * @param openKeyCleanupLimit rows examined per open table per run
+   * @param openKeyCleanupLimit rows examined per open table per batch
    * @param multipartCleanupInterval delay between MultipartUploadCleanupService runs
    * @param multipartExpireThreshold age at which an upload in progress is aborted
-   * @param multipartCleanupLimit uploads examined per run
+   * @param multipartCleanupLimit uploads examined per batch
+   * @param directoryDeletingInterval delay between DirectoryDeletingService runs
+   * @param directoryDeletingBatchSize rows removed per directory purge batch
+   * @param pacing how each service paces the batches of a run (the same for all four)
    */
   public record Config(Duration keyDeletingInterval, int keyDeletingBatchSize,
       Duration openKeyCleanupInterval, Duration openKeyExpireThreshold, int openKeyCleanupLimit,
       Duration multipartCleanupInterval, Duration multipartExpireThreshold,
       int multipartCleanupLimit, Duration directoryDeletingInterval,
-      int directoryDeletingBatchSize) {
+      int directoryDeletingBatchSize, PurgePacing pacing) {
 
-    /** The first eight settings, with the directory purge's defaults (every 60 s, 1,000 rows). */
+    public Config {
+      Objects.requireNonNull(pacing, "pacing");
+    }
+
+    /** The first ten settings, with {@link PurgePacing#defaults()}. */
+    public Config(Duration keyDeletingInterval, int keyDeletingBatchSize,
+        Duration openKeyCleanupInterval, Duration openKeyExpireThreshold, int openKeyCleanupLimit,
+        Duration multipartCleanupInterval, Duration multipartExpireThreshold,
+        int multipartCleanupLimit, Duration directoryDeletingInterval,
+        int directoryDeletingBatchSize) {
+      this(keyDeletingInterval, keyDeletingBatchSize, openKeyCleanupInterval,
+          openKeyExpireThreshold, openKeyCleanupLimit, multipartCleanupInterval,
+          multipartExpireThreshold, multipartCleanupLimit, directoryDeletingInterval,
+          directoryDeletingBatchSize, PurgePacing.defaults());
+    }
+
+    /**
+     * The first eight settings, with the directory purge's defaults (every 60 s, 1,000 rows) and
+     * {@link PurgePacing#defaults()}.
+     */
     public Config(Duration keyDeletingInterval, int keyDeletingBatchSize,
         Duration openKeyCleanupInterval, Duration openKeyExpireThreshold, int openKeyCleanupLimit,
         Duration multipartCleanupInterval, Duration multipartExpireThreshold,
@@ -45,14 +67,23 @@ public final class OmServices implements AutoCloseable {
     }
 
     /**
-     * Ozone's thresholds (open keys 7 days, uploads 30 days) with shorter intervals and smaller
-     * batches, since each run holds the write lock: key purge every 60 s, 1,000 rows; open-key
-     * cleanup every hour, 1,000 rows per table; upload cleanup every hour, 1,000 uploads;
-     * directory purge every 60 s, 1,000 rows.
+     * Ozone's thresholds (open keys 7 days, uploads 30 days) with shorter intervals: key purge
+     * every 60 s, 1,000 rows a batch; open-key cleanup every hour, 1,000 rows per table a batch;
+     * upload cleanup every hour, 1,000 uploads a batch; directory purge every 60 s, 1,000 rows a
+     * batch; a run takes batches while they come back full, {@link PurgePacing#DEFAULT_PAUSE}
+     * apart, with no rate limit.
      */
     public static Config defaults() {
       return new Config(Duration.ofSeconds(60), 1000, Duration.ofHours(1), Duration.ofDays(7),
           1000, Duration.ofHours(1), Duration.ofDays(30), 1000);
+    }
+
+    /** These settings with {@code p} as the pacing. */
+    public Config withPacing(PurgePacing p) {
+      return new Config(keyDeletingInterval, keyDeletingBatchSize, openKeyCleanupInterval,
+          openKeyExpireThreshold, openKeyCleanupLimit, multipartCleanupInterval,
+          multipartExpireThreshold, multipartCleanupLimit, directoryDeletingInterval,
+          directoryDeletingBatchSize, p);
     }
   }
 
@@ -64,13 +95,14 @@ public final class OmServices implements AutoCloseable {
 
   private OmServices(PurgeSteps steps, Config c) {
     this.keyDeleting = new KeyDeletingService(steps, c.keyDeletingInterval(),
-        c.keyDeletingBatchSize());
+        c.keyDeletingBatchSize(), c.pacing());
     this.openKeyCleanup = new OpenKeyCleanupService(steps, c.openKeyCleanupInterval(),
-        c.openKeyExpireThreshold(), c.openKeyCleanupLimit());
+        c.openKeyExpireThreshold(), c.openKeyCleanupLimit(), c.pacing());
     this.multipartCleanup = new MultipartUploadCleanupService(steps,
-        c.multipartCleanupInterval(), c.multipartExpireThreshold(), c.multipartCleanupLimit());
+        c.multipartCleanupInterval(), c.multipartExpireThreshold(), c.multipartCleanupLimit(),
+        c.pacing());
     this.directoryDeleting = new DirectoryDeletingService(steps, c.directoryDeletingInterval(),
-        c.directoryDeletingBatchSize());
+        c.directoryDeletingBatchSize(), c.pacing());
     this.all = List.of(keyDeleting, openKeyCleanup, multipartCleanup, directoryDeleting);
   }
 

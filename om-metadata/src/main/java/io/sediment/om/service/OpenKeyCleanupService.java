@@ -19,12 +19,28 @@ public final class OpenKeyCleanupService extends ExpiryService {
    */
   public OpenKeyCleanupService(PurgeSteps steps, Duration interval, Duration expireThreshold,
       int limit) {
-    super(NAME, steps, interval, expireThreshold, limit);
+    this(steps, interval, expireThreshold, limit, PurgePacing.unpaced());
   }
+
+  /** As above, with {@code pacing} for the batches of a run. */
+  public OpenKeyCleanupService(PurgeSteps steps, Duration interval, Duration expireThreshold,
+      int limit, PurgePacing pacing) {
+    super(NAME, steps, interval, expireThreshold, limit, pacing);
+  }
+
+  /** Whether either table's step of the latest batch expired a full limit (run thread only). */
+  private boolean full;
 
   @Override
   protected long runTask() {
-    return steps.expireOpenKeys(expireThreshold, limit)
-        + steps.expireOpenFiles(expireThreshold, limit);
+    long keys = steps.expireOpenKeys(expireThreshold, limit);
+    long files = steps.expireOpenFiles(expireThreshold, limit);
+    full = keys >= limit || files >= limit;
+    return keys + files;
+  }
+
+  @Override
+  protected boolean moreAfter(long items) {
+    return full;
   }
 }

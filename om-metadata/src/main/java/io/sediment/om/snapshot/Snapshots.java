@@ -27,9 +27,7 @@ import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.ListKind;
 import io.sediment.proto.om.SnapshotInfo;
 import io.sediment.proto.om.SnapshotStatus;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
 import java.util.function.Function;
@@ -44,11 +42,16 @@ import java.util.function.Function;
  * {@code <store dir>/snapshots/<snapshotId>} ({@code checkpoint_dir} holds the id, relative to
  * that root).
  * <ul>
- *   <li><b>Create</b> takes the checkpoint first and writes the row after it, both under the
- *       store's write lock: the checkpoint holds every write applied before the call (and not the
- *       row itself). If the checkpoint fails, the partial directory is removed and no row is
- *       written ({@code INTERNAL}). A crash between the checkpoint and the row's commit leaves only
- *       an unreferenced directory, which the next open deletes. So an ACTIVE row always has its
+ *   <li><b>Create</b> takes the checkpoint first, without the store's write lock, and then
+ *       records the row in one short write: foreground writes go on while RocksDB flushes the
+ *       memtables and links the files. The checkpoint is still one point in the store's write
+ *       order (see "Point in time" below); it does not hold the row itself. The checkpoint is
+ *       written into a pending directory ({@code pending-}{@code <random>}), which the
+ *       recording write renames (atomically, the snapshot root fsynced) to
+ *       {@code snapshots/<snapshotId>} before it commits the row. If the checkpoint or the write
+ *       fails, the directories are removed and no row is written ({@code INTERNAL} for a
+ *       checkpoint that cannot be written). A crash before the row's commit leaves only an
+ *       unreferenced directory, which the next open deletes. So an ACTIVE row always has its
  *       checkpoint. The row is synced to the WAL with the group commit, and that sync also covers
  *       every earlier write the checkpoint contains.
  *   <li><b>Delete</b> keeps the row with status {@code SNAPSHOT_DELETED} and its deletion time (as
@@ -63,6 +66,11 @@ import java.util.function.Function;
  * {@code path_previous_snapshot_id} and {@code global_previous_snapshot_id} are the snapshot
  * created just before this one in the same bucket and in the whole store, whatever its status now
  * (empty for the first); the chain heads are kept in metaTable.
+ *
+ * <h2>Point in time</h2>
+ * A snapshot holds every write acknowledged before its create was called, none called after it
+ * returned, each write whole, and with any write every write committed before it, though its
+ * checkpoint is taken without the write lock: see {@link SnapshotCreation}.
  *
  * <h2>Reading a snapshot</h2>
  * Reads open the checkpoint as a store of its own (hdds-db has no read-only open; the copy is
@@ -86,6 +94,11 @@ public final class Snapshots {
 
   /** The directory under the store's data directory that holds the checkpoints. */
   public static final String ROOT_DIR = "snapshots";
+  /**
+   * Name prefix of a checkpoint being written, before the write that records its snapshot
+   * renames it to the snapshot's id; such a directory is never the checkpoint of a row.
+   */
+  public static final String PENDING_PREFIX = SnapshotCreation.PENDING_PREFIX;
 
   private static final Codec<SnapshotInfo> SNAPSHOT_INFO = SNAPSHOT_INFO_TABLE.valueCodec();
 
@@ -95,6 +108,7 @@ public final class Snapshots {
   private final Table<String, SnapshotInfo> table;
   private final SnapshotRows rows;
   private final SnapshotStores stores;
+  private final SnapshotCreation creation;
 
   /**
    * The snapshots of the store behind {@code ctx}, whose rows {@code rows} keeps and whose
@@ -108,6 +122,7 @@ public final class Snapshots {
     this.stores = stores;
     this.root = stores.root();
     this.table = ctx.table(SNAPSHOT_INFO_TABLE);
+    this.creation = new SnapshotCreation(ctx, rows, root);
     stores.removeAllBut(rows.activeCheckpointDirs());
   }
 
@@ -116,63 +131,21 @@ public final class Snapshots {
 
   /**
    * Creates snapshot {@code name} of a bucket: a RocksDB checkpoint of the whole store under
-   * {@code <store dir>/snapshots/<snapshotId>} holding every write applied before the call, then
-   * the ACTIVE snapshotInfo row. Snapshot names follow the S3 bucket naming rules. A snapshot
-   * does not hold tombstones of the live store (see {@link Snapshots}).
+   * {@code <store dir>/snapshots/<snapshotId>}, taken without the write lock and holding every
+   * write acknowledged before the call, none called after it returns, and every write committed
+   * before any write it holds ({@link SnapshotCreation}); then the ACTIVE snapshotInfo row, in a
+   * short write. Snapshot names follow the S3 bucket naming rules. A snapshot does not hold
+   * tombstones of the live store (see {@link Snapshots}).
    *
    * @throws OmException INVALID_ARGUMENT for a bad name, NOT_FOUND if the volume or bucket is
-   *     absent, ALREADY_EXISTS if an ACTIVE snapshot of that name exists, INTERNAL if the
-   *     checkpoint cannot be written (then nothing is written)
+   *     absent (also if the bucket was deleted while the checkpoint was taken),
+   *     FAILED_PRECONDITION if the bucket was deleted and created again meanwhile, ALREADY_EXISTS
+   *     if an ACTIVE snapshot of that name exists, INTERNAL if the checkpoint cannot be written
+   *     (then nothing is written)
    */
   public SnapshotInfo create(String volume, String bucket, String name) {
     checkNames(volume, bucket, name);
-    String key = OmKeys.snapshotKey(volume, bucket, name);
-    String[] made = new String[1];
-    try {
-      return ctx.write(txn -> {
-        BucketInfo info = ctx.requireBucket(null, volume, bucket);
-        // From the id sequence, not a random source: replicas applying the same log entry
-        // name the snapshot (and its checkpoint directory) alike.
-        String id = snapshotId(txn.allocateId());
-        Path dir = root.resolve(id);
-        made[0] = id;
-        SnapshotInfo existing = table.get(key);
-        if (existing != null && existing.getStatus() != SnapshotStatus.SNAPSHOT_DELETED) {
-          throw new OmException(Code.ALREADY_EXISTS, "Snapshot '" + name
-              + "' already exists in '" + volume + "/" + bucket + "'");
-        }
-        SnapshotInfo created = SnapshotInfo.newBuilder()
-            .setSnapshotId(id)
-            .setName(name)
-            .setVolumeName(volume)
-            .setBucketName(bucket)
-            .setStatus(SnapshotStatus.SNAPSHOT_ACTIVE)
-            .setCreationTime(txn.now())
-            .setCheckpointDir(id)
-            .setPathPreviousSnapshotId(rows.bucketChainHead(info.getObjectId()))
-            .setGlobalPreviousSnapshotId(rows.globalChainHead())
-            .build();
-        checkpoint(dir, volume, bucket, name);
-        table.putWithBatch(txn.batch(), key, created);
-        rows.appendToChains(txn, info.getObjectId(), id);
-        txn.count(OmCounter.SNAPSHOTS, existing == null ? 1 : 0);
-        return created;
-      });
-    } catch (RuntimeException | Error e) {
-      // Remove the checkpoint unless the row made it (a failure after the commit, e.g. the sync).
-      // If the row cannot be read (store closing), the next open removes an orphan.
-      try {
-        String id = made[0];
-        SnapshotInfo now = id == null ? null : table.get(key);
-        if (id != null && (now == null || !id.equals(now.getSnapshotId()))) {
-          SnapshotStores.deleteQuietly(root.resolve(id));
-          SnapshotStores.deleteQuietly(root.resolve(id + ".tmp"));
-        }
-      } catch (RuntimeException suppressed) {
-        e.addSuppressed(suppressed);
-      }
-      throw e;
-    }
+    return creation.create(volume, bucket, name);
   }
 
   /**
@@ -353,15 +326,6 @@ public final class Snapshots {
     return info;
   }
 
-  private void checkpoint(Path dir, String volume, String bucket, String name) {
-    try {
-      Files.createDirectories(root);
-      ctx.store().createCheckpoint(dir);
-    } catch (IOException | RuntimeException e) {
-      throw new OmException(Code.INTERNAL, "Cannot create the checkpoint of snapshot '" + name
-          + "' of '" + volume + "/" + bucket + "' at " + dir + ": " + e.getMessage(), e);
-    }
-  }
 
 
 

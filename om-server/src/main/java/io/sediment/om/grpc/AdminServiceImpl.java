@@ -295,7 +295,10 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
               .setItemsProcessed(m.itemsProcessed())
               .setLastRunItems(m.lastRunItems())
               .setLastRunMillis(m.lastRunDuration().toMillis())
-              .setLastFailure(m.lastFailure() == null ? "" : m.lastFailure()));
+              .setLastFailure(m.lastFailure() == null ? "" : m.lastFailure())
+              .setBatches(m.batches())
+              .setRowsPerSecond(m.rowsPerSecond())
+              .setRunInProgress(m.runInProgress()));
         }
       }
       return out.build();

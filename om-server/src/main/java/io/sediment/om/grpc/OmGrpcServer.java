@@ -121,6 +121,9 @@ public final class OmGrpcServer implements AutoCloseable {
     this.metrics = new GrpcMetrics(registry);
     this.audit = b.audit;
     this.extraServices = List.copyOf(b.extraServices);
+    if (services != null) {
+      BackgroundServiceMetrics.register(registry, services);
+    }
     if (replication != null) {
       ReplicationMetrics.register(registry, replication);
       replication.metrics().forEach(registry::register);
@@ -444,6 +447,7 @@ public final class OmGrpcServer implements AutoCloseable {
 
     /**
      * The background services of the store, reported by {@code AdminService.GetServiceStats}
+     * and on the registry ({@code sediment_background_*}, see {@code BackgroundServiceMetrics})
      * (default: none, an empty report). The server neither starts nor stops them.
      */
     public Builder services(OmServices s) {

@@ -514,7 +514,17 @@ class OmGrpcUploadsAndSnapshotsTest {
         assertTrue(keyDeleting.getRunning());
         assertEquals(Duration.ofHours(1).toMillis(), keyDeleting.getIntervalMillis());
         assertEquals(1, keyDeleting.getRuns());
+        assertEquals(1, keyDeleting.getBatches(), "1 row, a batch that was not full");
         assertEquals(1, keyDeleting.getItemsProcessed());
+        assertTrue(keyDeleting.getRowsPerSecond() > 0, keyDeleting.toString());
+        assertFalse(keyDeleting.getRunInProgress());
+        // The same on /prom's registry, one series per service.
+        assertEquals(1.0, scraped(second, "sediment_background_items", "KeyDeletingService"));
+        assertEquals(1.0, scraped(second, "sediment_background_batches", "KeyDeletingService"));
+        assertEquals(1.0, scraped(second, "sediment_background_runs", "KeyDeletingService"));
+        assertEquals(0.0, scraped(second, "sediment_background_runs", "DirectoryDeletingService"));
+        assertEquals(keyDeleting.getRowsPerSecond(),
+            scraped(second, "sediment_background_rows_per_second", "KeyDeletingService"), 1e-9);
         assertEquals(0, keyDeleting.getFailures());
         assertEquals("", keyDeleting.getLastFailure());
         assertEquals(Duration.ofHours(3).toMillis(), r.getServices(2).getIntervalMillis());
@@ -532,6 +542,26 @@ class OmGrpcUploadsAndSnapshotsTest {
   }
 
   // ---- helpers ----------------------------------------------------------------------------------
+
+  /** The value of metric {@code name} (its Prometheus name) for {@code service} on the registry. */
+  private static double scraped(OmGrpcServer server, String name, String service) {
+    for (var snapshot : server.registry().scrape()) {
+      if (!snapshot.getMetadata().getPrometheusName().equals(name)) {
+        continue;
+      }
+      for (var point : snapshot.getDataPoints()) {
+        if (service.equals(point.getLabels().get("service"))) {
+          if (point instanceof io.prometheus.metrics.model.snapshots.CounterSnapshot
+              .CounterDataPointSnapshot c) {
+            return c.getValue();
+          }
+          return ((io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot)
+              point).getValue();
+        }
+      }
+    }
+    throw new AssertionError("no " + name + " for " + service);
+  }
 
   private void bucket(String name, BucketLayout layout) {
     f.om.createBucket(CreateBucketRequest.newBuilder().setVolume("vol").setBucket(name)
