@@ -233,6 +233,23 @@ class PurgeConcurrencyTest {
   }
 
   @Test
+  void aSubtreeWhoseFirstRowsAreOpenFilesIsPurgedAndCounted() {
+    // top holds only d, and d only a file left open: the first rows the walk removes are open.
+    om.fso().createFile(V, FSO, "top/d/left-open", "alice");
+    om.fso().deleteDirectory(V, FSO, "top", true);
+    assertEquals(1, om.counters().get(OmCounter.DELETED_DIRECTORIES));
+    // Budgets of one row: the first step removes the open file and nothing it counts otherwise.
+    assertEquals(1, om.fso().purgeDeletedDirectories(1), "the open file");
+    assertEquals(0, om.bucketCounters(V, FSO).get(OmCounter.OPEN_FILES));
+    assertCountersMatchScan();
+    assertEquals(1, om.fso().purgeDeletedDirectories(1), "d");
+    assertEquals(1, om.fso().purgeDeletedDirectories(1), "the queue row");
+    assertEquals(0, om.fso().purgeDeletedDirectories(1));
+    assertEquals(0, om.counters().get(OmCounter.DELETED_DIRECTORIES));
+    assertCountersMatchScan();
+  }
+
+  @Test
   void aDirectoryQueuedAmongTheFinishedOnesStaysQueued() {
     for (String d : new String[] {"a", "c", "e", "g"}) {
       FsoTestSupport.putFile(om, V, FSO, d + "/f", 1);

@@ -5,8 +5,8 @@ package io.sediment.om.core;
  * lock, so that foreground writes go on meanwhile: a purge step's scan, which collects the rows of
  * its batch before a short write re-checks and removes them, and a snapshot's checkpoint, which
  * flushes the memtables and links the files before a short write records the snapshot. An
- * {@link Observer} set on the {@link OmContext} is told when each begins and ends (tests use it to
- * run writes at those moments; nothing else needs it).
+ * {@link Observer} set with {@link UnlockedWork#observe} is told when each begins and ends (tests
+ * use it to run writes at those moments; nothing else needs it).
  */
 public enum UnlockedPhase {
 

@@ -319,9 +319,9 @@ public final class DirectoryPurge {
       count(dir, bid, OmCounter.FILE_BYTES, -f.getDataSize());
       count(dir, bid, OmCounter.DELETED_KEYS, 1);
       count(dir, bid, OmCounter.DELETED_KEY_BYTES, f.getDataSize());
-    }, null);
+    }, null, bid);
     return done && drain(openFileTable, IteratorType.KEY_ONLY, level.prefix, (key, f) -> { },
-        bid);
+        dir, bid);
   }
 
   /**
@@ -348,13 +348,13 @@ public final class DirectoryPurge {
   /**
    * Hands each row under {@code prefix} to {@code onRow} while budget is left, then records the
    * deletion of the rows read: the whole prefix when none is left, else
-   * {@code [prefix, firstRowNotRead)}. With an {@code openFilesOf} bucket id the range is of open
-   * files, counted again under the lock.
+   * {@code [prefix, firstRowNotRead)}. With {@code openFilesOf} (the queued directory) the range
+   * is of open files of its bucket {@code bid}, counted again under the lock.
    *
    * @return whether no row is left under {@code prefix}
    */
   private <V> boolean drain(Table<String, V> table, IteratorType type, String prefix,
-      BiConsumer<String, V> onRow, Long openFilesOf) {
+      BiConsumer<String, V> onRow, KeyInfo openFilesOf, long bid) {
     try (TableIterator<String, KeyValue<String, V>> it = table.iterator(prefix, type)) {
       int read = 0;
       while (used < budget && it.hasNext()) {
@@ -367,7 +367,8 @@ public final class DirectoryPurge {
       if (read > 0) {
         String to = done ? null : it.next().getKey();
         if (openFilesOf != null) {
-          plan.discardOpenFiles(openFilesOf, prefix, to, read);
+          plan.discardOpenFiles(bid, openFilesOf.getVolumeName(), openFilesOf.getBucketName(),
+              prefix, to, read);
         } else {
           plan.deleteRange(table, prefix, to);
         }

@@ -60,7 +60,8 @@ final class DirectoryPurgePlan {
   private record RangeDelete(Table<String, ?> table, String from, String to) {
   }
 
-  private record OpenFiles(long bucketId, String from, String to, int read) {
+  private record OpenFiles(long bucketId, String volume, String bucket, String from, String to,
+      int read) {
   }
 
   /** The counter changes of one bucket's rows, and its names to check it still exists. */
@@ -119,9 +120,13 @@ final class DirectoryPurgePlan {
     ranges.add(new RangeDelete(table, from, to));
   }
 
-  /** Open files {@code [from, to)} ({@code to} null: the prefix) go; {@code read} were seen. */
-  void discardOpenFiles(long bucketId, String from, String to, int read) {
-    openFiles.add(new OpenFiles(bucketId, from, to, read));
+  /**
+   * Open files {@code [from, to)} ({@code to} null: the prefix) of bucket {@code bucketId} named
+   * volume/bucket go; {@code read} were seen.
+   */
+  void discardOpenFiles(long bucketId, String volume, String bucket, String from, String to,
+      int read) {
+    openFiles.add(new OpenFiles(bucketId, volume, bucket, from, to, read));
   }
 
   /** Adds {@code delta} to {@code counter} of bucket {@code bucketId} named volume/bucket. */
@@ -164,7 +169,7 @@ final class DirectoryPurgePlan {
     for (OpenFiles o : openFiles) {
       // The open-file cleanup may have expired some since the walk; nothing can add one.
       int present = countOpenFiles(o.from(), o.to());
-      deltas.get(o.bucketId()).changes.merge(OmCounter.OPEN_FILES, (long) -present, Long::sum);
+      count(o.bucketId(), o.volume(), o.bucket(), OmCounter.OPEN_FILES, -present);
       removed -= o.read() - present;
       delete(batch, openFileTable, o.from(), o.to());
     }
