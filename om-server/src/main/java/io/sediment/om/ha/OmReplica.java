@@ -45,9 +45,8 @@ import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
  */
 public final class OmReplica implements AutoCloseable {
 
-  /** How long a request waits for a just-elected leader (this replica) to become ready. */
+  /** How long, and how often, a request is submitted again to a just-elected leader not ready. */
   static final Duration NOT_READY_PATIENCE = Duration.ofSeconds(2);
-  /** How often such a request is submitted again meanwhile. */
   static final Duration NOT_READY_RETRY = Duration.ofMillis(20);
 
   /** The least time a replica being added may stay silent before the change fails. */
@@ -251,6 +250,8 @@ public final class OmReplica implements AutoCloseable {
   /**
    * Submits a request to this replica's Raft server; the future fails with
    * {@link NotLeaderException} or {@link OmException} UNAVAILABLE as {@link #submit} documents.
+   * While this replica is a leader not ready yet (it takes requests once it has committed the
+   * first entry of its term), the request, never appended, is submitted again with the same ids.
    */
   private CompletableFuture<RaftClientReply> sendAsync(RaftClientRequest.Type type,
       Message message, ClientId clientId, long callId) {
@@ -258,13 +259,7 @@ public final class OmReplica implements AutoCloseable {
         System.nanoTime() + NOT_READY_PATIENCE.toNanos());
   }
 
-  /**
-   * {@link #sendAsync(RaftClientRequest.Type, Message, ClientId, long)}, submitting the request
-   * again every {@link #NOT_READY_RETRY} while this replica is a leader not ready yet, until
-   * {@code readyBy} ({@link System#nanoTime}). A new leader takes requests once it has committed
-   * the first entry of its term, milliseconds after its election; a request it refused for that
-   * was never appended, so submitting it again (with the same ids) is safe.
-   */
+  /** {@link #sendAsync(RaftClientRequest.Type, Message, ClientId, long)} until {@code readyBy}. */
   private CompletableFuture<RaftClientReply> sendAsync(RaftClientRequest.Type type,
       Message message, ClientId clientId, long callId, long readyBy) {
     RaftClientRequest request = RaftClientRequest.newBuilder()
