@@ -10,7 +10,6 @@ import io.sediment.om.grpc.OmGrpcServer;
 import io.sediment.proto.om.BucketLayout;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -196,10 +195,7 @@ class SedimentCommandTest {
 
   @Test
   void aClientCommandWithoutAServerFailsWithOneAndSaysWhy() throws Exception {
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
+    int port = ServeThreads.freePort();
     for (String c : List.of("ls", "tombstones", "compact")) {
       Run r = run(c, "--target", "127.0.0.1:" + port, "--timeout", "5");
       assertEquals(1, r.code(), c + ": " + r.err());

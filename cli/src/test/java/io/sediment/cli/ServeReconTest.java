@@ -101,10 +101,7 @@ class ServeReconTest {
 
   @Test
   void aReplicaShowsItsRoleOnReconAndRatisMetricsOnProm() throws Exception {
-    int raftPort;
-    try (ServerSocket free = new ServerSocket(0)) {
-      raftPort = free.getLocalPort();
-    }
+    int raftPort = ServeThreads.freePort();
     // A group of one: it elects itself. An id no other test in this JVM uses (Ratis keeps its
     // metric registries per replica id).
     Serving s = Serving.start(dir.resolve("data"), "--recon-port", "0", "--ha-id", "recon-r1",

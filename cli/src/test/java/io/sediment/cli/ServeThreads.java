@@ -2,10 +2,9 @@ package io.sediment.cli;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
+import io.sediment.om.testing.LoopbackPorts;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -20,10 +19,8 @@ final class ServeThreads {
   private final List<ServeCommand> serves = new ArrayList<>();
   private final List<Thread> threads = new ArrayList<>();
 
-  static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
+  static int freePort() {
+    return LoopbackPorts.free();
   }
 
   /** Runs {@code serve args...} in a thread and waits until it listens; returns its command. */

@@ -10,6 +10,7 @@ import io.sediment.om.ha.HaPeers;
 import io.sediment.om.ha.OmReplica;
 import io.sediment.om.ha.ReplicaRequests;
 import io.sediment.om.ha.ReplicaStatus;
+import io.sediment.om.testing.LoopbackPorts;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.CommitKeyRequest;
 import io.sediment.proto.om.CreateBucketRequest;
@@ -18,7 +19,6 @@ import io.sediment.proto.om.OmServiceGrpc;
 import io.sediment.proto.om.OpenKeyRequest;
 import io.sediment.proto.om.OpenKeyResponse;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -171,10 +171,8 @@ public class ReplicatedWriteBenchmark {
     return targets;
   }
 
-  static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
+  static int freePort() {
+    return LoopbackPorts.free();
   }
 
   @TearDown(Level.Trial)

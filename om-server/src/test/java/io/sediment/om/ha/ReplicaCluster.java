@@ -8,9 +8,9 @@ import io.sediment.om.core.OmDBDefinition;
 import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.SyncPolicy;
 import io.sediment.om.grpc.OmGrpcServer;
+import io.sediment.om.testing.LoopbackPorts;
 import io.sediment.om.tls.TlsMaterial;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -106,15 +106,23 @@ final class ReplicaCluster implements AutoCloseable {
           .append(freePort());
     }
     this.peers = HaPeers.parse(spec.toString());
-    for (HaPeers.Peer p : peers.all()) {
-      start(p.id());
+    try {
+      for (HaPeers.Peer p : peers.all()) {
+        start(p.id());
+      }
+    } catch (RuntimeException e) {
+      // No caller holds a cluster that failed to start: stop the replicas that did.
+      try {
+        close();
+      } catch (RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
     }
   }
 
-  static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
+  static int freePort() {
+    return LoopbackPorts.free();
   }
 
   /** A peer on free loopback ports, for {@link #join}. */
