@@ -1,24 +1,35 @@
 package io.sediment.om.listing;
 
+import com.google.protobuf.ByteString;
 import io.sediment.proto.om.KeyInfo;
 import java.util.List;
 
 /**
- * One S3 ListObjectsV2 page.
+ * One S3 ListObjectsV2 page. The keys are kept as stored, {@link KeyInfo} encodings whose top
+ * level was checked well-formed, so that a server forwarding the page need not parse them.
  *
- * @param contents the keys, in key order
+ * @param encodedContents the keys, in key order, each a {@link KeyInfo} in protobuf's encoding
  * @param commonPrefixes the distinct common prefixes (prefix + text up to and including the first
  *     delimiter after it), in order; each counts toward max-keys once
- * @param keyCount {@code contents.size() + commonPrefixes.size()}
+ * @param keyCount {@code encodedContents.size() + commonPrefixes.size()}
  * @param truncated exact: whether a key or common prefix follows this page
  * @param nextContinuationToken when {@code truncated}, the token of the next page, else
  *     {@code null}
  */
-public record ListObjectsV2Result(List<KeyInfo> contents, List<String> commonPrefixes,
+public record ListObjectsV2Result(List<ByteString> encodedContents, List<String> commonPrefixes,
     int keyCount, boolean truncated, String nextContinuationToken) {
 
   public ListObjectsV2Result {
-    contents = List.copyOf(contents);
+    encodedContents = List.copyOf(encodedContents);
     commonPrefixes = List.copyOf(commonPrefixes);
+  }
+
+  /**
+   * The keys, parsed (each call parses them again).
+   *
+   * @throws io.sediment.db.codec.CodecException if a stored key does not parse
+   */
+  public List<KeyInfo> contents() {
+    return StoredRows.keyInfos(encodedContents);
   }
 }

@@ -4,6 +4,7 @@ import static io.sediment.om.core.OmDBDefinition.BUCKET_TABLE;
 import static io.sediment.om.core.OmDBDefinition.KEY_TABLE;
 import static io.sediment.om.core.OmDBDefinition.VOLUME_TABLE;
 
+import com.google.protobuf.ByteString;
 import io.sediment.db.ReadView;
 import io.sediment.db.Table;
 import io.sediment.db.codec.Codec;
@@ -194,16 +195,16 @@ public final class ObjectListings {
         prefix, delimiter, TableScan.ENTRIES);
   }
 
-  /** A ListObjects page split into keys and common prefixes. */
-  private record Contents(List<KeyInfo> keys, List<String> prefixes) {
+  /** A ListObjects page split into keys, as stored, and common prefixes. */
+  private record Contents(List<ByteString> keys, List<String> prefixes) {
     static Contents of(Page<TableScan.Entry> page) {
-      List<KeyInfo> keys = new ArrayList<>();
+      List<ByteString> keys = new ArrayList<>(page.items().size());
       List<String> prefixes = new ArrayList<>();
       for (TableScan.Entry e : page.items()) {
         if (e.isPrefix()) {
           prefixes.add(e.name());
         } else {
-          keys.add(KEY_INFO.fromPersistedFormat(e.value()));
+          keys.add(StoredRows.wellFormed(e.value(), "KeyInfo"));
         }
       }
       return new Contents(keys, prefixes);

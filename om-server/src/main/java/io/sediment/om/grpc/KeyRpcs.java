@@ -179,7 +179,8 @@ record KeyRpcs(OmMetadataStore store, WireValues wire) {
         req.getVolume(), req.getBucket(), req.getPrefix(), req.getDelimiter(), req.getMarker(),
         wire.pageSize(req.hasMaxKeys(), req.getMaxKeys())));
     return ListObjectsV1Response.newBuilder()
-        .addAllContents(r.contents())
+        .setUnknownFields(EncodedFields.repeated(ListObjectsV1Response.CONTENTS_FIELD_NUMBER,
+            r.encodedContents()))
         .addAllCommonPrefixes(r.commonPrefixes())
         .setIsTruncated(r.truncated())
         .setNextMarker(nz(r.nextMarker()))
@@ -191,8 +192,10 @@ record KeyRpcs(OmMetadataStore store, WireValues wire) {
         req.getVolume(), req.getBucket(), req.getPrefix(), req.getDelimiter(),
         req.getStartAfter(), wire.pageSize(req.hasMaxKeys(), req.getMaxKeys()),
         token(req.getContinuationToken())));
+    // The keys go out as stored, without a parse and an encoding each (EncodedFields).
     return ListObjectsV2Response.newBuilder()
-        .addAllContents(r.contents())
+        .setUnknownFields(EncodedFields.repeated(ListObjectsV2Response.CONTENTS_FIELD_NUMBER,
+            r.encodedContents()))
         .addAllCommonPrefixes(r.commonPrefixes())
         .setKeyCount(r.keyCount())
         .setIsTruncated(r.truncated())

@@ -1,0 +1,64 @@
+package io.sediment.om;
+
+import static io.sediment.om.OmTestSupport.put;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sediment.db.codec.CodecException;
+import io.sediment.om.core.OmDBDefinition;
+import io.sediment.om.core.OmKeys;
+import io.sediment.om.listing.ListObjectsV2Request;
+import io.sediment.om.listing.ListObjectsV2Result;
+import io.sediment.om.testing.OmStoreExtension;
+import io.sediment.proto.om.BucketLayout;
+import io.sediment.proto.om.KeyInfo;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * ListObjectsV2 hands its keys on as stored: the encodings are the rows' bytes, they parse to
+ * what a lookup returns, and a row that is not a message fails the page instead of being passed
+ * on.
+ */
+class StoredKeyListingTest {
+
+  @RegisterExtension
+  final OmStoreExtension omStore = OmStoreExtension.withDefaults();
+
+  @Test
+  void theEncodedKeysAreTheStoredRowsAndParseToWhatALookupReturns() {
+    OmMetadataStore om = omStore.store();
+    om.createVolume("vol", "alice");
+    om.createBucket("vol", "bkt", BucketLayout.OBJECT_STORE, null, 0);
+    List<KeyInfo> committed = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      committed.add(put(om, "vol", "bkt", "k" + i, 100 + i));
+    }
+    ListObjectsV2Result page = om.listObjectsV2(ListObjectsV2Request.of("vol", "bkt"));
+    assertEquals(committed, page.contents());
+    for (int i = 0; i < 5; i++) {
+      assertEquals(om.lookupKey("vol", "bkt", "k" + i), page.contents().get(i));
+      assertEquals(committed.get(i).toByteString(), page.encodedContents().get(i));
+    }
+  }
+
+  @Test
+  void aRowThatIsNotAMessageFailsThePage() {
+    OmMetadataStore om = omStore.store();
+    om.createVolume("vol", "alice");
+    om.createBucket("vol", "bkt", BucketLayout.OBJECT_STORE, null, 0);
+    put(om, "vol", "bkt", "a", 1);
+    om.dbStore().getTable(OmDBDefinition.KEY_TABLE.name()).put(
+        (OmKeys.bucketPrefix("vol", "bkt") + "b").getBytes(StandardCharsets.UTF_8),
+        new byte[] {0x0A, (byte) 0xFF, 0x01});
+    CodecException e = assertThrows(CodecException.class,
+        () -> om.listObjectsV2(ListObjectsV2Request.of("vol", "bkt")));
+    assertTrue(e.getMessage().contains("KeyInfo"), e.getMessage());
+    assertEquals(1, om.listObjectsV2(ListObjectsV2Request.of("vol", "bkt").withMaxKeys(1))
+        .encodedContents().size(), "the page before the bad row still lists");
+  }
+}

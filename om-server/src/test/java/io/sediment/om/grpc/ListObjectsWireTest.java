@@ -1,0 +1,107 @@
+package io.sediment.om.grpc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.ByteString;
+import io.sediment.om.core.OpenKeySession;
+import io.sediment.proto.om.BucketLayout;
+import io.sediment.proto.om.KeyInfo;
+import io.sediment.proto.om.ListObjectsV1Request;
+import io.sediment.proto.om.ListObjectsV1Response;
+import io.sediment.proto.om.ListObjectsV2Request;
+import io.sediment.proto.om.ListObjectsV2Response;
+import io.sediment.proto.om.OmAcl;
+import io.sediment.proto.om.ReplicationConfig;
+import io.sediment.proto.om.ReplicationFactor;
+import io.sediment.proto.om.ReplicationType;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * ListObjects V1 and V2 keys leave the server as stored, as unknown fields of the response: a
+ * client reads exactly the response whose contents were set, every field of every key included.
+ */
+class ListObjectsWireTest {
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void aResponseWithEncodedContentsReadsAsOneWithParsedContents() throws Exception {
+    List<KeyInfo> keys = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      keys.add(KeyInfo.newBuilder().setVolumeName("vol").setBucketName("b").setKeyName("k" + i)
+          .setDataSize(i * 1000L).setObjectId(i + 1).setModificationTime(1_700_000_000_000L + i)
+          .putMetadata("color", "blue" + i)
+          .addAcls(OmAcl.newBuilder().setName("alice").build())
+          .setReplicationConfig(ReplicationConfig.newBuilder().setType(ReplicationType.RATIS)
+              .setFactor(ReplicationFactor.THREE))
+          .build());
+    }
+    ListObjectsV2Response parsed = ListObjectsV2Response.newBuilder().addAllContents(keys)
+        .addCommonPrefixes("a/").addCommonPrefixes("z/").setKeyCount(6).setIsTruncated(true)
+        .setNextContinuationToken(ByteString.copyFromUtf8("token")).build();
+    ListObjectsV2Response encoded = ListObjectsV2Response.newBuilder()
+        .setUnknownFields(EncodedFields.repeated(ListObjectsV2Response.CONTENTS_FIELD_NUMBER,
+            keys.stream().map(KeyInfo::toByteString).toList()))
+        .addCommonPrefixes("a/").addCommonPrefixes("z/").setKeyCount(6).setIsTruncated(true)
+        .setNextContinuationToken(ByteString.copyFromUtf8("token")).build();
+
+    assertEquals(0, encoded.getContentsCount(), "the server-side object shows no contents");
+    assertEquals(parsed.getSerializedSize(), encoded.getSerializedSize());
+    ListObjectsV2Response read = ListObjectsV2Response.parseFrom(encoded.toByteArray());
+    assertEquals(parsed, read);
+    assertTrue(read.getUnknownFields().asMap().isEmpty(), "nothing left unknown to the reader");
+    assertEquals(ListObjectsV2Response.parseFrom(ListObjectsV2Response.newBuilder()
+        .setUnknownFields(EncodedFields.repeated(1, List.of())).build().toByteArray()),
+        ListObjectsV2Response.getDefaultInstance(), "an empty page");
+  }
+
+  @Test
+  void everyFieldOfEveryKeyReachesTheClientInKeyOrder() throws Exception {
+    try (GrpcFixture f = new GrpcFixture(dir.resolve("om"))) {
+      f.store.createVolume("vol", "alice");
+      f.store.createBucket("vol", "bkt", BucketLayout.OBJECT_STORE, null, 0);
+      List<KeyInfo> expected = new ArrayList<>();
+      for (int i = 0; i < 30; i++) {
+        String key = (i % 3 == 0 ? "photos/" : "docs/") + "file" + i;
+        OpenKeySession s = f.store.openKey("vol", "bkt", key, "alice");
+        f.store.commitKey("vol", "bkt", key, s.clientId(), 10L * i);
+      }
+      List<KeyInfo> listed = new ArrayList<>();
+      ByteString token = ByteString.EMPTY;
+      do {
+        ListObjectsV2Response r = f.om.listObjectsV2(ListObjectsV2Request.newBuilder()
+            .setVolume("vol").setBucket("bkt").setMaxKeys(7).setContinuationToken(token).build());
+        assertEquals(r.getContentsCount(), r.getKeyCount());
+        assertTrue(r.getUnknownFields().asMap().isEmpty());
+        listed.addAll(r.getContentsList());
+        token = r.getNextContinuationToken();
+      } while (!token.isEmpty());
+      for (KeyInfo k : listed) {
+        expected.add(f.store.lookupKey("vol", "bkt", k.getKeyName()));
+      }
+      assertEquals(30, listed.size());
+      assertEquals(expected, listed, "each key as a lookup returns it");
+      List<String> names = listed.stream().map(KeyInfo::getKeyName).toList();
+      assertEquals(names.stream().sorted().toList(), names, "in key order");
+
+      List<KeyInfo> v1 = new ArrayList<>();
+      String marker = "";
+      ListObjectsV1Response r1;
+      do {
+        r1 = f.om.listObjectsV1(ListObjectsV1Request.newBuilder().setVolume("vol")
+            .setBucket("bkt").setMaxKeys(7).setMarker(marker).build());
+        assertTrue(r1.getUnknownFields().asMap().isEmpty());
+        v1.addAll(r1.getContentsList());
+        marker = r1.getContentsList().isEmpty() ? marker
+            : r1.getContents(r1.getContentsCount() - 1).getKeyName();
+      } while (r1.getIsTruncated());
+      assertEquals(expected, v1, "ListObjects V1 alike");
+    }
+  }
+}
