@@ -40,8 +40,8 @@ import picocli.CommandLine.Spec;
     description = {"Load generator for the OM gRPC service, with its floors in the same run.",
         "Workloads: create (OpenKey + CommitKey of new names), lookup (LookupKey), list "
             + "(ListObjectsV2 pages of 1,000 with and without delimiter, ListStatus pages of an "
-            + "FSO bucket), delete (DeleteKey), mixed (60% lookup, 20% create, 10% list, "
-            + "10% delete).",
+            + "FSO bucket), delete (DeleteKey), mixed (60%% lookup, 20%% create, 10%% list, "
+            + "10%% delete).",
         "`freon build` builds a namespace of millions of keys in a store by SST ingestion "
             + "(see freon build --help).",
         "With --purge-backlog: the purge services drain that many deleted keys while the "

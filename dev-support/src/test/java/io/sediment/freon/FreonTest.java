@@ -51,6 +51,23 @@ class FreonTest {
     return new Outcome(exit, out.toString(), err.toString(), parsed);
   }
 
+  @Test
+  void theHelpFormatsWithoutAWarning() {
+    java.io.ByteArrayOutputStream stderr = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream saved = System.err;
+    StringWriter out = new StringWriter();
+    System.setErr(new java.io.PrintStream(stderr, true, java.nio.charset.StandardCharsets.UTF_8));
+    try {
+      // picocli reports a description that does not format on System.err, then prints it raw.
+      new CommandLine(new Freon()).usage(new PrintWriter(out));
+    } finally {
+      System.setErr(saved);
+    }
+    assertEquals("", stderr.toString(java.nio.charset.StandardCharsets.UTF_8));
+    assertTrue(out.toString().contains("mixed (60% lookup, 20% create"),
+        out.toString());
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"create", "lookup", "list", "delete", "mixed"})
   void aWorkloadsSummaryAddsUpWithBothFloorsOverRounds(String workload) throws IOException {
