@@ -58,11 +58,13 @@ public final class OmClient implements AutoCloseable {
    *
    * @param callTimeout each call's deadline, retries included (default 30 s)
    * @param initialBackoff the first wait before trying another replica (default 50 ms)
-   * @param maxBackoff the longest wait between tries (default 1 s)
+   * @param maxBackoff the longest wait between tries (default 250 ms: once an election is over,
+   *     a client learns of the new leader within this, at the price of a few calls a second to
+   *     each replica while there is none)
    */
   public record Options(Duration callTimeout, Duration initialBackoff, Duration maxBackoff) {
     public static Options defaults() {
-      return new Options(Duration.ofSeconds(30), Duration.ofMillis(50), Duration.ofSeconds(1));
+      return new Options(Duration.ofSeconds(30), Duration.ofMillis(50), Duration.ofMillis(250));
     }
 
     public Options withCallTimeout(Duration d) {
