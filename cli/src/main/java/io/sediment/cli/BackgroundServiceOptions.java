@@ -27,7 +27,8 @@ final class BackgroundServiceOptions {
   Duration keyDeletingInterval;
 
   @Option(names = "--key-deleting-batch", paramLabel = "N", defaultValue = "1000",
-      description = "deletedTable rows purged per run (default: ${DEFAULT-VALUE}).")
+      description = "deletedTable rows purged per batch; a run takes batches while they come back "
+          + "full (default: ${DEFAULT-VALUE}).")
   int keyDeletingBatch;
 
   @Option(names = "--open-key-cleanup-interval", paramLabel = "DURATION", defaultValue = "1h",
@@ -41,7 +42,7 @@ final class BackgroundServiceOptions {
   Duration openKeyExpire;
 
   @Option(names = "--open-key-cleanup-limit", paramLabel = "N", defaultValue = "1000",
-      description = "Open rows examined per table per run (default: ${DEFAULT-VALUE}).")
+      description = "Open rows examined per table per batch (default: ${DEFAULT-VALUE}).")
   int openKeyCleanupLimit;
 
   @Option(names = "--multipart-cleanup-interval", paramLabel = "DURATION", defaultValue = "1h",
@@ -56,7 +57,7 @@ final class BackgroundServiceOptions {
   Duration multipartExpire;
 
   @Option(names = "--multipart-cleanup-limit", paramLabel = "N", defaultValue = "1000",
-      description = "Uploads examined per run (default: ${DEFAULT-VALUE}).")
+      description = "Uploads examined per batch (default: ${DEFAULT-VALUE}).")
   int multipartCleanupLimit;
 
   @Option(names = "--directory-deleting-interval", paramLabel = "DURATION", defaultValue = "60s",
@@ -67,7 +68,7 @@ final class BackgroundServiceOptions {
 
   @Option(names = "--directory-deleting-batch-size", paramLabel = "N", defaultValue = "1000",
       description = "Rows (directories, files and open files below deleted directories, and "
-          + "queue rows) purged per run (default: ${DEFAULT-VALUE}).")
+          + "queue rows) purged per batch (default: ${DEFAULT-VALUE}).")
   int directoryDeletingBatchSize;
 
   @Option(names = "--purge-rate", paramLabel = "ROWS", defaultValue = "0",

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.Iterator;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
@@ -26,15 +27,14 @@ import picocli.CommandLine;
 @Command(name = "ldb", mixinStandardHelpOptions = true,
     description = {"Scan a table of a store and print its rows as JSON lines, values decoded. "
         + "The store is opened read-only (a running server's too: its rows as of the scan's "
-        + "start).", "Tables: volumeTable, bucketTable, keyTable, directoryTable, fileTable, "
-        + "openKeyTable, openFileTable, deletedTable, deletedDirectoryTable, multipartInfoTable, "
-        + "multipartPartsTable, snapshotInfoTable, metaTable."})
+        + "start)."})
 final class LdbCommand implements Callable<Integer> {
 
   @Mixin
   DataDirOption data;
 
-  @Option(names = "--table", required = true, description = "Table to scan.")
+  @Option(names = "--table", required = true, completionCandidates = TableNames.class,
+      description = "Table to scan: ${COMPLETION-CANDIDATES}.")
   String table;
 
   @Option(names = "--prefix", description = "Only keys starting with this (e.g. /vol/bucket/).")
@@ -93,5 +93,13 @@ final class LdbCommand implements Callable<Integer> {
       return Json.str(s);
     }
     return Json.str(String.valueOf(o));
+  }
+
+  /** The store's tables, named in the help from the definition itself so that none is left out. */
+  static final class TableNames implements Iterable<String> {
+    @Override
+    public Iterator<String> iterator() {
+      return OmDBDefinition.DEFINITION.tables().stream().map(TableDefinition::name).iterator();
+    }
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.om.OmMetadataStore;
+import io.sediment.om.core.OmDBDefinition;
 import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.grpc.OmGrpcServer;
 import io.sediment.proto.om.BucketLayout;
@@ -239,6 +240,14 @@ class SedimentCommandTest {
       assertEquals(0, r.code(), r.err());
       assertTrue(r.out().contains("deleted no keys"), Arrays.toString(counts) + ": " + r.out());
       assertFalse(r.out().contains(".."), Arrays.toString(counts) + ": " + r.out());
+    }
+  }
+
+  @Test
+  void ldbHelpNamesEveryTableItScans() {
+    String help = run("ldb", "--help").out().replaceAll("\\s+", " ");
+    for (var table : OmDBDefinition.DEFINITION.tables()) {
+      assertTrue(help.contains(table.name()), table.name() + " in " + help);
     }
   }
 

@@ -2,6 +2,7 @@ package io.sediment.cli;
 
 import static io.sediment.cli.SedimentCommandTest.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grpc.Grpc;
@@ -140,6 +141,25 @@ class ServeBackgroundServicesTest {
       Run r = run(args.toArray(String[]::new));
       assertEquals(2, r.code(), bad + ": " + r.err());
       assertTrue(r.err().contains(bad.get(0)) || r.err().contains("duration"), r.err());
+    }
+  }
+
+  /**
+   * A run drains its backlog in as many batches as it takes, so the limits bound a batch; help
+   * that said "per run" told an operator a backlog shrinks by at most that much a run.
+   */
+  @Test
+  void helpGivesTheServicesLimitsPerBatchNotPerRun() {
+    Run r = run("serve", "--help");
+    assertEquals(0, r.code());
+    String help = r.out().replaceAll("\\s+", " ");
+    for (String option : List.of("--key-deleting-batch", "--open-key-cleanup-limit",
+        "--multipart-cleanup-limit", "--directory-deleting-batch-size")) {
+      int at = help.indexOf(option + "=N ");
+      assertTrue(at >= 0, option + " in " + help);
+      String description = help.substring(at, help.indexOf("(default:", at));
+      assertTrue(description.contains("per batch"), description);
+      assertFalse(description.contains("per run"), description);
     }
   }
 
