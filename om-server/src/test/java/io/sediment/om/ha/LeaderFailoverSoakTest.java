@@ -21,6 +21,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -29,8 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Leader kills under a write load: writers commit keys through {@link OmClient} while the leader
- * is stopped (its gRPC server, Raft server and store closed at once, files kept) again and again,
- * and restarted once a new leader serves. Afterwards every acknowledged key is listed and every
+ * is killed ({@link ReplicaCluster#kill}: its Raft server, gRPC server and store closed at once,
+ * Raft first, files kept) again and again, and restarted once a new leader serves. Afterwards every acknowledged key is listed and every
  * replica's tables are identical. Records the time from each kill to the first write acknowledged
  * through the new leader.
  *
@@ -87,10 +88,14 @@ class LeaderFailoverSoakTest {
           cluster.awaitCaughtUp(leader, WAIT);
           Thread.sleep(200);
           long killedAt = System.nanoTime();
-          cluster.stop(leader.id);
+          // The kill runs beside the probe, which starts writing at once, as a client of a
+          // crashed leader would (closing the replica's servers and store takes up to seconds).
+          CompletableFuture<Void> killing =
+              CompletableFuture.runAsync(() -> cluster.kill(leader.id));
           putKey(probe, "probe-" + kill);
           failoverMillis.add((System.nanoTime() - killedAt) / 1_000_000);
           acknowledged.add("probe-" + kill);
+          killing.join();
           cluster.start(leader.id);
         }
       } finally {

@@ -193,6 +193,27 @@ final class ReplicaCluster implements AutoCloseable {
     }
   }
 
+  /**
+   * Stops a replica as a crash would look to its peers: its Raft server first, so that its
+   * heartbeats end at once and calls waiting on the group fail, then its gRPC server and its
+   * store. Safe to call from another thread while clients call the cluster; not with another
+   * start, stop or kill.
+   */
+  void kill(String id) {
+    Node n = running.remove(id);
+    try {
+      n.replica.close();
+    } finally {
+      try {
+        if (n.grpc != null) {
+          n.grpc.close();
+        }
+      } finally {
+        n.store.close();
+      }
+    }
+  }
+
   /** Every replica's OmService address, in peer order. */
   java.util.List<String> rpcTargets() {
     return peers.all().stream().map(HaPeers.Peer::rpcAddress).toList();
