@@ -92,6 +92,11 @@ public final class Freon implements Callable<Integer> {
           + "workload min(--prefill, 10000), others 0).")
   long fsoPrefill;
 
+  @Option(names = "--prefilled",
+      description = "With --target: the server holds --prefill keys and --fso-prefill files "
+          + "already, named as `freon build` names them; none is written before the run.")
+  boolean prefilled;
+
   @Option(names = "--target", paramLabel = "HOST:PORT",
       description = "A running `sediment serve` (no floors then); default: a server started "
           + "in this process on a temporary store, with the floors.")
@@ -197,6 +202,9 @@ public final class Freon implements Callable<Integer> {
     }
     LoadDriver.Stop perRound = count > 0 ? new LoadDriver.Stop(null, count / rounds)
         : new LoadDriver.Stop(stop.duration().dividedBy(rounds), 0);
+    if (prefilled && target == null) {
+      throw bad("--prefilled needs --target (the in-process server builds its own store)");
+    }
     if (prefill < 0) {
       throw bad("--prefill must not be negative: " + prefill);
     }
@@ -251,7 +259,7 @@ public final class Freon implements Callable<Integer> {
     String tag = Long.toString(System.currentTimeMillis(), 36);
     try (FreonTarget t = target == null ? new InProcessTarget(dir, handlerThreads, backlog)
         : new RemoteTarget(target, tlsCa, token, Math.max(clients, 8))) {
-      t.prepare(names, prefill, files, progress);
+      t.prepare(names, prefilled ? 0 : prefill, prefilled ? 0 : files, progress);
       Map<String, Object> settings = new LinkedHashMap<>();
       settings.put("workload", workload.name().toLowerCase(Locale.ROOT));
       settings.put("clients", clients);

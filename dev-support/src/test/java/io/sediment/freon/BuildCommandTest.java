@@ -1,11 +1,13 @@
 package io.sediment.freon;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.om.OmMetadataStore;
 import io.sediment.om.core.OmCounter;
 import io.sediment.om.core.OmStoreOptions;
+import io.sediment.om.grpc.OmGrpcServer;
 import io.sediment.om.listing.ListObjectsV2Request;
 import io.sediment.proto.om.KeyInfo;
 import java.io.PrintWriter;
@@ -68,6 +70,27 @@ class BuildCommandTest {
     Outcome again = freon("build", "--data", dir.toString(), "--keys", "10", "--quiet");
     assertEquals(1, again.exit(), again.out());
     assertTrue(again.err().contains("already exists"), again.err());
+  }
+
+  @Test
+  void freonRunsAgainstAServedBuiltStoreWithoutWritingItsKeysAgain() throws Exception {
+    assertEquals(0, freon("build", "--data", dir.toString(), "--keys", "2000", "--quiet").exit());
+    try (OmMetadataStore om = OmMetadataStore.open(dir.resolve("om"), OmStoreOptions.defaults())) {
+      OmGrpcServer server = OmGrpcServer.builder(om).port(0).build().start();
+      try {
+        Outcome o = freon("lookup", "--target", "127.0.0.1:" + server.port(), "--prefilled",
+            "--prefill", "2000", "--clients", "4", "--count", "400", "--warmup", "0s",
+            "--quiet");
+        assertEquals(0, o.exit(), o.out() + o.err());
+        assertTrue(o.out().contains("service"), o.out());
+        assertFalse(o.out().contains("errors:"), "every lookup found its key: " + o.out());
+      } finally {
+        server.close();
+      }
+      assertEquals(2_000L, om.bucketCounters("freon", "obs").get(OmCounter.KEYS),
+          "no key written before the run");
+    }
+    assertEquals(2, freon("lookup", "--prefilled").exit(), "--prefilled needs --target");
   }
 
   @Test

@@ -19,7 +19,7 @@ public final class DirectoryDeletingService extends BackgroundService {
   private final int batchSize;
 
   /**
-   * @param batchSize rows per run, 1 to {@link io.sediment.om.purge.OmPurges#MAX_LIMIT}
+   * @param batchSize rows per batch, 1 to {@link io.sediment.om.purge.OmPurges#MAX_LIMIT}
    */
   public DirectoryDeletingService(PurgeSteps steps, Duration interval, int batchSize) {
     this(steps, interval, batchSize, PurgePacing.unpaced());

@@ -17,7 +17,7 @@ abstract class ExpiryService extends BackgroundService {
 
   /**
    * @param expireThreshold age from which an entry expires, positive
-   * @param limit rows examined per run, 1 to {@link OmPurges#MAX_LIMIT}
+   * @param limit rows examined per batch, 1 to {@link OmPurges#MAX_LIMIT}
    */
   ExpiryService(String name, PurgeSteps steps, Duration interval, Duration expireThreshold,
       int limit, PurgePacing pacing) {

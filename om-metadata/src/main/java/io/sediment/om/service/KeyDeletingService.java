@@ -18,7 +18,7 @@ public final class KeyDeletingService extends BackgroundService {
   private final int batchSize;
 
   /**
-   * @param batchSize rows per run, 1 to {@link OmPurges#MAX_LIMIT}
+   * @param batchSize rows per batch, 1 to {@link OmPurges#MAX_LIMIT}
    */
   public KeyDeletingService(PurgeSteps steps, Duration interval, int batchSize) {
     this(steps, interval, batchSize, PurgePacing.unpaced());

@@ -14,7 +14,7 @@ public final class MultipartUploadCleanupService extends ExpiryService {
 
   /**
    * @param expireThreshold age (since initiation) from which an upload is aborted
-   * @param limit uploads examined per run, 1 to {@link OmPurges#MAX_LIMIT}
+   * @param limit uploads examined per batch, 1 to {@link OmPurges#MAX_LIMIT}
    */
   public MultipartUploadCleanupService(PurgeSteps steps, Duration interval,
       Duration expireThreshold, int limit) {

@@ -15,7 +15,7 @@ public final class OpenKeyCleanupService extends ExpiryService {
 
   /**
    * @param expireThreshold age (since opening) from which an open key or file expires
-   * @param limit rows examined per table per run, 1 to {@link OmPurges#MAX_LIMIT}
+   * @param limit rows examined per table per batch, 1 to {@link OmPurges#MAX_LIMIT}
    */
   public OpenKeyCleanupService(PurgeSteps steps, Duration interval, Duration expireThreshold,
       int limit) {
