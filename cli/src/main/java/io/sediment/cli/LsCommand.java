@@ -20,8 +20,8 @@ import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.function.IntConsumer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine;
@@ -56,19 +56,8 @@ final class LsCommand extends ClientCommand {
       + "bucket; in an FSO bucket: the directory to list; not together with a PREFIX in PATH).")
   String prefix;
 
-  @Option(names = "--delimiter", defaultValue = "/",
-      description = "Roll keys up to common prefixes at this string (default: ${DEFAULT-VALUE}; "
-          + "not for FSO buckets, whose listings are by directory).")
-  String delimiter;
-
-  @Option(names = {"-r", "--recursive"},
-      description = "Every key, no common prefixes (FSO: the whole subtree).")
-  boolean recursive;
-
-  @Option(names = "--page-size", paramLabel = "N",
-      description = "Entries per request, at most the server's page cap (default: that cap, "
-          + "`serve --page-cap`).")
-  Integer pageSize;
+  @Mixin
+  ListingOptions listing;
 
   @Option(names = "--start-after", paramLabel = "NAME",
       description = "List names after this one (exclusive; FSO: a path below the listed "
@@ -81,9 +70,7 @@ final class LsCommand extends ClientCommand {
   @Override
   public Integer call() {
     CommandLine cmd = spec.commandLine();
-    if (pageSize != null && pageSize < 1) {
-      throw new CommandLine.ParameterException(cmd, "--page-size must be at least 1: " + pageSize);
-    }
+    listing.check(cmd);
     String p = path == null ? "" : path.startsWith("/") ? path.substring(1) : path;
     String[] split = p.isEmpty() ? new String[0] : p.split("/", 3);
     String[] parts = split.length == 2 && split[1].isEmpty() ? new String[] {split[0]} : split;
@@ -110,13 +97,12 @@ final class LsCommand extends ClientCommand {
     });
   }
 
-
   private void listVolumes(OmServiceGrpc.OmServiceBlockingStub stub, PrintWriter out) {
     String after = nz(startAfter);
     while (true) {
       ListVolumesRequest.Builder req = ListVolumesRequest.newBuilder()
           .setPrefix(nz(prefix)).setStartAfter(after);
-      pageSizeInto(req::setMaxResults);
+      listing.pageSizeInto(req::setMaxResults);
       ListVolumesResponse r = target.deadline(stub).listVolumes(req.build());
       for (VolumeInfo v : r.getVolumesList()) {
         out.println(json ? Json.of(v) : String.format("%s  %-20s %s",
@@ -135,7 +121,7 @@ final class LsCommand extends ClientCommand {
     while (true) {
       ListBucketsRequest.Builder req = ListBucketsRequest.newBuilder()
           .setVolume(volume).setPrefix(nz(prefix)).setStartAfter(after);
-      pageSizeInto(req::setMaxResults);
+      listing.pageSizeInto(req::setMaxResults);
       ListBucketsResponse r = target.deadline(stub).listBuckets(req.build());
       for (BucketInfo b : r.getBucketsList()) {
         out.println(json ? Json.of(b) : String.format("%s  %-22s %s",
@@ -155,9 +141,9 @@ final class LsCommand extends ClientCommand {
     do {
       ListObjectsV2Request.Builder req = ListObjectsV2Request.newBuilder()
           .setVolume(volume).setBucket(bucket).setPrefix(keyPrefix)
-          .setDelimiter(recursive ? "" : delimiter).setStartAfter(nz(startAfter))
+          .setDelimiter(listing.objectsDelimiter()).setStartAfter(nz(startAfter))
           .setContinuationToken(token);
-      pageSizeInto(req::setMaxKeys);
+      listing.pageSizeInto(req::setMaxKeys);
       ListObjectsV2Response r = target.deadline(stub).listObjectsV2(req.build());
       // One page holds common prefixes and keys; print them merged in name order.
       int p = 0;
@@ -186,9 +172,9 @@ final class LsCommand extends ClientCommand {
     ByteString token = ByteString.EMPTY;
     do {
       ListStatusRequest.Builder req = ListStatusRequest.newBuilder()
-          .setVolume(volume).setBucket(bucket).setPath(dir).setRecursive(recursive)
+          .setVolume(volume).setBucket(bucket).setPath(dir).setRecursive(listing.recursive)
           .setStartKey(nz(startAfter)).setPageToken(token);
-      pageSizeInto(req::setNumEntries);
+      listing.pageSizeInto(req::setNumEntries);
       ListStatusResponse r = target.deadline(stub).listStatus(req.build());
       for (FileStatus s : r.getStatusesList()) {
         if (json) {
@@ -203,16 +189,6 @@ final class LsCommand extends ClientCommand {
       }
       token = r.getNextPageToken();
     } while (!token.isEmpty());
-  }
-
-  /**
-   * Puts --page-size into a request's optional page-size field when given; left absent, the field
-   * asks for the server's page cap (an explicit 0 would ask for an empty page).
-   */
-  private void pageSizeInto(IntConsumer field) {
-    if (pageSize != null) {
-      field.accept(pageSize);
-    }
   }
 
   private static int compareUtf8(String a, String b) {

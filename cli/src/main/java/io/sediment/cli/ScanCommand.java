@@ -16,6 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -60,18 +61,8 @@ final class ScanCommand extends ClientCommand {
           + "${DEFAULT-VALUE}, so that the tracker samples every pass).")
   Duration interval;
 
-  @Option(names = "--delimiter", defaultValue = "/",
-      description = "As for ls: roll keys up to common prefixes at this string (default: "
-          + "${DEFAULT-VALUE}; not for FSO buckets).")
-  String delimiter;
-
-  @Option(names = {"-r", "--recursive"},
-      description = "As for ls: every key, no common prefixes (FSO: the whole subtree).")
-  boolean recursive;
-
-  @Option(names = "--page-size", paramLabel = "N",
-      description = "Entries per listing call, at most the server's page cap (default: that cap).")
-  Integer pageSize;
+  @Mixin
+  ListingOptions listing;
 
   @Option(names = "--no-tracker",
       description = "Do not ask the server what its tombstone tracker saw (AdminService "
@@ -95,8 +86,7 @@ final class ScanCommand extends ClientCommand {
         "--times must be in [1, " + MAX_TIMES + "]: " + times);
     LoadPlan.check(cmd, interval.compareTo(Duration.ofHours(1)) <= 0,
         "--interval must be at most 1h: " + Durations.format(interval));
-    LoadPlan.check(cmd, pageSize == null || pageSize >= 1,
-        "--page-size must be at least 1: " + pageSize);
+    listing.check(cmd);
     String p = path.startsWith("/") ? path.substring(1) : path;
     String[] parts = p.split("/", 3);
     if (parts.length < 2 || parts[0].isEmpty() || parts[1].isEmpty()) {
@@ -151,10 +141,11 @@ final class ScanCommand extends ClientCommand {
     for (int i = 0; i < WARM_UP_CALLS; i++) {
       if (fso) {
         target.deadline(stub).listStatus(ListStatusRequest.newBuilder().setVolume(volume)
-            .setBucket(bucket).setPath(prefix).setRecursive(recursive).setNumEntries(0).build());
+            .setBucket(bucket).setPath(prefix).setRecursive(listing.recursive).setNumEntries(0)
+            .build());
       } else {
         target.deadline(stub).listObjectsV2(ListObjectsV2Request.newBuilder().setVolume(volume)
-            .setBucket(bucket).setPrefix(prefix).setDelimiter(recursive ? "" : delimiter)
+            .setBucket(bucket).setPrefix(prefix).setDelimiter(listing.objectsDelimiter())
             .setMaxKeys(0).build());
       }
     }
@@ -169,11 +160,9 @@ final class ScanCommand extends ClientCommand {
     long start = System.nanoTime();
     do {
       ListObjectsV2Request.Builder req = ListObjectsV2Request.newBuilder().setVolume(volume)
-          .setBucket(bucket).setPrefix(prefix).setDelimiter(recursive ? "" : delimiter)
+          .setBucket(bucket).setPrefix(prefix).setDelimiter(listing.objectsDelimiter())
           .setContinuationToken(token);
-      if (pageSize != null) {
-        req.setMaxKeys(pageSize);
-      }
+      listing.pageSizeInto(req::setMaxKeys);
       ListObjectsV2Response r = target.deadline(stub).listObjectsV2(req.build());
       calls++;
       entries += r.getContentsCount() + r.getCommonPrefixesCount();
@@ -191,10 +180,8 @@ final class ScanCommand extends ClientCommand {
     long start = System.nanoTime();
     do {
       ListStatusRequest.Builder req = ListStatusRequest.newBuilder().setVolume(volume)
-          .setBucket(bucket).setPath(dir).setRecursive(recursive).setPageToken(token);
-      if (pageSize != null) {
-        req.setNumEntries(pageSize);
-      }
+          .setBucket(bucket).setPath(dir).setRecursive(listing.recursive).setPageToken(token);
+      listing.pageSizeInto(req::setNumEntries);
       ListStatusResponse r = target.deadline(stub).listStatus(req.build());
       calls++;
       entries += r.getStatusesCount();
