@@ -57,42 +57,21 @@ class PurgePacingTest {
   }
 
   /** The key purge steps of {@code om}, recording when each began and ended and what it did. */
-  private static final class Timed implements PurgeSteps {
-    final PurgeSteps direct;
+  private static final class Timed extends ForwardingPurgeSteps {
     final List<long[]> batches = new ArrayList<>(); // {start, end, purged}
     final CountDownLatch firstDone = new CountDownLatch(1);
 
     Timed(OmMetadataStore om) {
-      this.direct = PurgeSteps.on(om);
+      super(PurgeSteps.on(om));
     }
 
     @Override
     public synchronized long purgeDeletedKeys(int limit) {
       long start = System.nanoTime();
-      long n = direct.purgeDeletedKeys(limit);
+      long n = delegate.purgeDeletedKeys(limit);
       batches.add(new long[] {start, System.nanoTime(), n});
       firstDone.countDown();
       return n;
-    }
-
-    @Override
-    public long expireOpenKeys(Duration threshold, int limit) {
-      return direct.expireOpenKeys(threshold, limit);
-    }
-
-    @Override
-    public long expireOpenFiles(Duration threshold, int limit) {
-      return direct.expireOpenFiles(threshold, limit);
-    }
-
-    @Override
-    public long abortExpiredUploads(Duration threshold, int limit) {
-      return direct.abortExpiredUploads(threshold, limit);
-    }
-
-    @Override
-    public long purgeDeletedDirectories(int limit) {
-      return direct.purgeDeletedDirectories(limit);
     }
   }
 

@@ -389,31 +389,10 @@ class PurgeServicesTest {
     }
     om.fso().deleteDirectory(V, "fso-tree", "top", true);
     List<Long> steps = new ArrayList<>();
-    PurgeSteps direct = PurgeSteps.on(om);
-    PurgeSteps recorded = new PurgeSteps() {
-      @Override
-      public long purgeDeletedKeys(int limit) {
-        return direct.purgeDeletedKeys(limit);
-      }
-
-      @Override
-      public long expireOpenKeys(Duration threshold, int limit) {
-        return direct.expireOpenKeys(threshold, limit);
-      }
-
-      @Override
-      public long expireOpenFiles(Duration threshold, int limit) {
-        return direct.expireOpenFiles(threshold, limit);
-      }
-
-      @Override
-      public long abortExpiredUploads(Duration threshold, int limit) {
-        return direct.abortExpiredUploads(threshold, limit);
-      }
-
+    PurgeSteps recorded = new ForwardingPurgeSteps(PurgeSteps.on(om)) {
       @Override
       public long purgeDeletedDirectories(int limit) {
-        long n = direct.purgeDeletedDirectories(limit);
+        long n = delegate.purgeDeletedDirectories(limit);
         steps.add(n);
         return n;
       }
