@@ -483,6 +483,7 @@ def replication(results):
     for h in values(results, "handlerThreads"):
         single, _ = find(results, "createKey", setup="single", handlerThreads=h)
         floor, _ = find(results, "createKey", setup="ratisFloor", handlerThreads=h)
+        cpu = {}
         for label, setup, handlers in [
                 ("single: one server, SyncPolicy.DURABLE (group-committed WAL fsync)", "single",
                  str(h)),
@@ -496,7 +497,9 @@ def replication(results):
                 continue
             params = (("handlerThreads", str(h)), ("setup", setup))
             term = metric("createKey", params, "leaderTerm")
+            cpu[setup] = metric("createKey", params, "cpuMicrosPerKey")
             rows.append([label, handlers, us(s, e), ratio(s, single), ratio(s, floor),
+                         "—" if cpu[setup] is None else count(cpu[setup]),
                          "—" if term is None else count(term)])
             if setup == "replicated3" and single:
                 r = s / single
@@ -511,9 +514,17 @@ def replication(results):
                      "out of reach on this machine: even the Raft log alone is below ×0.5")
             verdicts.append(f"- floor: ratisFloor / single ×{f:.2f} (single at {h} handler"
                             f" threads); target ×0.5 {reach}")
+        if cpu.get("single") and cpu.get("ratisFloor"):
+            # replicated3 does at least the Raft log's work (ratisFloor) and the single server's
+            # (gRPC front end, one apply): with every core busy, their CPU times add up.
+            both = cpu["single"] + cpu["ratisFloor"]
+            bound = os.cpu_count() * 1e6 / both
+            verdicts.append(f"- CPU bound: single + ratisFloor = {both:,.0f} CPU µs a key; "
+                            f"{os.cpu_count()} cores busy allow at most {bound:,.0f} keys/s"
+                            + (f" = ×{bound / single:.2f} of single" if single else ""))
     out.append(table(["setup", "handler threads per server", "keys created/s", "/ single",
-                      "/ ratisFloor", "leader's term at the end (1: no election)"], rows,
-                     "lrrrrr"))
+                      "/ ratisFloor", "CPU µs a key (whole JVM)",
+                      "leader's term at the end (1: no election)"], rows, "lrrrrrr"))
     if verdicts:
         out.append("\n" + "\n".join(verdicts))
     return "\n".join(out)

@@ -2,6 +2,7 @@ package io.sediment.cli;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.sediment.om.ha.CommonPoolParallelism;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
@@ -127,6 +128,8 @@ public final class Sediment implements Runnable {
   }
 
   public static void main(String[] args) {
+    // Before anything uses the common pool, which reads its parallelism once.
+    CommonPoolParallelism.ensure();
     System.exit(commandLineFor(args).execute(args));
   }
 }

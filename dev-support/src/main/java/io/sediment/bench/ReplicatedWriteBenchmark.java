@@ -5,6 +5,7 @@ import io.sediment.om.client.OmClient;
 import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.SyncPolicy;
 import io.sediment.om.grpc.OmGrpcServer;
+import io.sediment.om.ha.CommonPoolParallelism;
 import io.sediment.om.ha.HaOptions;
 import io.sediment.om.ha.HaPeers;
 import io.sediment.om.ha.OmReplica;
@@ -29,11 +30,14 @@ import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.lang.management.ManagementFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Stream;
 import org.apache.ratis.server.DivisionInfo;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
@@ -43,6 +47,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
 
 /**
  * Suite {@code replication}: durable key creation through the gRPC service on loopback, one
@@ -76,11 +82,17 @@ import org.openjdk.jmh.annotations.Threads;
  * Stores and logs live in a temporary directory deleted after the trial. At the end of a trial the
  * benchmark prints the leader's term as {@code #metric} lines (an election during the trial shows
  * as a term above 1); with {@code -Dsediment.bench.ratisTimers=true} in the fork's JVM options
- * also each replica's Ratis timers ({@code #ratis} lines, see {@link RatisTimers}). Run through {@code dev-support/bin/bench replication [--quick]}.
+ * also each replica's Ratis timers ({@code #ratis} lines, see {@link RatisTimers}), and the
+ * process CPU time per key over the measurement iterations ({@code cpuMicrosPerKey}: every
+ * thread of the JVM, clients and JIT included). The forks run with the common ForkJoinPool's
+ * parallelism at 2, as the {@code sediment} command sets it on a small machine
+ * ({@link CommonPoolParallelism}). Run through {@code dev-support/bin/bench replication [--quick]}.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Threads(64)
+// As the sediment command runs a replica (CommonPoolParallelism); the floor shares the JVM.
+@Fork(jvmArgsPrepend = "-D" + CommonPoolParallelism.PROPERTY + "=2")
 @State(Scope.Benchmark)
 public class ReplicatedWriteBenchmark {
 
@@ -102,6 +114,12 @@ public class ReplicatedWriteBenchmark {
   private OmClient client;
   private RatisFloor floor;
   private final AtomicInteger writers = new AtomicInteger();
+  /** Keys created in the current iteration. */
+  private final LongAdder created = new LongAdder();
+  private long iterationCpuStart;
+  /** Process CPU time and keys created over the trial's measurement iterations. */
+  private long measuredCpuNanos;
+  private long measuredKeys;
 
   @Setup(Level.Trial)
   public void setUp() throws Exception {
@@ -175,9 +193,33 @@ public class ReplicatedWriteBenchmark {
     return LoopbackPorts.free();
   }
 
+  @Setup(Level.Iteration)
+  public void startIteration() {
+    created.reset();
+    iterationCpuStart = processCpuNanos();
+  }
+
+  @TearDown(Level.Iteration)
+  public void endIteration(IterationParams iteration) {
+    if (iteration.getType() == IterationType.MEASUREMENT) {
+      measuredCpuNanos += processCpuNanos() - iterationCpuStart;
+      measuredKeys += created.sum();
+    }
+  }
+
+  /** CPU time of every thread of this JVM so far: clients, servers, replicas and the JIT. */
+  static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+        ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+  }
+
   @TearDown(Level.Trial)
   public void tearDown() throws Exception {
     String params = "handlerThreads=" + handlerThreads + ",setup=" + setup;
+    if (measuredKeys > 0) {
+      System.out.printf("#metric createKey %s cpuMicrosPerKey=%.0f%n", params,
+          measuredCpuNanos / 1000.0 / measuredKeys);
+    }
     if (floor != null) {
       DivisionInfo leader = floor.leaderInfo();
       System.out.println("#metric createKey " + params + " leaderTerm=" + leader.getCurrentTerm());
@@ -240,6 +282,7 @@ public class ReplicatedWriteBenchmark {
    */
   @Benchmark
   public long createKey(Writer w) {
+    created.increment();
     if (floor != null) {
       floor.createKey();
       return 0;
