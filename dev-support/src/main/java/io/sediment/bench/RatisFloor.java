@@ -33,7 +33,13 @@ import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.server.protocol.TermIndex;
+import org.apache.ratis.server.raftlog.RaftLog;
+import org.apache.ratis.statemachine.SnapshotInfo;
+import org.apache.ratis.statemachine.SnapshotRetentionPolicy;
+import org.apache.ratis.statemachine.StateMachineStorage;
 import org.apache.ratis.statemachine.TransactionContext;
+import org.apache.ratis.statemachine.impl.FileListSnapshotInfo;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
@@ -205,6 +211,16 @@ final class RatisFloor implements AutoCloseable {
     return out;
   }
 
+  /** Each server's state machine, by id. */
+  Map<String, AppliedIndexOnly> stateMachines() throws IOException {
+    Map<String, AppliedIndexOnly> out = new TreeMap<>();
+    for (RaftServer s : servers) {
+      out.put(s.getId().toString(),
+          (AppliedIndexOnly) s.getDivision(group.getGroupId()).getStateMachine());
+    }
+    return out;
+  }
+
   /** The leader's id, term and applied index now. */
   DivisionInfo leaderInfo() throws IOException {
     return leader.getDivision(group.getGroupId()).getInfo();
@@ -232,12 +248,15 @@ final class RatisFloor implements AutoCloseable {
 
   /**
    * A state machine that applies nothing: applying an entry records its position (as every
-   * state machine must) and answers an empty message. It takes no snapshot, so the log is never
-   * purged (purging removes closed segment files; a trial fills a few). Counts what it applied.
+   * state machine must) and answers an empty message. A snapshot, which the replicas' Raft
+   * properties trigger as they do a replica's, is that position alone (as a replica's is its
+   * store's applied position, without the store's flush), so the log behind it is purged as a
+   * replica's is, and the log cache does not grow over a long trial. Counts what it applied.
    */
   static final class AppliedIndexOnly extends BaseStateMachine {
     /** Entries applied (read by tests). */
     final AtomicLong applied = new AtomicLong();
+    private final PositionOnly storage = new PositionOnly();
 
     @Override
     public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
@@ -245,6 +264,43 @@ final class RatisFloor implements AutoCloseable {
       updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
       applied.incrementAndGet();
       return CompletableFuture.completedFuture(Message.EMPTY);
+    }
+
+    @Override
+    public StateMachineStorage getStateMachineStorage() {
+      return storage;
+    }
+
+    @Override
+    public long takeSnapshot() {
+      TermIndex last = getLastAppliedTermIndex();
+      if (last == null || last.getIndex() < 0) {
+        return RaftLog.INVALID_LOG_INDEX;
+      }
+      storage.latest = new FileListSnapshotInfo(List.of(), last);
+      return last.getIndex();
+    }
+  }
+
+  /** Ratis' view of the floor's snapshots: the last one's position, no files. */
+  private static final class PositionOnly implements StateMachineStorage {
+    volatile SnapshotInfo latest;
+
+    @Override
+    public void init(RaftStorage raftStorage) {
+    }
+
+    @Override
+    public SnapshotInfo getLatestSnapshot() {
+      return latest;
+    }
+
+    @Override
+    public void format() {
+    }
+
+    @Override
+    public void cleanupOldSnapshots(SnapshotRetentionPolicy policy) {
     }
   }
 }

@@ -30,4 +30,23 @@ class RatisFloorTest {
       assertTrue(dir.resolve("floortest" + i).toFile().isDirectory(), "a log dir per server");
     }
   }
+
+  @Test
+  void aSnapshotIsTheAppliedPositionSoTheLogBehindItCanBePurged(@TempDir Path dir)
+      throws Exception {
+    try (RatisFloor floor = RatisFloor.start(dir, "snap", 3)) {
+      floor.createKey();
+      long deadline = System.nanoTime() + 10_000_000_000L;
+      while (floor.appliedEntries().values().stream().anyMatch(a -> a < 2)
+          && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      // Nothing is appended now, so each server's applied position stays put.
+      for (RatisFloor.AppliedIndexOnly sm : floor.stateMachines().values()) {
+        long applied = sm.getLastAppliedTermIndex().getIndex();
+        assertEquals(applied, sm.takeSnapshot(), "the snapshot's index is the applied one");
+        assertEquals(applied, sm.getStateMachineStorage().getLatestSnapshot().getIndex());
+      }
+    }
+  }
 }
