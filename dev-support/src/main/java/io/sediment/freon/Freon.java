@@ -68,8 +68,10 @@ public final class Freon implements Callable<Integer> {
       description = "Measure each phase for N operations (all clients together).")
   long count;
 
-  @Option(names = "--warmup", paramLabel = "D", defaultValue = "5s",
-      description = "Unmeasured load before each phase (default ${DEFAULT-VALUE}; 0s: none).")
+  @Option(names = "--warmup", paramLabel = "D", defaultValue = "30s",
+      description = "Unmeasured load before each phase's first round (default ${DEFAULT-VALUE}, "
+          + "about what the JIT needs to compile the service's path on a small loaded machine; "
+          + "0s: none).")
   String warmup;
 
   @Option(names = "--rounds", paramLabel = "R", defaultValue = "1",
