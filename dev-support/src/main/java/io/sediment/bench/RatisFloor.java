@@ -3,6 +3,7 @@ package io.sediment.bench;
 import io.sediment.om.grpc.WriteRequests;
 import io.sediment.om.ha.HaOptions;
 import io.sediment.om.ha.HaPeers;
+import io.sediment.om.ha.PositionSnapshots;
 import io.sediment.om.ha.ReplicaProperties;
 import io.sediment.proto.om.CommitKeyRequest;
 import io.sediment.proto.om.OmLogEntry;
@@ -35,11 +36,8 @@ import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.server.protocol.TermIndex;
 import org.apache.ratis.server.raftlog.RaftLog;
-import org.apache.ratis.statemachine.SnapshotInfo;
-import org.apache.ratis.statemachine.SnapshotRetentionPolicy;
 import org.apache.ratis.statemachine.StateMachineStorage;
 import org.apache.ratis.statemachine.TransactionContext;
-import org.apache.ratis.statemachine.impl.FileListSnapshotInfo;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
@@ -256,7 +254,7 @@ final class RatisFloor implements AutoCloseable {
   static final class AppliedIndexOnly extends BaseStateMachine {
     /** Entries applied (read by tests). */
     final AtomicLong applied = new AtomicLong();
-    private final PositionOnly storage = new PositionOnly();
+    private final PositionSnapshots storage = new PositionSnapshots();
 
     @Override
     public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
@@ -277,30 +275,8 @@ final class RatisFloor implements AutoCloseable {
       if (last == null || last.getIndex() < 0) {
         return RaftLog.INVALID_LOG_INDEX;
       }
-      storage.latest = new FileListSnapshotInfo(List.of(), last);
+      storage.record(last);
       return last.getIndex();
-    }
-  }
-
-  /** Ratis' view of the floor's snapshots: the last one's position, no files. */
-  private static final class PositionOnly implements StateMachineStorage {
-    volatile SnapshotInfo latest;
-
-    @Override
-    public void init(RaftStorage raftStorage) {
-    }
-
-    @Override
-    public SnapshotInfo getLatestSnapshot() {
-      return latest;
-    }
-
-    @Override
-    public void format() {
-    }
-
-    @Override
-    public void cleanupOldSnapshots(SnapshotRetentionPolicy policy) {
     }
   }
 }

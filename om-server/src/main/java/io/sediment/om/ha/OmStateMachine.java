@@ -9,7 +9,6 @@ import io.sediment.om.grpc.WriteRequests;
 import io.sediment.proto.om.OmLogEntry;
 import io.sediment.proto.om.OmLogReply;
 import java.io.IOException;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
@@ -22,12 +21,9 @@ import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.protocol.TermIndex;
 import org.apache.ratis.server.raftlog.RaftLog;
 import org.apache.ratis.server.storage.RaftStorage;
-import org.apache.ratis.statemachine.SnapshotInfo;
-import org.apache.ratis.statemachine.SnapshotRetentionPolicy;
 import org.apache.ratis.statemachine.StateMachineStorage;
 import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
-import org.apache.ratis.statemachine.impl.FileListSnapshotInfo;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.apache.ratis.util.LifeCycle;
 import org.slf4j.Logger;
@@ -62,7 +58,7 @@ final class OmStateMachine extends BaseStateMachine {
 
   private final OmMetadataStore store;
   private final WriteRequests requests;
-  private final PositionStorage storage = new PositionStorage();
+  private final PositionSnapshots storage = new PositionSnapshots();
   private final SnapshotInstall install;
   /** Held while an entry is applied, a snapshot taken or the store's files swapped. */
   private final Object storeLock = new Object();
@@ -89,7 +85,7 @@ final class OmStateMachine extends BaseStateMachine {
     store.appliedLog().lastApplied().ifPresent(p -> {
       TermIndex applied = TermIndex.valueOf(p.term(), p.index());
       setLastAppliedTermIndex(applied);
-      storage.latest = snapshotAt(applied);
+      storage.record(applied);
     });
   }
 
@@ -200,7 +196,7 @@ final class OmStateMachine extends BaseStateMachine {
     }
     store.appliedLog().recordApplied(new LogPosition(applied.getTerm(), applied.getIndex()));
     store.dbStore().flush();
-    storage.latest = snapshotAt(applied);
+    storage.record(applied);
     LOG.info("Snapshot at {}: the store's applied position, flushed", applied);
     return applied.getIndex();
   }
@@ -234,7 +230,7 @@ final class OmStateMachine extends BaseStateMachine {
         synchronized (storeLock) {
           position = install.install(copy);
           TermIndex installed = TermIndex.valueOf(position.term(), position.index());
-          storage.latest = snapshotAt(installed);
+          storage.record(installed);
           return installed;
         }
       } catch (IOException | RuntimeException e) {
@@ -249,31 +245,5 @@ final class OmStateMachine extends BaseStateMachine {
   public void close() throws IOException {
     installs.shutdownNow();
     super.close();
-  }
-
-  private static SnapshotInfo snapshotAt(TermIndex applied) {
-    return new FileListSnapshotInfo(List.of(), applied);
-  }
-
-  /** Ratis' view of this replica's snapshots: only the store's applied position, no files. */
-  private static final class PositionStorage implements StateMachineStorage {
-    volatile SnapshotInfo latest;
-
-    @Override
-    public void init(RaftStorage raftStorage) {
-    }
-
-    @Override
-    public SnapshotInfo getLatestSnapshot() {
-      return latest;
-    }
-
-    @Override
-    public void format() {
-    }
-
-    @Override
-    public void cleanupOldSnapshots(SnapshotRetentionPolicy policy) {
-    }
   }
 }
