@@ -2,6 +2,7 @@ package io.sediment.om.ha;
 
 import java.util.OptionalInt;
 import java.util.concurrent.ForkJoinPool;
+import org.slf4j.LoggerFactory;
 
 /**
  * The parallelism of the JVM's common {@link ForkJoinPool}, which a replica needs at 2 or more.
@@ -16,7 +17,7 @@ import java.util.concurrent.ForkJoinPool;
  * a {@code CompletableFuture} or the pool, which is why the {@code sediment} command calls it
  * first thing in {@code main}; an application that embeds a replica sets the property itself
  * ({@code -D}{@value #PROPERTY}{@code =2}), and {@link OmReplica} logs a warning when it finds
- * the pool below {@value #MINIMUM}.
+ * the pool below {@value #MINIMUM} ({@link #warnIfBelowMinimum()}).
  *
  * <p>Thread-safe.
  */
@@ -55,8 +56,18 @@ public final class CommonPoolParallelism {
     return OptionalInt.of(MINIMUM);
   }
 
-  /** Whether the common pool, as it runs, has at least {@value #MINIMUM} parallelism. */
-  public static boolean adequate() {
-    return ForkJoinPool.getCommonPoolParallelism() >= MINIMUM;
+  /**
+   * Logs a warning naming {@value #PROPERTY} when the running common pool's parallelism is below
+   * {@value #MINIMUM}.
+   */
+  public static void warnIfBelowMinimum() {
+    int running = ForkJoinPool.getCommonPoolParallelism();
+    if (running < MINIMUM) {
+      LoggerFactory.getLogger(CommonPoolParallelism.class).warn("The JVM's common ForkJoinPool "
+          + "has parallelism {}, below {}: Ratis then starts a thread for every asynchronous "
+          + "completion of its log, which costs a replica about half of its CPU time under load. "
+          + "Start the JVM with -D{}={} (the sediment command does so itself)", running, MINIMUM,
+          PROPERTY, MINIMUM);
+    }
   }
 }

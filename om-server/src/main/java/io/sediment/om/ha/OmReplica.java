@@ -34,8 +34,6 @@ import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One replica of a replicated Sediment OM: a Ratis server in the group {@link HaOptions} names,
@@ -114,15 +112,7 @@ public final class OmReplica implements AutoCloseable {
   }
 
   private static OmReplica start(OmMetadataStore store, HaOptions options, RaftGroup group) {
-    if (!CommonPoolParallelism.adequate()) {
-      Logger log = LoggerFactory.getLogger(OmReplica.class);
-      log.warn("The JVM's common ForkJoinPool has parallelism {}, below {}: Ratis then starts a "
-          + "thread for every asynchronous completion of its log, which costs this replica about "
-          + "half of its CPU time under load. Start the JVM with -D{}={} (the sediment command "
-          + "does so itself)", java.util.concurrent.ForkJoinPool.getCommonPoolParallelism(),
-          CommonPoolParallelism.MINIMUM, CommonPoolParallelism.PROPERTY,
-          CommonPoolParallelism.MINIMUM);
-    }
+    CommonPoolParallelism.warnIfBelowMinimum();
     RaftServer server = null;
     try {
       server = RaftServer.newBuilder()
