@@ -1,5 +1,6 @@
 package io.sediment.om;
 
+import com.google.protobuf.ByteString;
 import io.sediment.db.DBProfile;
 import io.sediment.db.DBStore;
 import io.sediment.om.bucket.Buckets;
@@ -277,6 +278,11 @@ public final class OmMetadataStore implements AutoCloseable {
   /** A committed key. See {@link ObjectKeys#lookup}. */
   public KeyInfo lookupKey(String volume, String bucket, String key) {
     return areas.objectKeys.lookup(volume, bucket, key);
+  }
+
+  /** A key as stored, for a server that forwards it. See {@link ObjectKeys#lookupEncoded}. */
+  public ByteString lookupKeyEncoded(String volume, String bucket, String key) {
+    return areas.objectKeys.lookupEncoded(volume, bucket, key);
   }
 
   /** Deletes a key. See {@link ObjectKeys#delete}. */

@@ -139,9 +139,30 @@ class PrefixAclsTest {
 
   @Test
   void prefixAclsSurviveARestart() {
-    acls.set(AclTarget.prefix(V, B, "logs/"), parse("user:bob:r"));
+    acls.set(AclTarget.prefix(V, B, "logs/"), parse("user:bob:r[DEFAULT]"));
     om = omStore.reopen();
-    assertEquals(List.of("user:bob:r"),
+    assertEquals(List.of("user:bob:r[DEFAULT]"),
         text(new OmAcls(om).get(AclTarget.prefix(V, B, "logs/"))));
+    assertEquals(List.of("user:bob:r[DEFAULT]"),
+        text(new OmAcls(om).governingPrefix(V, B, "logs/today")),
+        "a store opened with a prefix looks it up");
+    assertEquals(List.of("user:alice:a", "user:bob:r"),
+        text(put(om, V, B, "logs/today", 1).getAclsList()));
+  }
+
+  @Test
+  void aStoreThatNeverHeldAPrefixCreatesKeysWithoutSeekingForOne() {
+    put(om, V, B, "warm/up", 1);
+    long seeks = om.dbStore().getTickerCount("NUMBER_DB_SEEK");
+    put(om, V, B, "team/plan", 1);
+    assertEquals(0, om.dbStore().getTickerCount("NUMBER_DB_SEEK") - seeks,
+        "no prefix ever stored: no iterator over prefixTable");
+
+    acls.set(AclTarget.prefix(V, B, "team/"), parse("group:team:rw[DEFAULT]"));
+    acls.set(AclTarget.prefix(V, B, "team/"), List.of());
+    assertEquals(0, prefixRows());
+    assertEquals(List.of("user:alice:a", "group:staff:r"),
+        text(put(om, V, B, "team/memo", 1).getAclsList()),
+        "after the last prefix went, keys inherit their bucket's entries again");
   }
 }

@@ -76,6 +76,7 @@ public final class PrefixAcls {
         : PrefixInfo.newBuilder().setVolumeName(b.getVolumeName())
             .setBucketName(b.getBucketName()).setPrefix(prefix).setCreationTime(txn.now());
     long id = txn.allocateId();
+    ctx.prefixWritten();
     if (row == null) {
       updated.setObjectId(id);
     }
@@ -86,12 +87,16 @@ public final class PrefixAcls {
 
   /**
    * The longest stored prefix of key {@code key} in bucket {@code volume/bucket}, as the store
-   * holds it now, or null if none. One bounded seek when the bucket has no prefix; else one point
-   * read per {@code /} in the name, from the longest candidate down.
+   * holds it now, or null if none. No read while the store has never held a prefix; one bounded
+   * seek when the bucket has none; else one point read per {@code /} in the name, from the
+   * longest candidate down.
    */
   public PrefixInfo governing(String volume, String bucket, String key) {
+    if (key.isEmpty() || !ctx.prefixesMayExist()) {
+      return null;
+    }
     String bucketRows = OmKeys.bucketPrefix(volume, bucket);
-    if (key.isEmpty() || !table.hasLiveKey(bucketRows)) {
+    if (!table.hasLiveKey(bucketRows)) {
       return null;
     }
     for (int slash = key.lastIndexOf('/'); slash >= 0; slash = key.lastIndexOf('/', slash - 1)) {

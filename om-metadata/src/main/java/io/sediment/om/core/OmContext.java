@@ -3,6 +3,7 @@ package io.sediment.om.core;
 import static io.sediment.om.core.OmDBDefinition.BUCKET_TABLE;
 import static io.sediment.om.core.OmDBDefinition.DELETED_TABLE;
 import static io.sediment.om.core.OmDBDefinition.META_TABLE;
+import static io.sediment.om.core.OmDBDefinition.PREFIX_TABLE;
 import static io.sediment.om.core.OmDBDefinition.VOLUME_TABLE;
 
 import io.sediment.db.BatchOperation;
@@ -55,6 +56,12 @@ public final class OmContext {
   private final VolumeBucketCache parsedRows;
   private final Table<String, VolumeInfo> volumeTable;
   private final Table<String, BucketInfo> bucketTable;
+  /**
+   * False only while prefixTable is known to hold no row (read at open; set before any batch
+   * that writes one commits, never cleared), so the common case of no prefix ACLs at all costs
+   * no iterator per key creation.
+   */
+  private volatile boolean prefixesMayExist;
 
   public OmContext(DBStore store, OmStoreOptions options) {
     this.store = store;
@@ -74,6 +81,17 @@ public final class OmContext {
     this.volumeTable = store.getTable(VOLUME_TABLE);
     this.bucketTable = store.getTable(BUCKET_TABLE);
     this.parsedRows = new VolumeBucketCache(options.metadataCacheSize(), volumeTable, bucketTable);
+    this.prefixesMayExist = store.getTable(PREFIX_TABLE).hasLiveKey(null);
+  }
+
+  /** Whether prefixTable may hold a row: when false it holds none (see {@link #prefixWritten}). */
+  public boolean prefixesMayExist() {
+    return prefixesMayExist;
+  }
+
+  /** Called by a write that puts a prefixTable row, before its batch commits. */
+  public void prefixWritten() {
+    prefixesMayExist = true;
   }
 
   public DBStore store() {

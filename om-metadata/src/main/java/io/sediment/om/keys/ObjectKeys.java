@@ -3,6 +3,7 @@ package io.sediment.om.keys;
 import static io.sediment.om.core.OmDBDefinition.KEY_TABLE;
 import static io.sediment.om.core.OmDBDefinition.OPEN_KEY_TABLE;
 
+import com.google.protobuf.ByteString;
 import io.sediment.db.Table;
 import io.sediment.om.acl.DefaultAcls;
 import io.sediment.om.aclstore.PrefixAcls;
@@ -14,6 +15,7 @@ import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OmValidation;
 import io.sediment.om.core.OpenKeySession;
 import io.sediment.om.core.ReplicationConfigs;
+import io.sediment.om.core.StoredRows;
 import io.sediment.om.core.WriteTxn;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.KeyInfo;
@@ -35,6 +37,8 @@ public final class ObjectKeys {
 
   private final OmContext ctx;
   private final Table<String, KeyInfo> keyTable;
+  /** keyTable's rows as stored, for {@link #lookupEncoded}. */
+  private final Table<byte[], byte[]> keyRows;
   private final Table<String, KeyInfo> openKeyTable;
   private final PrefixAcls prefixes;
 
@@ -42,6 +46,7 @@ public final class ObjectKeys {
     this.ctx = ctx;
     this.prefixes = new PrefixAcls(ctx);
     this.keyTable = ctx.table(KEY_TABLE);
+    this.keyRows = ctx.store().getTable(KEY_TABLE.name());
     this.openKeyTable = ctx.table(OPEN_KEY_TABLE);
   }
 
@@ -168,6 +173,25 @@ public final class ObjectKeys {
       }
       return committed;
     });
+  }
+
+  /**
+   * The key as {@link #lookup} returns it, but as stored: a {@link KeyInfo} in protobuf's
+   * encoding, not parsed (its top level checked well-formed, {@link StoredRows}), for a caller
+   * that only forwards it. One RocksDB get, as {@link #lookup}.
+   *
+   * @throws OmException as {@link #lookup}
+   * @throws io.sediment.db.codec.CodecException if the stored row is not a well-formed message
+   */
+  public ByteString lookupEncoded(String volume, String bucket, String key) {
+    OmValidation.checkKeyArgs(volume, bucket, key);
+    ctx.requireObjectStoreBucket(null, volume, bucket);
+    byte[] row = keyRows.get(KEY_TABLE.keyCodec().toPersistedFormat(
+        OmKeys.objectKey(volume, bucket, key)));
+    if (row == null) {
+      throw missing(volume, bucket, key);
+    }
+    return StoredRows.wellFormed(row, "KeyInfo");
   }
 
   /** @throws OmException INVALID_ARGUMENT, NOT_FOUND (volume, bucket or key), UNIMPLEMENTED (FSO) */

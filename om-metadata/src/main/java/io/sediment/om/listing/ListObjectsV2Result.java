@@ -1,6 +1,7 @@
 package io.sediment.om.listing;
 
 import com.google.protobuf.ByteString;
+import io.sediment.om.core.StoredRows;
 import io.sediment.proto.om.KeyInfo;
 import java.util.List;
 

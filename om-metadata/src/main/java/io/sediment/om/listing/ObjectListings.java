@@ -12,6 +12,7 @@ import io.sediment.om.core.OmContext;
 import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OmValidation;
+import io.sediment.om.core.StoredRows;
 import io.sediment.om.listing.Cursor;
 import io.sediment.om.listing.Page;
 import io.sediment.om.listing.PageRequest;

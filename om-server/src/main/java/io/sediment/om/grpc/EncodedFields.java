@@ -5,8 +5,8 @@ import com.google.protobuf.UnknownFieldSet;
 import java.util.List;
 
 /**
- * A repeated message field whose elements are already encoded (stored rows), for a response
- * built without parsing them. Protobuf writes a message's unknown fields verbatim after its known
+ * A message field (repeated or singular) whose elements are already encoded (stored rows), for a
+ * response built without parsing them. Protobuf writes a message's unknown fields verbatim after its known
  * ones, and a reader puts a length-delimited field it knows into that field, in order, wherever it
  * appears: so a response whose field {@code n} is absent and whose unknown fields hold the
  * encodings as field {@code n} reaches the client exactly as if the field had been set, with no
@@ -16,6 +16,14 @@ import java.util.List;
 final class EncodedFields {
 
   private EncodedFields() {
+  }
+
+  /**
+   * The unknown-field set that encodes {@code element} as singular message field {@code number}
+   * (one occurrence, which a reader parses into the field).
+   */
+  static UnknownFieldSet single(int number, ByteString element) {
+    return repeated(number, List.of(element));
   }
 
   /** The unknown-field set that encodes {@code elements} as repeated field {@code number}. */

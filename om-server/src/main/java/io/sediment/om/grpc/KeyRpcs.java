@@ -101,8 +101,11 @@ record KeyRpcs(OmMetadataStore store, WireValues wire) {
   }
 
   LookupKeyResponse lookupKey(LookupKeyRequest req) {
+    // The key goes out as stored, without a parse and an encoding (EncodedFields).
     return LookupKeyResponse.newBuilder()
-        .setKey(store.lookupKey(req.getVolume(), req.getBucket(), req.getKey())).build();
+        .setUnknownFields(EncodedFields.single(LookupKeyResponse.KEY_FIELD_NUMBER,
+            store.lookupKeyEncoded(req.getVolume(), req.getBucket(), req.getKey())))
+        .build();
   }
 
   DeleteKeyResponse deleteKey(DeleteKeyRequest req) {

@@ -1,4 +1,4 @@
-package io.sediment.om.listing;
+package io.sediment.om.core;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package io.sediment.om.listing;
+package io.sediment.om.core;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedInputStream;
@@ -9,10 +9,10 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * Stored protobuf rows handed on as they are, for a listing that only forwards them: a page of a
- * thousand keys then costs no parse and no re-encoding on the server. Stateless.
+ * Stored protobuf rows handed on as they are, for a read that only forwards them (a lookup, a
+ * listing page): a key then costs no parse and no re-encoding on the server. Stateless.
  */
-final class StoredRows {
+public final class StoredRows {
 
   private StoredRows() {
   }
@@ -25,7 +25,7 @@ final class StoredRows {
    * @param what the row's message type, for the error
    * @throws CodecException if the row does not skim as a message
    */
-  static ByteString wellFormed(byte[] row, String what) {
+  public static ByteString wellFormed(byte[] row, String what) {
     try {
       CodedInputStream in = CodedInputStream.newInstance(row);
       in.skipMessage();
@@ -42,7 +42,7 @@ final class StoredRows {
    *
    * @throws CodecException if a row does not parse
    */
-  static List<KeyInfo> keyInfos(List<ByteString> rows) {
+  public static List<KeyInfo> keyInfos(List<ByteString> rows) {
     return rows.stream()
         .map(b -> OmDBDefinition.KEY_TABLE.valueCodec().fromPersistedFormat(b.toByteArray()))
         .toList();

@@ -1,9 +1,14 @@
 package io.sediment.om.grpc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.sediment.om.core.OmDBDefinition;
+import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OpenKeySession;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
@@ -11,6 +16,8 @@ import io.sediment.proto.om.ListObjectsV1Request;
 import io.sediment.proto.om.ListObjectsV1Response;
 import io.sediment.proto.om.ListObjectsV2Request;
 import io.sediment.proto.om.ListObjectsV2Response;
+import io.sediment.proto.om.LookupKeyRequest;
+import io.sediment.proto.om.LookupKeyResponse;
 import io.sediment.proto.om.OmAcl;
 import io.sediment.proto.om.ReplicationConfig;
 import io.sediment.proto.om.ReplicationFactor;
@@ -18,14 +25,16 @@ import io.sediment.proto.om.ReplicationType;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * ListObjects V1 and V2 keys leave the server as stored, as unknown fields of the response: a
- * client reads exactly the response whose contents were set, every field of every key included.
+ * LookupKey's key and ListObjects V1 and V2 keys leave the server as stored, as unknown fields of
+ * the response: a client reads exactly the response whose key or contents were set, every field
+ * of every key included; a stored row that is not a message fails the call, naming its type.
  */
-class ListObjectsWireTest {
+class StoredKeyWireTest {
 
   @TempDir
   Path dir;
@@ -59,6 +68,44 @@ class ListObjectsWireTest {
     assertEquals(ListObjectsV2Response.parseFrom(ListObjectsV2Response.newBuilder()
         .setUnknownFields(EncodedFields.repeated(1, List.of())).build().toByteArray()),
         ListObjectsV2Response.getDefaultInstance(), "an empty page");
+  }
+
+  @Test
+  void aLookedUpKeyReachesTheClientWithEveryField() throws Exception {
+    try (GrpcFixture f = new GrpcFixture(dir.resolve("om"))) {
+      f.store.createVolume("vol", "alice");
+      f.store.createBucket("vol", "bkt", BucketLayout.OBJECT_STORE, null, 0);
+      OpenKeySession s = f.store.openKey("vol", "bkt", "photos/cat.jpg", "alice");
+      f.store.commitKey("vol", "bkt", "photos/cat.jpg", s.clientId(), 4096,
+          Map.of("color", "blue", "owner-team", "ops"));
+
+      LookupKeyResponse r = f.om.lookupKey(LookupKeyRequest.newBuilder().setVolume("vol")
+          .setBucket("bkt").setKey("photos/cat.jpg").build());
+      assertEquals(f.store.lookupKey("vol", "bkt", "photos/cat.jpg"), r.getKey());
+      assertEquals(Map.of("color", "blue", "owner-team", "ops"), r.getKey().getMetadataMap());
+      assertTrue(r.getUnknownFields().asMap().isEmpty(), "nothing left unknown to the reader");
+      assertTrue(r.getKey().getUnknownFields().asMap().isEmpty());
+    }
+  }
+
+  @Test
+  void aStoredKeyThatIsNotAMessageFailsItsLookupNamingTheType() throws Exception {
+    try (GrpcFixture f = new GrpcFixture(dir.resolve("om"))) {
+      f.store.createVolume("vol", "alice");
+      f.store.createBucket("vol", "bkt", BucketLayout.OBJECT_STORE, null, 0);
+      byte[] key = OmDBDefinition.KEY_TABLE.keyCodec()
+          .toPersistedFormat(OmKeys.objectKey("vol", "bkt", "broken"));
+      // A length-delimited field 1 that claims 100 bytes and has 2.
+      f.store.dbStore().getTable(OmDBDefinition.KEY_TABLE.name())
+          .put(key, new byte[] {0x0a, 100, 'a', 'b'});
+
+      StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
+          () -> f.om.lookupKey(LookupKeyRequest.newBuilder().setVolume("vol").setBucket("bkt")
+              .setKey("broken").build()));
+      assertEquals(Status.Code.INTERNAL, e.getStatus().getCode());
+      assertTrue(e.getStatus().getDescription().contains("KeyInfo"),
+          e.getStatus().getDescription());
+    }
   }
 
   @Test
