@@ -488,7 +488,8 @@ def replication(results):
                 ("single: one server, SyncPolicy.DURABLE (group-committed WAL fsync)", "single",
                  str(h)),
                 ("replicated3: three replicas of a Ratis group, each Raft log fsynced, stores "
-                 "PROCESS_CRASH_SAFE; clients send to the leader", "replicated3", str(h)),
+                 "without a WAL (REPLAYED_FROM_LOG); clients send to the leader", "replicated3",
+                 str(h)),
                 ("ratisFloor: three bare Ratis servers, replicas' Raft properties, no-op state "
                  "machine; the 2 entries of a key appended in-process on the leader (no gRPC, no "
                  "store)", "ratisFloor", "—")]:

@@ -38,8 +38,8 @@ final class ServeStoreOptions {
 
   @Option(names = "--sync", paramLabel = "POLICY", defaultValue = "DURABLE",
       description = "When a write is acknowledged: DURABLE (after a group-committed WAL fsync) or "
-          + "PROCESS_CRASH_SAFE; a replica (--ha-id) is always PROCESS_CRASH_SAFE, its Raft log "
-          + "being durable (default: ${DEFAULT-VALUE}).")
+          + "PROCESS_CRASH_SAFE; a replica (--ha-id) ignores it: its store runs without a WAL "
+          + "(REPLAYED_FROM_LOG), its Raft log being durable (default: ${DEFAULT-VALUE}).")
   SyncPolicy sync;
 
   @Option(names = "--list-token-max-age", paramLabel = "DURATION", defaultValue = "1d",
@@ -105,6 +105,13 @@ final class ServeStoreOptions {
       throw new CommandLine.ParameterException(cmd, "--block-cache-size must be at least 1MiB: "
           + blockCacheBytes);
     }
+    if (sync == SyncPolicy.REPLAYED_FROM_LOG) {
+      // Without a WAL a crash loses the writes since the last flush; only a replica has a log
+      // that brings them back, and it picks the policy itself.
+      throw new CommandLine.ParameterException(cmd, "--sync must be DURABLE or "
+          + "PROCESS_CRASH_SAFE: REPLAYED_FROM_LOG is what a replica (--ha-id) runs, its Raft "
+          + "log bringing back what a crash loses");
+    }
     replication(cmd);
     if (rocksdbOptions != null && !(Files.isRegularFile(rocksdbOptions)
         && Files.isReadable(rocksdbOptions))) {
@@ -131,14 +138,15 @@ final class ServeStoreOptions {
   }
 
   /**
-   * The store's settings; a {@code replica} acknowledges writes once its Raft log has them, so its
-   * store need not sync its own WAL ({@link SyncPolicy#PROCESS_CRASH_SAFE} whatever --sync says).
+   * The store's settings; a {@code replica} acknowledges writes once its Raft log has them and
+   * replays the log after a crash, so its store needs no WAL of its own
+   * ({@link SyncPolicy#REPLAYED_FROM_LOG} whatever --sync says).
    */
   OmStoreOptions storeOptions(boolean replica) {
     return OmStoreOptions.defaults()
         .withMaxListSize(pageCap)
         .withTokenMaxAge(listTokenMaxAge)
-        .withSyncPolicy(replica ? SyncPolicy.PROCESS_CRASH_SAFE : sync)
+        .withSyncPolicy(replica ? SyncPolicy.REPLAYED_FROM_LOG : sync)
         .withMaxPathDepth(maxPathDepth)
         .withMetadataCacheSize(metadataCacheSize)
         .withDefaultReplication(ReplicationText.parse(defaultReplicationType,

@@ -63,8 +63,9 @@ import org.openjdk.jmh.runner.IterationType;
  *       (a write is acknowledged after its group-committed WAL fsync), as {@code sediment serve}
  *       runs by default.
  *   <li>{@code replicated3}: three replicas in this JVM, each an {@link OmReplica} (its own Raft
- *       log, fsynced by Ratis) over its own store with {@link SyncPolicy#PROCESS_CRASH_SAFE} and
- *       an {@link OmGrpcServer} with {@link ReplicaRequests}, as {@code serve --ha-id} runs them
+ *       log, fsynced by Ratis) over its own store with {@link SyncPolicy#REPLAYED_FROM_LOG}
+ *       ({@link #replicaSync}) and an {@link OmGrpcServer} with {@link ReplicaRequests}, as
+ *       {@code serve --ha-id} runs them
  *       (default election timeout); a write is acknowledged once a majority holds it in its log
  *       and the leader has applied it.
  *   <li>{@code ratisFloor}: the floor of {@code replicated3} on this machine, {@link RatisFloor}:
@@ -102,6 +103,13 @@ public class ReplicatedWriteBenchmark {
   /** {@code single}, {@code replicated3} or {@code ratisFloor} (see the class comment). */
   @Param({"single", "replicated3", "ratisFloor"})
   public String setup;
+
+  /**
+   * The replicas' store policy in {@code replicated3}: {@code REPLAYED_FROM_LOG} (no WAL, as
+   * {@code serve --ha-id} runs them) or {@code PROCESS_CRASH_SAFE} (a WAL written, not synced).
+   */
+  @Param({"REPLAYED_FROM_LOG"})
+  public SyncPolicy replicaSync;
 
   /** Each server's handler threads ({@code serve --handler-threads}; its default is 16). */
   @Param({"16"})
@@ -163,7 +171,7 @@ public class ReplicatedWriteBenchmark {
     for (HaPeers.Peer p : peers.all()) {
       Path home = dir.resolve(p.id());
       OmMetadataStore store = OmMetadataStore.open(home.resolve("store"),
-          OmStoreOptions.defaults().withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
+          OmStoreOptions.defaults().withSyncPolicy(replicaSync));
       open.push(store);
       OmReplica replica = OmReplica.start(store, HaOptions.of(p.id(), peers, home.resolve("ratis")));
       open.push(replica);

@@ -154,6 +154,12 @@ public final class DBProfile {
   public int maxBackgroundJobs() { return maxBackgroundJobs; }
   public boolean disableAutoCompactions() { return disableAutoCompactions; }
   public boolean syncWrites() { return syncWrites; }
+  /**
+   * Whether writes skip RocksDB's write-ahead log: only a flush persists them, so a crash loses
+   * every write since the last flush. The store then flushes all its column families together
+   * (RocksDB's atomic flush), so what survives a crash is a prefix of its writes, never part of
+   * a batch. For a store whose writes are replayed from a log of their own.
+   */
   public boolean disableWal() { return disableWal; }
   public Optional<Path> optionsFile() { return Optional.ofNullable(optionsFile); }
 

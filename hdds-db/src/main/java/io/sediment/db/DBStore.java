@@ -61,7 +61,10 @@ public interface DBStore extends AutoCloseable {
   /** Flushes every table's memtable to SST files and waits. */
   void flush();
 
-  /** Flushes one table's memtable and waits. */
+  /**
+   * Flushes one table's memtable and waits; a store without a WAL ({@link DBProfile#disableWal()})
+   * flushes every table's, together, since a flush of some would persist part of a batch.
+   */
   void flush(String table);
 
   /**

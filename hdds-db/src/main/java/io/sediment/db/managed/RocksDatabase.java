@@ -306,11 +306,15 @@ public final class RocksDatabase implements AutoCloseable {
     calls.write("syncWal", "WAL sync failed", RocksDB::syncWal);
   }
 
-  /** Flushes the memtables of the given families (all when none given) and waits. */
+  /**
+   * Flushes the memtables of the given families (all when none given) and waits. A store without
+   * a WAL always flushes all of them, together: flushing some would persist part of a batch.
+   */
   public void flush(ColumnFamily... cfs) {
+    boolean all = cfs.length == 0 || options.writeOptions().disableWAL();
     calls.write("flush", "flush failed", rocks -> {
       List<ColumnFamilyHandle> list = new ArrayList<>();
-      for (ColumnFamily cf : cfs.length == 0 ? families.values().toArray(new ColumnFamily[0]) : cfs) {
+      for (ColumnFamily cf : all ? families.values().toArray(new ColumnFamily[0]) : cfs) {
         list.add(handle(cf));
       }
       rocks.flush(options.flushOptions(), list);

@@ -118,6 +118,10 @@ final class RocksOptions implements AutoCloseable {
       dbOptions.setBytesPerSync(1L << 20);
     }
     dbOptions.setCreateMissingColumnFamilies(true);
+    // Without a WAL only a flush persists a write, and a crash leaves each family at its last
+    // flush: flushing all of them together keeps a batch across families all or nothing, as WAL
+    // replay does otherwise. Forced over an OPTIONS file, like the recovery mode.
+    dbOptions.setAtomicFlush(profile.disableWal());
     dbOptions.setStatistics(statistics);
     dbOptions.setInfoLogLevel(InfoLogLevel.WARN_LEVEL);
     dbOptions.setKeepLogFileNum(5);

@@ -85,7 +85,7 @@ final class ReplicaCluster implements AutoCloseable {
 
   /**
    * As above, each replica's store opened with {@code storeOptions.apply(id)} (its sync policy
-   * always PROCESS_CRASH_SAFE, as a replica's is).
+   * always REPLAYED_FROM_LOG, as a replica's is).
    */
   ReplicaCluster(Path root, int size, Duration electionTimeout, boolean followerReads,
       boolean serveGrpc, long snapshotEvery, TlsMaterial tls,
@@ -145,7 +145,7 @@ final class ReplicaCluster implements AutoCloseable {
     HaPeers known = joiner == null ? peers : HaPeers.parse(
         peers + "," + joiner.id() + "=" + joiner.raftAddress() + ":" + joiner.rpcPort());
     OmMetadataStore store = OmMetadataStore.open(root.resolve(id).resolve("store"),
-        storeOptions.apply(id).withSyncPolicy(SyncPolicy.PROCESS_CRASH_SAFE));
+        storeOptions.apply(id).withSyncPolicy(SyncPolicy.REPLAYED_FROM_LOG));
     try {
       HaOptions options = HaOptions.of(id, known, root.resolve(id).resolve("ratis"))
           .withElectionTimeout(electionTimeout)

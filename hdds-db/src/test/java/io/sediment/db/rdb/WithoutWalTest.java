@@ -1,0 +1,62 @@
+package io.sediment.db.rdb;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.sediment.db.DBProfile;
+import io.sediment.db.DBStore;
+import io.sediment.db.DBStoreBuilder;
+import io.sediment.db.TombstonePolicy;
+import io.sediment.db.stats.TableTombstoneStats;
+import io.sediment.db.testing.TestStores;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A store without a WAL ({@link DBProfile#disableWal()}) persists writes only by flushing, so it
+ * never flushes one table alone: a batch across tables would survive a crash in part. Flushing
+ * one table of such a store flushes them all; a store with a WAL flushes just the one.
+ */
+class WithoutWalTest {
+
+  @TempDir
+  Path dir;
+
+  private static DBStore open(Path path, boolean disableWal) {
+    return DBStoreBuilder.newBuilder(TestStores.DEFINITION).setPath(path)
+        .setProfile(TestStores.smallProfile().toBuilder().disableWal(disableWal).build())
+        .setCloseTimeout(Duration.ofSeconds(5)).setTombstonePolicy(TombstonePolicy.disabled())
+        .build();
+  }
+
+  private static int sstFiles(DBStore store, String table) {
+    return store.tombstoneStats().tables().stream().filter(t -> t.table().equals(table))
+        .mapToInt(TableTombstoneStats::sstFiles).sum();
+  }
+
+  private static void writeBothTables(DBStore store) {
+    store.getTable(TestStores.STRINGS).put("k", "v");
+    store.getTable(TestStores.BYTES).put(new byte[] {1}, new byte[] {2});
+  }
+
+  @Test
+  void flushingOneTableOfAStoreWithoutAWalFlushesEveryTable() {
+    try (DBStore store = open(dir.resolve("nowal"), true)) {
+      writeBothTables(store);
+      store.flush(TestStores.STRINGS.name());
+      assertEquals(1, sstFiles(store, TestStores.STRINGS.name()));
+      assertEquals(1, sstFiles(store, TestStores.BYTES.name()), "the other table went too");
+    }
+  }
+
+  @Test
+  void flushingOneTableOfAStoreWithAWalFlushesThatTableOnly() {
+    try (DBStore store = open(dir.resolve("wal"), false)) {
+      writeBothTables(store);
+      store.flush(TestStores.STRINGS.name());
+      assertEquals(1, sstFiles(store, TestStores.STRINGS.name()));
+      assertEquals(0, sstFiles(store, TestStores.BYTES.name()));
+    }
+  }
+}
