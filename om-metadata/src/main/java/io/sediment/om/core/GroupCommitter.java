@@ -43,7 +43,7 @@ public final class GroupCommitter {
   }
 
   /**
-   * Blocks until {@code ticket}'s write is durable (at once under {@link SyncPolicy#PROCESS_CRASH_SAFE}).
+   * Blocks until {@code ticket}'s write is durable (at once under a policy other than DURABLE).
    * Not interruptible: the write is already applied, and its caller must not be told otherwise
    * before it is durable; an interrupt that arrives meanwhile is kept (the thread's flag is set
    * again on return).
