@@ -35,28 +35,24 @@ class WithoutWalTest {
         .mapToInt(TableTombstoneStats::sstFiles).sum();
   }
 
-  private static void writeBothTables(DBStore store) {
-    store.getTable(TestStores.STRINGS).put("k", "v");
-    store.getTable(TestStores.BYTES).put(new byte[] {1}, new byte[] {2});
+  /** Writes a row to each table, flushes the strings table, and counts the bytes table's files. */
+  private int bytesFilesAfterFlushingStrings(String name, boolean disableWal) {
+    try (DBStore store = open(dir.resolve(name), disableWal)) {
+      store.getTable(TestStores.STRINGS).put("k", "v");
+      store.getTable(TestStores.BYTES).put(new byte[] {1}, new byte[] {2});
+      store.flush(TestStores.STRINGS.name());
+      assertEquals(1, sstFiles(store, TestStores.STRINGS.name()));
+      return sstFiles(store, TestStores.BYTES.name());
+    }
   }
 
   @Test
   void flushingOneTableOfAStoreWithoutAWalFlushesEveryTable() {
-    try (DBStore store = open(dir.resolve("nowal"), true)) {
-      writeBothTables(store);
-      store.flush(TestStores.STRINGS.name());
-      assertEquals(1, sstFiles(store, TestStores.STRINGS.name()));
-      assertEquals(1, sstFiles(store, TestStores.BYTES.name()), "the other table went too");
-    }
+    assertEquals(1, bytesFilesAfterFlushingStrings("nowal", true), "the other table went too");
   }
 
   @Test
   void flushingOneTableOfAStoreWithAWalFlushesThatTableOnly() {
-    try (DBStore store = open(dir.resolve("wal"), false)) {
-      writeBothTables(store);
-      store.flush(TestStores.STRINGS.name());
-      assertEquals(1, sstFiles(store, TestStores.STRINGS.name()));
-      assertEquals(0, sstFiles(store, TestStores.BYTES.name()));
-    }
+    assertEquals(0, bytesFilesAfterFlushingStrings("wal", false));
   }
 }
