@@ -14,7 +14,6 @@ import io.sediment.om.core.OmCounter;
 import io.sediment.om.core.OmDBDefinition;
 import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmStoreOptions;
-import io.sediment.om.core.SyncPolicy;
 import io.sediment.om.core.VolumeBucketCache;
 import io.sediment.om.core.OpenKeySession;
 import io.sediment.om.fso.FsoNamespace;
@@ -88,15 +87,12 @@ public final class OmMetadataStore implements AutoCloseable {
    * Opens (creating if missing) the store in {@code dir} with {@code options} and the RocksDB
    * tuning {@code profile} (block cache, partition pinning, an OPTIONS file, ...), first finishing
    * or undoing an interrupted replacement of its files as {@link #open(Path, OmStoreOptions)}
-   * does. The store's files opened again after a replacement use the same profile, which under
-   * {@link SyncPolicy#REPLAYED_FROM_LOG} is {@code profile} without a WAL.
+   * does. Files opened again after a replacement use the same profile ({@code SyncPolicy#profile}).
    */
   public static OmMetadataStore open(Path dir, OmStoreOptions options, DBProfile profile) {
     Objects.requireNonNull(options, "options");
     Objects.requireNonNull(profile, "profile");
-    if (options.syncPolicy() == SyncPolicy.REPLAYED_FROM_LOG && !profile.disableWal()) {
-      profile = profile.toBuilder().disableWal(true).build();
-    }
+    profile = options.syncPolicy().profile(profile);
     ReplacementDirs.recover(dir);
     return new OmMetadataStore(OmAreas.open(dir, options, profile), options, profile);
   }

@@ -1,5 +1,7 @@
 package io.sediment.om.core;
 
+import io.sediment.db.DBProfile;
+
 /** When a write is acknowledged, relative to the durability of its write-ahead-log record. */
 public enum SyncPolicy {
   /**
@@ -20,5 +22,14 @@ public enum SyncPolicy {
    * from the position the store recorded with its writes ({@link AppliedLog}): a replica's, whose
    * Raft log is purged only behind a flushed snapshot. Saves the WAL's write of every batch.
    */
-  REPLAYED_FROM_LOG
+  REPLAYED_FROM_LOG;
+
+  /**
+   * The RocksDB profile a store under this policy opens with: {@code profile}, without a WAL
+   * under {@link #REPLAYED_FROM_LOG}.
+   */
+  public DBProfile profile(DBProfile profile) {
+    return this == REPLAYED_FROM_LOG && !profile.disableWal()
+        ? profile.toBuilder().disableWal(true).build() : profile;
+  }
 }
