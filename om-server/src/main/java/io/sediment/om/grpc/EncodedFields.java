@@ -6,11 +6,11 @@ import java.util.List;
 
 /**
  * A message field (repeated or singular) whose elements are already encoded (stored rows), for a
- * response built without parsing them. Protobuf writes a message's unknown fields verbatim after its known
- * ones, and a reader puts a length-delimited field it knows into that field, in order, wherever it
- * appears: so a response whose field {@code n} is absent and whose unknown fields hold the
- * encodings as field {@code n} reaches the client exactly as if the field had been set, with no
- * server-side parse or re-encoding. The server-side message object shows the field empty; only
+ * response built without parsing them. Protobuf writes a message's unknown fields verbatim after
+ * its known ones, and a reader puts a length-delimited field it knows into that field, in order,
+ * wherever it appears: so a response whose field {@code n} is absent and whose unknown fields hold
+ * the encodings as field {@code n} reaches the client exactly as if the field had been set, with
+ * no server-side parse or re-encoding. The server-side message object shows the field empty; only
  * its encoding carries the elements. Stateless.
  */
 final class EncodedFields {
