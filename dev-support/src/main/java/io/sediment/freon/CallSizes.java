@@ -11,6 +11,9 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class CallSizes {
 
+  /** Calls of each kind whose sizes are recorded; the means of the first this many stand for all. */
+  static final int SAMPLE = 1_000;
+
   private final Map<OpType, LongAdder[][]> sums = new EnumMap<>(OpType.class);
 
   CallSizes() {
@@ -23,6 +26,14 @@ final class CallSizes {
       }
       sums.put(t, s);
     }
+  }
+
+  /**
+   * Whether call {@code call} of {@code type} is still to be recorded: fewer than {@link #SAMPLE}
+   * were (a few more may be, by threads that asked at once).
+   */
+  boolean sampling(OpType type, int call) {
+    return sums.get(type)[call][0].sum() < SAMPLE;
   }
 
   /** Records one call {@code call} of {@code type} with these sizes in bytes. */

@@ -2,6 +2,7 @@ package io.sediment.freon;
 
 import io.sediment.om.purge.OmPurges;
 import io.sediment.om.service.PurgePacing;
+import io.sediment.proto.om.KeyView;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -84,6 +85,11 @@ public final class Freon implements Callable<Integer> {
       description = "Which existing keys lookups and pages touch: uniform, zipfian (skew 0.99, "
           + "the first keys hottest) or sequential (default ${DEFAULT-VALUE}).")
   String distributionName;
+
+  @Option(names = "--list-view", paramLabel = "VIEW", defaultValue = "basic",
+      description = "What ListObjectsV2 pages return of each key: basic (the fields an S3 "
+          + "listing shows, as an S3 gateway asks) or full (default ${DEFAULT-VALUE}).")
+  String listViewName;
 
   @Option(names = "--prefill", paramLabel = "N", defaultValue = "10000",
       description = "Keys written before the run (not measured; default ${DEFAULT-VALUE}).")
@@ -224,6 +230,7 @@ public final class Freon implements Callable<Integer> {
       throw bad("mixed lists pages: it needs --prefill of at least "
           + (KeySpace.PAGE + 2L * clients));
     }
+    listView(); // checked before any store is built
     Distribution distribution;
     try {
       distribution = Distribution.named(distributionName, Math.max(prefill, files));
@@ -268,6 +275,7 @@ public final class Freon implements Callable<Integer> {
       settings.put("stop", count > 0 ? count + " ops" : format(stop.duration()));
       settings.put("warmup", format(warm));
       settings.put("distribution", distributionName);
+      settings.put("list_view", listViewName);
       settings.put("prefill", prefill);
       settings.put("fso_prefill", files);
       settings.put("target", t.describe());
@@ -297,6 +305,18 @@ public final class Freon implements Callable<Integer> {
     return 0;
   }
 
+  /** The {@code --list-view} as the request's enum. */
+  private KeyView listView() {
+    switch (listViewName) {
+      case "basic":
+        return KeyView.KEY_VIEW_BASIC;
+      case "full":
+        return KeyView.KEY_VIEW_FULL;
+      default:
+        throw bad("--list-view must be basic or full: " + listViewName);
+    }
+  }
+
   /** Measures the phases on a prepared target and prints (and writes) the summary. */
   private void run(FreonTarget t, Workload workload, Map<String, Object> settings,
       Distribution distribution, LoadDriver.Stop perRound, Duration warm,
@@ -304,7 +324,7 @@ public final class Freon implements Callable<Integer> {
       throws IOException, InterruptedException {
     KeySpace keys = new KeySpace(prefill, files, tag, 2L * clients, false);
     CallSizes sizes = new CallSizes();
-    OpExecutor service = new ServiceCalls(t.channel(), names, keys, sizes);
+    OpExecutor service = new ServiceCalls(t.channel(), names, keys, sizes, listView());
     boolean floors = !noFloors && t.raw() != null && purge == null;
     KeySpace echoKeys = new KeySpace(prefill, files, tag + "f", 2L * clients, true);
     KeySpace rawKeys = new KeySpace(prefill, files, tag + "r", 2L * clients, true);

@@ -1,10 +1,12 @@
 package io.sediment.freon;
 
+import com.google.protobuf.MessageLite;
 import io.grpc.Channel;
 import io.sediment.proto.om.CommitKeyRequest;
 import io.sediment.proto.om.CommitKeyResponse;
 import io.sediment.proto.om.DeleteKeyRequest;
 import io.sediment.proto.om.DeleteKeyResponse;
+import io.sediment.proto.om.KeyView;
 import io.sediment.proto.om.ListObjectsV2Request;
 import io.sediment.proto.om.ListObjectsV2Response;
 import io.sediment.proto.om.ListStatusRequest;
@@ -17,7 +19,9 @@ import io.sediment.proto.om.OpenKeyResponse;
 
 /**
  * The measured work: each operation through OmService over one channel, recording the sizes of
- * its calls for the echo floor. Thread-safe (one stub, shared).
+ * its calls for the echo floor (of a sample: a parsed response's size is computed field by field,
+ * work a real client does not do). ListObjectsV2 pages ask for one {@link KeyView}. Thread-safe
+ * (one stub, shared).
  *
  * <p>A delete is one DeleteKey; a batch delete RPC would be one more {@link OpType} here (with
  * its echo of the same sizes and a raw floor of one synced batch holding the same rows).
@@ -33,14 +37,16 @@ final class ServiceCalls implements OpExecutor {
   private final String fsoBucket;
   private final KeySpace keys;
   private final CallSizes sizes;
+  private final KeyView listView;
 
-  ServiceCalls(Channel channel, Names names, KeySpace keys, CallSizes sizes) {
+  ServiceCalls(Channel channel, Names names, KeySpace keys, CallSizes sizes, KeyView listView) {
     this.om = OmServiceGrpc.newBlockingStub(channel);
     this.volume = names.volume();
     this.bucket = names.bucket();
     this.fsoBucket = names.fsoBucket();
     this.keys = keys;
     this.sizes = sizes;
+    this.listView = listView;
   }
 
   @Override
@@ -50,13 +56,12 @@ final class ServiceCalls implements OpExecutor {
         OpenKeyRequest open = OpenKeyRequest.newBuilder().setVolume(volume).setBucket(bucket)
             .setKey(op.name()).build();
         OpenKeyResponse opened = om.openKey(open);
-        sizes.record(OpType.CREATE, 0, open.getSerializedSize(), opened.getSerializedSize());
+        record(OpType.CREATE, 0, open, opened);
         CommitKeyRequest commit = CommitKeyRequest.newBuilder().setVolume(volume)
             .setBucket(bucket).setKey(op.name()).setClientId(opened.getClientId())
             .setDataSize(DATA_SIZE).build();
         CommitKeyResponse committed = om.commitKey(commit);
-        sizes.record(OpType.CREATE, 1, commit.getSerializedSize(),
-            committed.getSerializedSize());
+        record(OpType.CREATE, 1, commit, committed);
         keys.created(op.name());
         return;
       }
@@ -64,19 +69,20 @@ final class ServiceCalls implements OpExecutor {
         LookupKeyRequest r = LookupKeyRequest.newBuilder().setVolume(volume).setBucket(bucket)
             .setKey(op.name()).build();
         LookupKeyResponse a = om.lookupKey(r);
-        sizes.record(OpType.LOOKUP, 0, r.getSerializedSize(), a.getSerializedSize());
+        record(OpType.LOOKUP, 0, r, a);
         return;
       }
       case LIST:
       case LIST_DELIMITER: {
         ListObjectsV2Request.Builder b = ListObjectsV2Request.newBuilder().setVolume(volume)
-            .setBucket(bucket).setStartAfter(op.name()).setMaxKeys(KeySpace.PAGE);
+            .setBucket(bucket).setStartAfter(op.name()).setMaxKeys(KeySpace.PAGE)
+            .setView(listView);
         if (op.type() == OpType.LIST_DELIMITER) {
           b.setDelimiter("/");
         }
         ListObjectsV2Request r = b.build();
         ListObjectsV2Response a = om.listObjectsV2(r);
-        sizes.record(op.type(), 0, r.getSerializedSize(), a.getSerializedSize());
+        record(op.type(), 0, r, a);
         return;
       }
       case LIST_STATUS: {
@@ -84,18 +90,24 @@ final class ServiceCalls implements OpExecutor {
             .setBucket(fsoBucket).setPath("").setStartKey(op.name())
             .setNumEntries(KeySpace.PAGE).build();
         ListStatusResponse a = om.listStatus(r);
-        sizes.record(OpType.LIST_STATUS, 0, r.getSerializedSize(), a.getSerializedSize());
+        record(OpType.LIST_STATUS, 0, r, a);
         return;
       }
       case DELETE: {
         DeleteKeyRequest r = DeleteKeyRequest.newBuilder().setVolume(volume).setBucket(bucket)
             .setKey(op.name()).build();
         DeleteKeyResponse a = om.deleteKey(r);
-        sizes.record(OpType.DELETE, 0, r.getSerializedSize(), a.getSerializedSize());
+        record(OpType.DELETE, 0, r, a);
         return;
       }
       default:
         throw new AssertionError(op.type());
+    }
+  }
+
+  private void record(OpType type, int call, MessageLite request, MessageLite response) {
+    if (sizes.sampling(type, call)) {
+      sizes.record(type, call, request.getSerializedSize(), response.getSerializedSize());
     }
   }
 }

@@ -99,6 +99,7 @@ class FreonTest {
     if (workload.equals("list")) {
       assertEquals(3, map(map(json, "service"), "by_type").size(),
           "list, list with a delimiter and ListStatus");
+      assertEquals("basic", json.get("list_view"));
     }
   }
 
@@ -120,6 +121,7 @@ class FreonTest {
     assertEquals(2, freon("lookup", "--count", "10", "--duration", "5s").exit());
     assertEquals(2, freon("scan", "--count", "10").exit());
     assertEquals(2, freon("lookup", "--distribution", "pareto").exit());
+    assertEquals(2, freon("list", "--list-view", "light").exit());
     assertEquals(2, freon("list", "--prefill", "10").exit());
     assertEquals(2, freon("lookup", "--duration", "5").exit());
     assertEquals(2, freon("lookup", "--rounds", "0").exit());

@@ -2,6 +2,7 @@ package io.sediment.om.core;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.UnsafeByteOperations;
 import io.sediment.db.codec.CodecException;
 import io.sediment.om.core.OmDBDefinition;
 import io.sediment.proto.om.KeyInfo;
@@ -18,9 +19,11 @@ public final class StoredRows {
   }
 
   /**
-   * {@code row} as an immutable copy, after checking that its top level is well-formed protobuf
+   * {@code row} as a ByteString, after checking that its top level is well-formed protobuf
    * (every tag, varint and length within the bytes). Fields are skipped, not decoded: a string
    * that is not UTF-8 or a malformed nested message passes here and fails the reader's parse.
+   * The row is wrapped, not copied: it must be an array no one writes again (as RocksDB's gets
+   * and iterators return a new one for each value).
    *
    * @param what the row's message type, for the error
    * @throws CodecException if the row does not skim as a message
@@ -34,7 +37,7 @@ public final class StoredRows {
     } catch (IOException e) {
       throw new CodecException("Not a valid " + what + ": " + e.getMessage(), e);
     }
-    return ByteString.copyFrom(row);
+    return UnsafeByteOperations.unsafeWrap(row);
   }
 
   /**

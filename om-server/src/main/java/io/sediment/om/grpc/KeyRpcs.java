@@ -24,6 +24,7 @@ import io.sediment.proto.om.DeleteKeysEntry;
 import io.sediment.proto.om.DeleteKeysRequest;
 import io.sediment.proto.om.DeleteKeysResponse;
 import io.sediment.proto.om.KeyInfo;
+import io.sediment.proto.om.KeyView;
 import io.sediment.proto.om.ListKeysRequest;
 import io.sediment.proto.om.ListKeysResponse;
 import io.sediment.proto.om.ListObjectsV1Request;
@@ -178,12 +179,13 @@ record KeyRpcs(OmMetadataStore store, WireValues wire) {
   }
 
   ListObjectsV1Response listObjectsV1(ListObjectsV1Request req) {
+    KeyView view = KeyViews.known(req.getView(), req.getViewValue());
     ListObjectsV1Result r = store.listObjectsV1(new io.sediment.om.listing.ListObjectsV1Request(
         req.getVolume(), req.getBucket(), req.getPrefix(), req.getDelimiter(), req.getMarker(),
         wire.pageSize(req.hasMaxKeys(), req.getMaxKeys())));
     return ListObjectsV1Response.newBuilder()
         .setUnknownFields(EncodedFields.repeated(ListObjectsV1Response.CONTENTS_FIELD_NUMBER,
-            r.encodedContents()))
+            KeyViews.of(view, r.encodedContents())))
         .addAllCommonPrefixes(r.commonPrefixes())
         .setIsTruncated(r.truncated())
         .setNextMarker(nz(r.nextMarker()))
@@ -191,6 +193,7 @@ record KeyRpcs(OmMetadataStore store, WireValues wire) {
   }
 
   ListObjectsV2Response listObjectsV2(ListObjectsV2Request req) {
+    KeyView view = KeyViews.known(req.getView(), req.getViewValue());
     ListObjectsV2Result r = store.listObjectsV2(new io.sediment.om.listing.ListObjectsV2Request(
         req.getVolume(), req.getBucket(), req.getPrefix(), req.getDelimiter(),
         req.getStartAfter(), wire.pageSize(req.hasMaxKeys(), req.getMaxKeys()),
@@ -198,7 +201,7 @@ record KeyRpcs(OmMetadataStore store, WireValues wire) {
     // The keys go out as stored, without a parse and an encoding each (EncodedFields).
     return ListObjectsV2Response.newBuilder()
         .setUnknownFields(EncodedFields.repeated(ListObjectsV2Response.CONTENTS_FIELD_NUMBER,
-            r.encodedContents()))
+            KeyViews.of(view, r.encodedContents())))
         .addAllCommonPrefixes(r.commonPrefixes())
         .setKeyCount(r.keyCount())
         .setIsTruncated(r.truncated())

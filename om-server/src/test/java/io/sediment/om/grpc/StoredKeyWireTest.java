@@ -12,6 +12,7 @@ import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OpenKeySession;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
+import io.sediment.proto.om.KeyView;
 import io.sediment.proto.om.ListObjectsV1Request;
 import io.sediment.proto.om.ListObjectsV1Response;
 import io.sediment.proto.om.ListObjectsV2Request;
@@ -32,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * LookupKey's key and ListObjects V1 and V2 keys leave the server as stored, as unknown fields of
  * the response: a client reads exactly the response whose key or contents were set, every field
- * of every key included; a stored row that is not a message fails the call, naming its type.
+ * of every key included; a stored row that is not a message fails the call, naming its type. The
+ * basic view sends the same rows cut down to the fields an S3 listing shows.
  */
 class StoredKeyWireTest {
 
@@ -149,6 +151,75 @@ class StoredKeyWireTest {
             : r1.getContents(r1.getContentsCount() - 1).getKeyName();
       } while (r1.getIsTruncated());
       assertEquals(expected, v1, "ListObjects V1 alike");
+    }
+  }
+
+  @Test
+  void theBasicViewSendsEachKeyWithTheListingFieldsOnly() throws Exception {
+    try (GrpcFixture f = new GrpcFixture(dir.resolve("om"))) {
+      f.store.createVolume("vol", "alice");
+      f.store.createBucket("vol", "bkt", BucketLayout.OBJECT_STORE, null, 0);
+      for (int i = 0; i < 12; i++) {
+        String key = (i % 2 == 0 ? "photos/" : "docs/") + "file" + i;
+        OpenKeySession s = f.store.openKey("vol", "bkt", key, "alice");
+        Map<String, String> metadata = i % 3 == 0 ? Map.of("color", "blue")
+            : Map.of("a-first", "x", "ETag", "etag" + i, "z-last", "y");
+        f.store.commitKey("vol", "bkt", key, s.clientId(), 10L * i, metadata);
+      }
+      List<KeyInfo> expected = new ArrayList<>();
+      for (KeyInfo full : f.store.listKeys("vol", "bkt", "", "", 100, null).items()) {
+        KeyInfo.Builder b = KeyInfo.newBuilder().setKeyName(full.getKeyName())
+            .setDataSize(full.getDataSize()).setCreationTime(full.getCreationTime())
+            .setModificationTime(full.getModificationTime()).setOwner(full.getOwner())
+            .setReplicationConfig(full.getReplicationConfig());
+        if (full.containsMetadata("ETag")) {
+          b.putMetadata("ETag", full.getMetadataOrThrow("ETag"));
+        }
+        expected.add(b.build());
+      }
+      assertEquals(12, expected.size());
+      assertTrue(expected.get(1).getDataSize() > 0 && expected.get(1).getOwner().equals("alice")
+          && expected.get(1).hasReplicationConfig() && expected.get(1).getModificationTime() > 0);
+
+      List<KeyInfo> v2 = new ArrayList<>();
+      ByteString token = ByteString.EMPTY;
+      do {
+        ListObjectsV2Response r = f.om.listObjectsV2(ListObjectsV2Request.newBuilder()
+            .setVolume("vol").setBucket("bkt").setMaxKeys(5).setContinuationToken(token)
+            .setView(KeyView.KEY_VIEW_BASIC).build());
+        assertTrue(r.getUnknownFields().asMap().isEmpty());
+        r.getContentsList().forEach(k -> assertTrue(k.getUnknownFields().asMap().isEmpty()));
+        v2.addAll(r.getContentsList());
+        token = r.getNextContinuationToken();
+      } while (!token.isEmpty());
+      assertEquals(expected, v2);
+
+      ListObjectsV1Response v1 = f.om.listObjectsV1(ListObjectsV1Request.newBuilder()
+          .setVolume("vol").setBucket("bkt").setView(KeyView.KEY_VIEW_BASIC).build());
+      assertEquals(expected, v1.getContentsList(), "ListObjects V1 alike");
+
+      ListObjectsV2Response delimited = f.om.listObjectsV2(ListObjectsV2Request.newBuilder()
+          .setVolume("vol").setBucket("bkt").setPrefix("docs/").setDelimiter("/")
+          .setView(KeyView.KEY_VIEW_BASIC).build());
+      assertEquals(expected.stream().filter(k -> k.getKeyName().startsWith("docs/")).toList(),
+          delimited.getContentsList());
+    }
+  }
+
+  @Test
+  void aViewTheServerDoesNotKnowIsInvalidArgument() throws Exception {
+    try (GrpcFixture f = new GrpcFixture(dir.resolve("om"))) {
+      f.store.createVolume("vol", "alice");
+      f.store.createBucket("vol", "bkt", BucketLayout.OBJECT_STORE, null, 0);
+      StatusRuntimeException v2 = assertThrows(StatusRuntimeException.class,
+          () -> f.om.listObjectsV2(ListObjectsV2Request.newBuilder().setVolume("vol")
+              .setBucket("bkt").setViewValue(7).build()));
+      assertEquals(Status.Code.INVALID_ARGUMENT, v2.getStatus().getCode());
+      StatusRuntimeException v1 = assertThrows(StatusRuntimeException.class,
+          () -> f.om.listObjectsV1(ListObjectsV1Request.newBuilder().setVolume("vol")
+              .setBucket("bkt").setViewValue(7).build()));
+      assertEquals(Status.Code.INVALID_ARGUMENT, v1.getStatus().getCode());
+      assertEquals("Unknown key view: 7", v1.getStatus().getDescription());
     }
   }
 }
