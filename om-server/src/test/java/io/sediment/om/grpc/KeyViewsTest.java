@@ -1,0 +1,112 @@
+package io.sediment.om.grpc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.ByteString;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.sediment.proto.om.KeyInfo;
+import io.sediment.proto.om.KeyView;
+import io.sediment.proto.om.OmAcl;
+import io.sediment.proto.om.ReplicationConfig;
+import io.sediment.proto.om.ReplicationFactor;
+import io.sediment.proto.om.ReplicationType;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The basic view of a stored key, against a model: the parsed row with every field but the basic
+ * ones cleared, for rows with and without each field, any metadata and any ACLs.
+ */
+class KeyViewsTest {
+
+  @Test
+  void theBasicViewOfAnyRowIsTheRowWithOnlyTheBasicFields() throws Exception {
+    SplittableRandom random = new SplittableRandom(7);
+    for (int i = 0; i < 2_000; i++) {
+      KeyInfo row = randomKey(random);
+      KeyInfo cut = KeyInfo.parseFrom(KeyViews.basic(row.toByteString()));
+      assertEquals(model(row), cut, "row " + i + ": " + row);
+      assertTrue(cut.getUnknownFields().asMap().isEmpty());
+    }
+  }
+
+  @Test
+  void theFullViewIsTheRowsThemselvesAndAnUnknownViewIsRefused() {
+    List<ByteString> rows = List.of(ByteString.copyFromUtf8("anything"));
+    assertSame(rows, KeyViews.of(KeyView.KEY_VIEW_FULL, rows));
+    StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
+        () -> KeyViews.known(KeyView.UNRECOGNIZED, 9));
+    assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+    assertEquals("Unknown key view: 9", e.getStatus().getDescription());
+  }
+
+  @Test
+  void aRowThatDoesNotSkimIsADefectNotASilentCut() {
+    // A length-delimited field 3 that claims 100 bytes and has 2.
+    ByteString broken = ByteString.copyFrom(new byte[] {0x1a, 100, 'a', 'b'});
+    assertThrows(IllegalStateException.class, () -> KeyViews.basic(broken));
+  }
+
+  /** What the basic view keeps of {@code row}. */
+  private static KeyInfo model(KeyInfo row) {
+    KeyInfo.Builder b = KeyInfo.newBuilder().setKeyName(row.getKeyName())
+        .setDataSize(row.getDataSize()).setCreationTime(row.getCreationTime())
+        .setModificationTime(row.getModificationTime()).setOwner(row.getOwner());
+    if (row.hasReplicationConfig()) {
+      b.setReplicationConfig(row.getReplicationConfig());
+    }
+    if (row.containsMetadata("ETag")) {
+      b.putMetadata("ETag", row.getMetadataOrThrow("ETag"));
+    }
+    return b.build();
+  }
+
+  private static KeyInfo randomKey(SplittableRandom r) {
+    KeyInfo.Builder b = KeyInfo.newBuilder();
+    if (r.nextBoolean()) {
+      b.setVolumeName("vol" + r.nextInt(10)).setBucketName("bkt" + r.nextInt(10));
+    }
+    if (r.nextInt(10) > 0) {
+      b.setKeyName("dir/key-" + r.nextInt(1_000_000));
+    }
+    if (r.nextBoolean()) {
+      b.setDataSize(r.nextLong(1L << 50));
+    }
+    b.setObjectId(r.nextLong(1L << 40)).setParentId(r.nextInt(3)).setUpdateId(r.nextInt(100));
+    if (r.nextBoolean()) {
+      b.setCreationTime(1_700_000_000_000L + r.nextInt(1_000_000));
+    }
+    if (r.nextBoolean()) {
+      b.setModificationTime(1_700_000_000_000L + r.nextInt(1_000_000));
+    }
+    if (r.nextBoolean()) {
+      b.setOwner("owner" + r.nextInt(5));
+    }
+    b.setClientId(r.nextInt(2) * r.nextLong(1L << 40));
+    if (r.nextBoolean()) {
+      b.setFileName("key-" + r.nextInt(100));
+    }
+    int metadata = r.nextInt(4);
+    for (int m = 0; m < metadata; m++) {
+      b.putMetadata(List.of("ETag", "color", "ETags", "etag", "z").get(r.nextInt(5)),
+          "v" + r.nextInt(1000));
+    }
+    if (r.nextBoolean()) {
+      b.setDeletionTime(r.nextInt(1_000_000));
+    }
+    int acls = r.nextInt(3);
+    for (int a = 0; a < acls; a++) {
+      b.addAcls(OmAcl.newBuilder().setName("user" + a).build());
+    }
+    if (r.nextInt(4) > 0) {
+      b.setReplicationConfig(ReplicationConfig.newBuilder().setType(ReplicationType.RATIS)
+          .setFactor(r.nextBoolean() ? ReplicationFactor.ONE : ReplicationFactor.THREE));
+    }
+    return b.build();
+  }
+}
