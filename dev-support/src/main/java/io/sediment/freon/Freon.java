@@ -91,6 +91,9 @@ public final class Freon implements Callable<Integer> {
           + "listing shows, as an S3 gateway asks) or full (default ${DEFAULT-VALUE}).")
   String listViewName;
 
+  /** {@link #listViewName} as the request's enum, set when the options are checked. */
+  private KeyView listView;
+
   @Option(names = "--prefill", paramLabel = "N", defaultValue = "10000",
       description = "Keys written before the run (not measured; default ${DEFAULT-VALUE}).")
   long prefill;
@@ -230,7 +233,7 @@ public final class Freon implements Callable<Integer> {
       throw bad("mixed lists pages: it needs --prefill of at least "
           + (KeySpace.PAGE + 2L * clients));
     }
-    listView(); // checked before any store is built
+    listView = parseListView();
     Distribution distribution;
     try {
       distribution = Distribution.named(distributionName, Math.max(prefill, files));
@@ -306,7 +309,7 @@ public final class Freon implements Callable<Integer> {
   }
 
   /** The {@code --list-view} as the request's enum. */
-  private KeyView listView() {
+  private KeyView parseListView() {
     switch (listViewName) {
       case "basic":
         return KeyView.KEY_VIEW_BASIC;
@@ -324,7 +327,7 @@ public final class Freon implements Callable<Integer> {
       throws IOException, InterruptedException {
     KeySpace keys = new KeySpace(prefill, files, tag, 2L * clients, false);
     CallSizes sizes = new CallSizes();
-    OpExecutor service = new ServiceCalls(t.channel(), names, keys, sizes, listView());
+    OpExecutor service = new ServiceCalls(t.channel(), names, keys, sizes, listView);
     boolean floors = !noFloors && t.raw() != null && purge == null;
     KeySpace echoKeys = new KeySpace(prefill, files, tag + "f", 2L * clients, true);
     KeySpace rawKeys = new KeySpace(prefill, files, tag + "r", 2L * clients, true);

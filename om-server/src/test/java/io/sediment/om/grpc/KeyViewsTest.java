@@ -52,8 +52,8 @@ class KeyViewsTest {
     assertThrows(IllegalStateException.class, () -> KeyViews.basic(broken));
   }
 
-  /** What the basic view keeps of {@code row}. */
-  private static KeyInfo model(KeyInfo row) {
+  /** What the basic view keeps of {@code row}: the model the wire test holds its pages to too. */
+  static KeyInfo model(KeyInfo row) {
     KeyInfo.Builder b = KeyInfo.newBuilder().setKeyName(row.getKeyName())
         .setDataSize(row.getDataSize()).setCreationTime(row.getCreationTime())
         .setModificationTime(row.getModificationTime()).setOwner(row.getOwner());
