@@ -142,6 +142,12 @@ public final class OmMetadataStore implements AutoCloseable {
     return areas.ctx.parsedRows();
   }
 
+  /** Runs a request's writes, acknowledged later; see {@link OmContext#deferringDurability}. */
+  public <T> java.util.concurrent.CompletableFuture<T> deferringDurability(
+      java.util.function.Supplier<T> body) {
+    return areas.ctx.deferringDurability(body);
+  }
+
   /** Calls {@code listener} whenever out of space may have changed, across file replacements. */
   public Runnable addOutOfSpaceListener(Runnable listener) {
     spaceListeners.add(listener);

@@ -1,14 +1,29 @@
 package io.sediment.om.core;
 
 import io.sediment.db.DBStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Group commit of the write-ahead log: writers apply their batches unsynced (under the write lock,
- * in order) and take a ticket; {@link #awaitDurable} returns once a WAL fsync issued after the
- * ticket has completed. The first waiter with no sync in flight becomes the leader and syncs for
- * every ticket issued so far; the others wait for it, so N concurrent writers cost one fsync, not
- * N. A failed sync is reported to its leader; the waiters retry with a new leader.
+ * in order) and take a ticket; a ticket is durable once a WAL fsync issued after it has completed.
+ * One sync runs at a time and covers every ticket issued before it started, so N concurrent
+ * writers cost one fsync, not N.
+ *
+ * <p>Two ways to wait. {@link #awaitDurable} blocks: the first waiter with no sync in flight
+ * leads one and the others wait for it; a failed sync is reported to its leader, and the waiters
+ * retry with a new leader. {@link #whenDurable} does not block: it returns a future that the
+ * syncing thread completes (so a caller's thread is free meanwhile, and a group's wake-ups are
+ * one hand-off to the syncer instead of one a waiter); when no sync is in flight a thread of the
+ * committer's own ("wal-sync", started on demand, ended after a second idle) leads, and it keeps
+ * syncing while such futures wait. A failed sync completes every waiting future exceptionally
+ * with its exception. A blocking leader whose own ticket is durable hands any futures still
+ * waiting to that thread rather than syncing for them itself.
  *
  * <p>Readers may see a write before it is acknowledged (it is in the memtable); a machine crash can
  * lose only writes that were never acknowledged.
@@ -20,17 +35,30 @@ public final class GroupCommitter {
   private final DBStore store;
   private final SyncPolicy policy;
   private final AtomicLong syncs = new AtomicLong();
+  /** Runs {@link #leadForFutures} when futures wait and no sync is in flight. */
+  private final ThreadPoolExecutor syncer;
 
   /** Tickets handed out; guarded by {@code this}. */
   private long written;
   /** Every ticket up to this one is durable; guarded by {@code this}. */
   private long durable;
-  /** A leader is syncing; guarded by {@code this}. */
+  /** A leader is syncing (or the syncer is about to); guarded by {@code this}. */
   private boolean syncing;
+  /** Futures of {@link #whenDurable} not yet completed; guarded by {@code this}. */
+  private List<Waiter> waiting = new ArrayList<>();
+
+  private record Waiter(long ticket, CompletableFuture<Void> durable) {}
 
   GroupCommitter(DBStore store, SyncPolicy policy) {
     this.store = store;
     this.policy = policy;
+    this.syncer = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+        r -> {
+          Thread t = new Thread(r, "wal-sync");
+          t.setDaemon(true);
+          return t;
+        });
+    syncer.allowCoreThreadTimeOut(true);
   }
 
   SyncPolicy policy() {
@@ -56,7 +84,6 @@ public final class GroupCommitter {
     }
     boolean interrupted = false;
     try {
-      long upTo;
       synchronized (this) {
         while (true) {
           if (durable >= ticket) {
@@ -64,7 +91,6 @@ public final class GroupCommitter {
           }
           if (!syncing) {
             syncing = true;
-            upTo = written;
             break;
           }
           try {
@@ -74,25 +100,110 @@ public final class GroupCommitter {
           }
         }
       }
-      boolean ok = false;
-      try {
-        store.syncWal();
-        syncs.incrementAndGet();
-        ok = true;
-      } finally {
-        synchronized (this) {
+      RuntimeException failure = syncOnce();
+      if (failure != null) {
+        throw failure;
+      }
+      synchronized (this) {
+        if (waiting.isEmpty()) {
           syncing = false;
-          if (ok) {
-            durable = Math.max(durable, upTo);
-          }
           notifyAll();
+          return;
         }
       }
+      // Still leading: the syncer takes over for the futures that arrived meanwhile.
+      syncer.execute(this::leadForFutures);
     } finally {
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  /**
+   * A future completed once {@code ticket}'s write is durable (already completed under a policy
+   * other than DURABLE, or if it is), or completed exceptionally with the exception of the WAL
+   * sync that was to cover it. Never blocks; the future is completed on the syncing thread, so
+   * what depends on it must be short and must not wait for a write.
+   */
+  CompletableFuture<Void> whenDurable(long ticket) {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    if (policy != SyncPolicy.DURABLE || ticket <= 0) {
+      done.complete(null);
+      return done;
+    }
+    synchronized (this) {
+      if (durable >= ticket) {
+        done.complete(null);
+        return done;
+      }
+      waiting.add(new Waiter(ticket, done));
+      if (syncing) {
+        return done;
+      }
+      syncing = true;
+    }
+    syncer.execute(this::leadForFutures);
+    return done;
+  }
+
+  /** Runs on the syncer while it leads: syncs until no future waits, or a sync fails. */
+  private void leadForFutures() {
+    while (true) {
+      if (syncOnce() != null) {
+        return;
+      }
+      synchronized (this) {
+        if (waiting.isEmpty()) {
+          syncing = false;
+          notifyAll();
+          return;
+        }
+      }
+    }
+  }
+
+  /**
+   * One WAL sync by the current leader (the caller, which set {@link #syncing}): on success every
+   * ticket issued before it is durable and the futures of those complete; on failure every
+   * waiting future fails with the exception, which is returned, and leadership ends.
+   */
+  private RuntimeException syncOnce() {
+    long upTo;
+    synchronized (this) {
+      upTo = written;
+    }
+    RuntimeException failure = null;
+    try {
+      store.syncWal();
+      syncs.incrementAndGet();
+    } catch (RuntimeException e) {
+      failure = e;
+    }
+    List<Waiter> settled = new ArrayList<>();
+    synchronized (this) {
+      if (failure == null) {
+        durable = Math.max(durable, upTo);
+        List<Waiter> later = new ArrayList<>();
+        for (Waiter w : waiting) {
+          (w.ticket() <= durable ? settled : later).add(w);
+        }
+        waiting = later;
+      } else {
+        settled = waiting;
+        waiting = new ArrayList<>();
+        syncing = false;
+      }
+      notifyAll();
+    }
+    for (Waiter w : settled) {
+      if (failure == null) {
+        w.durable().complete(null);
+      } else {
+        w.durable().completeExceptionally(failure);
+      }
+    }
+    return failure;
   }
 
   /** WAL fsyncs done so far. */

@@ -24,6 +24,7 @@ import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -46,6 +47,12 @@ public final class OmContext {
   private final ThreadLocal<Applying> applying = new ThreadLocal<>();
 
   private record Applying(LogPosition position, long timeMillis) {}
+
+  /**
+   * The highest ticket of the writes the current thread made inside {@link #deferringDurability},
+   * in element 0; null outside one.
+   */
+  private final ThreadLocal<long[]> deferred = new ThreadLocal<>();
 
   private final ReentrantLock writeLock = new ReentrantLock();
   private final UnlockedWork unlocked = new UnlockedWork(writeLock, this::now);
@@ -155,8 +162,9 @@ public final class OmContext {
    * nothing) and fills the transaction's batch; then the batch, the advanced id sequence and the
    * counter changes commit atomically (a counter that would overflow rejects the write with
    * RESOURCE_EXHAUSTED, applying nothing), and this returns once the write is durable under the
-   * store's {@link SyncPolicy}. Writes are serialized; the durability wait happens after the lock
-   * is released, so concurrent writers share one WAL sync.
+   * store's {@link SyncPolicy} (inside {@link #deferringDurability}: once applied). Writes are
+   * serialized; the durability wait happens after the lock is released, so concurrent writers
+   * share one WAL sync.
    */
   public <T> T write(Function<WriteTxn, T> body) {
     long ticket = 0;
@@ -188,8 +196,41 @@ public final class OmContext {
     } finally {
       writeLock.unlock();
     }
-    committer.awaitDurable(ticket);
+    long[] deferredTo = deferred.get();
+    if (deferredTo != null) {
+      deferredTo[0] = Math.max(deferredTo[0], ticket);
+    } else {
+      committer.awaitDurable(ticket);
+    }
     return result;
+  }
+
+  /**
+   * Runs {@code body} on this thread, its {@link #write}s returning once applied instead of once
+   * durable, and returns a future of what it returns (or of the exception it throws) that
+   * completes once every write it made is durable under the store's {@link SyncPolicy}: an
+   * acknowledgement that holds no thread while the WAL syncs. The future is completed on the
+   * syncing thread (see {@link GroupCommitter#whenDurable}), so what depends on it must be short
+   * and must not wait for a write.
+   *
+   * @throws IllegalStateException if this thread is already inside one
+   */
+  public <T> CompletableFuture<T> deferringDurability(Supplier<T> body) {
+    if (deferred.get() != null) {
+      throw new IllegalStateException("Already deferring durability");
+    }
+    long[] deferredTo = new long[1];
+    deferred.set(deferredTo);
+    T result;
+    try {
+      result = body.get();
+    } catch (RuntimeException e) {
+      return committer.whenDurable(deferredTo[0])
+          .thenCompose(v -> CompletableFuture.failedFuture(e));
+    } finally {
+      deferred.remove();
+    }
+    return committer.whenDurable(deferredTo[0]).thenApply(v -> result);
   }
 
   /**

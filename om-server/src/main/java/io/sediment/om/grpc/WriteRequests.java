@@ -14,12 +14,13 @@ import io.sediment.proto.om.PurgeStepResult;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Applies mutating OmService requests to one store: each log entry's request goes to the handler
  * its area class binds ({@link RpcBinder#write}), the same code the single-node server runs. It is
- * the single-node {@link WritePath} (on the calling thread) and what each replica's state machine
- * applies entries with.
+ * the single-node {@link WritePath} (applied on the calling thread, answered once durable) and what
+ * each replica's state machine applies entries with.
  *
  * <p>{@link #execute} reads no clock for an entry that went through {@link #preExecute}: row
  * times then come from the entry ({@link io.sediment.om.core.AppliedLog}) and a snapshot's
@@ -102,5 +103,17 @@ public final class WriteRequests implements WritePath {
   @SuppressWarnings("unchecked")
   public <R extends Message> R write(OmLogEntry.Builder entry, Parser<R> parser) {
     return (R) execute(entry.build());
+  }
+
+  /**
+   * Applies the entry on the calling thread and returns: the future completes once the write is
+   * durable, on the thread that synced the WAL, so no thread waits for the sync meanwhile
+   * ({@link OmMetadataStore#deferringDurability}).
+   */
+  @Override
+  @SuppressWarnings("unchecked")
+  public <R extends Message> CompletableFuture<R> writeAsync(OmLogEntry.Builder entry,
+      Parser<R> parser) {
+    return store.deferringDurability(() -> (R) execute(entry.build()));
   }
 }
