@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.protobuf.ByteString;
 import io.sediment.db.codec.CodecException;
 import io.sediment.om.core.OmDBDefinition;
 import io.sediment.om.core.OmKeys;
+import io.sediment.om.listing.KeyRowView;
+import io.sediment.om.listing.ListObjectsV1Request;
 import io.sediment.om.listing.ListObjectsV2Request;
 import io.sediment.om.listing.ListObjectsV2Result;
 import io.sediment.om.testing.OmStoreExtension;
@@ -55,10 +58,35 @@ class StoredKeyListingTest {
     om.dbStore().getTable(OmDBDefinition.KEY_TABLE.name()).put(
         (OmKeys.bucketPrefix("vol", "bkt") + "b").getBytes(StandardCharsets.UTF_8),
         new byte[] {0x0A, (byte) 0xFF, 0x01});
-    CodecException e = assertThrows(CodecException.class,
-        () -> om.listObjectsV2(ListObjectsV2Request.of("vol", "bkt")));
-    assertTrue(e.getMessage().contains("KeyInfo"), e.getMessage());
-    assertEquals(1, om.listObjectsV2(ListObjectsV2Request.of("vol", "bkt").withMaxKeys(1))
-        .encodedContents().size(), "the page before the bad row still lists");
+    for (KeyRowView view : KeyRowView.values()) {
+      CodecException e = assertThrows(CodecException.class,
+          () -> om.listObjectsV2(ListObjectsV2Request.of("vol", "bkt").withView(view)));
+      assertTrue(e.getMessage().contains("KeyInfo"), view + ": " + e.getMessage());
+      CodecException v1 = assertThrows(CodecException.class,
+          () -> om.listObjectsV1(ListObjectsV1Request.of("vol", "bkt").withView(view)));
+      assertTrue(v1.getMessage().contains("KeyInfo"), view + ": " + v1.getMessage());
+      assertEquals(1, om.listObjectsV2(ListObjectsV2Request.of("vol", "bkt").withMaxKeys(1)
+          .withView(view)).encodedContents().size(), "the page before the bad row still lists");
+    }
+  }
+
+  @Test
+  void theBasicViewCutsEachRowAsItIsRead() throws Exception {
+    OmMetadataStore om = omStore.store();
+    om.createVolume("vol", "alice");
+    om.createBucket("vol", "bkt", BucketLayout.OBJECT_STORE, null, 0);
+    KeyInfo row = put(om, "vol", "bkt", "k", 7);
+    ByteString basic = om.listObjectsV2(ListObjectsV2Request.of("vol", "bkt")
+        .withView(KeyRowView.BASIC)).encodedContents().get(0);
+    assertEquals(KeyRowView.BASIC.of(row.toByteArray()), basic);
+    KeyInfo parsed = KeyInfo.parseFrom(basic);
+    assertEquals("k", parsed.getKeyName());
+    assertEquals(7, parsed.getDataSize());
+    assertEquals(row.getModificationTime(), parsed.getModificationTime());
+    assertEquals(row.getOwner(), parsed.getOwner());
+    assertTrue(parsed.getObjectId() == 0 && row.getObjectId() != 0,
+        "the basic view leaves the object id out");
+    assertEquals(basic, om.listObjectsV1(ListObjectsV1Request.of("vol", "bkt")
+        .withView(KeyRowView.BASIC)).encodedContents().get(0));
   }
 }

@@ -140,7 +140,7 @@ public final class ObjectListings {
           Cursor.startAfter(request.startAfter()), max,
           objects(view, request.volume(), request.bucket(), request.prefix(),
               request.delimiter()));
-      Contents contents = Contents.of(page);
+      Contents contents = Contents.of(page, request.view());
       return new ListObjectsV2Result(contents.keys, contents.prefixes, page.items().size(),
           page.truncated(), page.nextToken());
     }
@@ -176,7 +176,7 @@ public final class ObjectListings {
       Page<TableScan.Entry> page = Pager.read(
           objects(view, request.volume(), request.bucket(), prefix, delimiter),
           markerCursor(prefix, delimiter, request.marker()), max);
-      Contents contents = Contents.of(page);
+      Contents contents = Contents.of(page, request.view());
       // As S3: NextMarker only when truncated and a delimiter was given.
       return new ListObjectsV1Result(contents.keys, contents.prefixes, page.truncated(),
           delimiter != null ? page.nextKey() : null);
@@ -196,16 +196,16 @@ public final class ObjectListings {
         prefix, delimiter, TableScan.ENTRIES);
   }
 
-  /** A ListObjects page split into keys, as stored, and common prefixes. */
+  /** A ListObjects page split into keys, as {@code view} shows their rows, and common prefixes. */
   private record Contents(List<ByteString> keys, List<String> prefixes) {
-    static Contents of(Page<TableScan.Entry> page) {
+    static Contents of(Page<TableScan.Entry> page, KeyRowView view) {
       List<ByteString> keys = new ArrayList<>(page.items().size());
       List<String> prefixes = new ArrayList<>();
       for (TableScan.Entry e : page.items()) {
         if (e.isPrefix()) {
           prefixes.add(e.name());
         } else {
-          keys.add(StoredRows.wellFormed(e.value(), "KeyInfo"));
+          keys.add(view.of(e.value()));
         }
       }
       return new Contents(keys, prefixes);

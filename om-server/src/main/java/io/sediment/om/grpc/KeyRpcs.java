@@ -10,6 +10,7 @@ import io.sediment.om.authz.RpcRights;
 import io.sediment.om.core.OmException;
 import io.sediment.om.core.OpenKeySession;
 import io.sediment.om.keys.ObjectKeys.Deletion;
+import io.sediment.om.listing.KeyRowView;
 import io.sediment.om.listing.ListObjectsV1Result;
 import io.sediment.om.listing.ListObjectsV2Result;
 import io.sediment.om.listing.ListPage;
@@ -24,7 +25,6 @@ import io.sediment.proto.om.DeleteKeysEntry;
 import io.sediment.proto.om.DeleteKeysRequest;
 import io.sediment.proto.om.DeleteKeysResponse;
 import io.sediment.proto.om.KeyInfo;
-import io.sediment.proto.om.KeyView;
 import io.sediment.proto.om.ListKeysRequest;
 import io.sediment.proto.om.ListKeysResponse;
 import io.sediment.proto.om.ListObjectsV1Request;
@@ -179,13 +179,13 @@ record KeyRpcs(OmMetadataStore store, WireValues wire) {
   }
 
   ListObjectsV1Response listObjectsV1(ListObjectsV1Request req) {
-    KeyView view = KeyViews.known(req.getView(), req.getViewValue());
+    KeyRowView view = KeyViews.rows(req.getView(), req.getViewValue());
     ListObjectsV1Result r = store.listObjectsV1(new io.sediment.om.listing.ListObjectsV1Request(
         req.getVolume(), req.getBucket(), req.getPrefix(), req.getDelimiter(), req.getMarker(),
-        wire.pageSize(req.hasMaxKeys(), req.getMaxKeys())));
+        wire.pageSize(req.hasMaxKeys(), req.getMaxKeys()), view));
     return ListObjectsV1Response.newBuilder()
         .setUnknownFields(EncodedFields.repeated(ListObjectsV1Response.CONTENTS_FIELD_NUMBER,
-            KeyViews.of(view, r.encodedContents())))
+            r.encodedContents()))
         .addAllCommonPrefixes(r.commonPrefixes())
         .setIsTruncated(r.truncated())
         .setNextMarker(nz(r.nextMarker()))
@@ -193,15 +193,16 @@ record KeyRpcs(OmMetadataStore store, WireValues wire) {
   }
 
   ListObjectsV2Response listObjectsV2(ListObjectsV2Request req) {
-    KeyView view = KeyViews.known(req.getView(), req.getViewValue());
+    KeyRowView view = KeyViews.rows(req.getView(), req.getViewValue());
     ListObjectsV2Result r = store.listObjectsV2(new io.sediment.om.listing.ListObjectsV2Request(
         req.getVolume(), req.getBucket(), req.getPrefix(), req.getDelimiter(),
         req.getStartAfter(), wire.pageSize(req.hasMaxKeys(), req.getMaxKeys()),
-        token(req.getContinuationToken())));
-    // The keys go out as stored, without a parse and an encoding each (EncodedFields).
+        token(req.getContinuationToken()), view));
+    // The keys go out as stored (cut by the view as read), without a parse and an encoding each
+    // (EncodedFields).
     return ListObjectsV2Response.newBuilder()
         .setUnknownFields(EncodedFields.repeated(ListObjectsV2Response.CONTENTS_FIELD_NUMBER,
-            KeyViews.of(view, r.encodedContents())))
+            r.encodedContents()))
         .addAllCommonPrefixes(r.commonPrefixes())
         .setKeyCount(r.keyCount())
         .setIsTruncated(r.truncated())

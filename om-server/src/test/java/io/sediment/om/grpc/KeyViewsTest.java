@@ -1,13 +1,13 @@
 package io.sediment.om.grpc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.google.protobuf.ByteString;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.sediment.db.codec.CodecException;
+import io.sediment.om.listing.KeyRowView;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.KeyView;
 import io.sediment.proto.om.OmAcl;
@@ -29,27 +29,34 @@ class KeyViewsTest {
     SplittableRandom random = new SplittableRandom(7);
     for (int i = 0; i < 2_000; i++) {
       KeyInfo row = randomKey(random);
-      KeyInfo cut = KeyInfo.parseFrom(KeyViews.basic(row.toByteString()));
+      KeyInfo cut = KeyInfo.parseFrom(KeyRowView.BASIC.of(row.toByteArray()));
       assertEquals(model(row), cut, "row " + i + ": " + row);
       assertTrue(cut.getUnknownFields().asMap().isEmpty());
     }
   }
 
   @Test
-  void theFullViewIsTheRowsThemselvesAndAnUnknownViewIsRefused() {
-    List<ByteString> rows = List.of(ByteString.copyFromUtf8("anything"));
-    assertSame(rows, KeyViews.of(KeyView.KEY_VIEW_FULL, rows));
+  void theFullViewIsTheRowItselfAndAnUnknownViewIsRefused() throws Exception {
+    assertEquals(KeyRowView.FULL, KeyViews.rows(KeyView.KEY_VIEW_FULL, 0));
+    assertEquals(KeyRowView.BASIC, KeyViews.rows(KeyView.KEY_VIEW_BASIC, 1));
+    KeyInfo row = randomKey(new SplittableRandom(3));
+    assertEquals(row.toByteString(), KeyRowView.FULL.of(row.toByteArray()));
     StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
-        () -> KeyViews.known(KeyView.UNRECOGNIZED, 9));
+        () -> KeyViews.rows(KeyView.UNRECOGNIZED, 9));
     assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
     assertEquals("Unknown key view: 9", e.getStatus().getDescription());
   }
 
   @Test
-  void aRowThatDoesNotSkimIsADefectNotASilentCut() {
+  void aRowThatDoesNotSkimIsRefusedByEitherViewNotCutSilently() {
     // A length-delimited field 3 that claims 100 bytes and has 2.
-    ByteString broken = ByteString.copyFrom(new byte[] {0x1a, 100, 'a', 'b'});
-    assertThrows(IllegalStateException.class, () -> KeyViews.basic(broken));
+    byte[] truncated = {0x1a, 100, 'a', 'b'};
+    // A key name, then an end-group tag (field 4), which no whole message has at its top.
+    byte[] endGroup = {0x1a, 1, 'k', 0x24};
+    for (KeyRowView view : KeyRowView.values()) {
+      assertThrows(CodecException.class, () -> view.of(truncated), view.name());
+      assertThrows(CodecException.class, () -> view.of(endGroup), view.name());
+    }
   }
 
   /** What the basic view keeps of {@code row}: the model the wire test holds its pages to too. */
