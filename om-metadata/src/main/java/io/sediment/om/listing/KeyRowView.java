@@ -8,6 +8,7 @@ import io.sediment.db.codec.CodecException;
 import io.sediment.om.core.StoredRows;
 import io.sediment.proto.om.KeyInfo;
 import java.io.IOException;
+import java.util.Arrays;
 
 /**
  * How a ListObjects page returns each stored {@link KeyInfo} row: whole, or cut to what an S3
@@ -52,7 +53,10 @@ public enum KeyRowView {
             }
             case KeyInfo.METADATA_FIELD_NUMBER -> {
               if (WireFormat.getTagWireType(tag) == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
-                keep = isETag(in.readBytes());
+                int size = in.readRawVarint32();
+                int at = in.getTotalBytesRead();
+                in.skipRawBytes(size);
+                keep = isETag(row, at, size);
               } else {
                 keep = false;
                 skip(in, tag);
@@ -79,6 +83,8 @@ public enum KeyRowView {
   private static final ByteString ETAG = ByteString.copyFromUtf8("ETag");
   /** The tag of a map entry's key: field 1, length-delimited. */
   private static final int ENTRY_KEY_TAG = 1 << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
+  /** A map entry's key field holding {@code ETag}: its tag, its length and its bytes. */
+  private static final byte[] ETAG_KEY = {(byte) ENTRY_KEY_TAG, 4, 'E', 'T', 'a', 'g'};
 
   /**
    * {@code row} (a stored {@code KeyInfo}, which the result may share) as this view shows it.
@@ -94,9 +100,17 @@ public enum KeyRowView {
     }
   }
 
-  /** Whether a map entry's encoding has the key {@code ETag} (field 1 of the entry). */
-  private static boolean isETag(ByteString entry) throws IOException {
-    CodedInputStream in = entry.newCodedInput();
+  /**
+   * Whether the map entry encoded in {@code row[at, at + size)} has the key {@code ETag} (field 1
+   * of the entry), read in place; an entry whose key is not its first field (protobuf writes it
+   * first) is read field by field.
+   */
+  private static boolean isETag(byte[] row, int at, int size) throws IOException {
+    if (size >= ETAG_KEY.length && row[at] == ETAG_KEY[0]) {
+      // The key field first: the key is ETag exactly when its tag, length and bytes are these.
+      return Arrays.equals(row, at, at + ETAG_KEY.length, ETAG_KEY, 0, ETAG_KEY.length);
+    }
+    CodedInputStream in = CodedInputStream.newInstance(row, at, size);
     while (true) {
       int tag = in.readTag();
       if (tag == 0) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.protobuf.CodedOutputStream;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.sediment.db.codec.CodecException;
@@ -14,7 +15,9 @@ import io.sediment.proto.om.OmAcl;
 import io.sediment.proto.om.ReplicationConfig;
 import io.sediment.proto.om.ReplicationFactor;
 import io.sediment.proto.om.ReplicationType;
+import java.io.ByteArrayOutputStream;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -56,6 +59,27 @@ class KeyViewsTest {
     for (KeyRowView view : KeyRowView.values()) {
       assertThrows(CodecException.class, () -> view.of(truncated), view.name());
       assertThrows(CodecException.class, () -> view.of(endGroup), view.name());
+    }
+  }
+
+  @Test
+  void aMetadataEntryWrittenValueFirstIsStillJudgedByItsKey() throws Exception {
+    for (String key : List.of("ETag", "ETags", "etag")) {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+      out.writeString(KeyInfo.KEY_NAME_FIELD_NUMBER, "k");
+      // A map entry with its value (field 2) before its key (field 1): valid, if unusual.
+      ByteArrayOutputStream entry = new ByteArrayOutputStream();
+      CodedOutputStream e = CodedOutputStream.newInstance(entry);
+      e.writeString(2, "v");
+      e.writeString(1, key);
+      e.flush();
+      out.writeByteArray(KeyInfo.METADATA_FIELD_NUMBER, entry.toByteArray());
+      out.flush();
+      KeyInfo cut = KeyInfo.parseFrom(KeyRowView.BASIC.of(bytes.toByteArray()));
+      assertEquals(key.equals("ETag") ? Map.of("ETag", "v") : Map.of(),
+          cut.getMetadataMap(), key);
+      assertEquals("k", cut.getKeyName());
     }
   }
 
