@@ -8,6 +8,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * Group commit of the write-ahead log: writers apply their batches unsynced (under the write lock,
@@ -49,6 +50,12 @@ public final class GroupCommitter {
 
   private record Waiter(long ticket, CompletableFuture<Void> durable) {}
 
+  /**
+   * The highest ticket the current thread waited for inside {@link #deferring}, in element 0;
+   * null outside one.
+   */
+  private final ThreadLocal<long[]> deferred = new ThreadLocal<>();
+
   GroupCommitter(DBStore store, SyncPolicy policy) {
     this.store = store;
     this.policy = policy;
@@ -71,7 +78,8 @@ public final class GroupCommitter {
   }
 
   /**
-   * Blocks until {@code ticket}'s write is durable (at once under a policy other than DURABLE).
+   * Blocks until {@code ticket}'s write is durable (at once under a policy other than DURABLE;
+   * inside {@link #deferring}, returns at once and the deferral's future waits instead).
    * Not interruptible: the write is already applied, and its caller must not be told otherwise
    * before it is durable; an interrupt that arrives meanwhile is kept (the thread's flag is set
    * again on return).
@@ -79,6 +87,11 @@ public final class GroupCommitter {
    * @throws RuntimeException if this thread led a WAL sync and it failed
    */
   void awaitDurable(long ticket) {
+    long[] deferredTo = deferred.get();
+    if (deferredTo != null) {
+      deferredTo[0] = Math.max(deferredTo[0], ticket);
+      return;
+    }
     if (policy != SyncPolicy.DURABLE || ticket <= 0) {
       return;
     }
@@ -145,6 +158,30 @@ public final class GroupCommitter {
     }
     syncer.execute(this::leadForFutures);
     return done;
+  }
+
+  /**
+   * Runs {@code body} on this thread, every {@link #awaitDurable} in it returning at once, and
+   * returns a future of what it returns (or of the exception it throws) completed once every
+   * ticket it waited for is durable ({@link #whenDurable}, so on the syncing thread).
+   *
+   * @throws IllegalStateException if this thread is already inside one
+   */
+  <T> CompletableFuture<T> deferring(Supplier<T> body) {
+    if (deferred.get() != null) {
+      throw new IllegalStateException("Already deferring durability");
+    }
+    long[] deferredTo = new long[1];
+    deferred.set(deferredTo);
+    T result;
+    try {
+      result = body.get();
+    } catch (RuntimeException e) {
+      return whenDurable(deferredTo[0]).thenCompose(v -> CompletableFuture.failedFuture(e));
+    } finally {
+      deferred.remove();
+    }
+    return whenDurable(deferredTo[0]).thenApply(v -> result);
   }
 
   /** Runs on the syncer while it leads: syncs until no future waits, or a sync fails. */

@@ -48,12 +48,6 @@ public final class OmContext {
 
   private record Applying(LogPosition position, long timeMillis) {}
 
-  /**
-   * The highest ticket of the writes the current thread made inside {@link #deferringDurability},
-   * in element 0; null outside one.
-   */
-  private final ThreadLocal<long[]> deferred = new ThreadLocal<>();
-
   private final ReentrantLock writeLock = new ReentrantLock();
   private final UnlockedWork unlocked = new UnlockedWork(writeLock, this::now);
   /** The next unused object id; guarded by {@link #writeLock}. */
@@ -196,12 +190,7 @@ public final class OmContext {
     } finally {
       writeLock.unlock();
     }
-    long[] deferredTo = deferred.get();
-    if (deferredTo != null) {
-      deferredTo[0] = Math.max(deferredTo[0], ticket);
-    } else {
-      committer.awaitDurable(ticket);
-    }
+    committer.awaitDurable(ticket);
     return result;
   }
 
@@ -216,21 +205,7 @@ public final class OmContext {
    * @throws IllegalStateException if this thread is already inside one
    */
   public <T> CompletableFuture<T> deferringDurability(Supplier<T> body) {
-    if (deferred.get() != null) {
-      throw new IllegalStateException("Already deferring durability");
-    }
-    long[] deferredTo = new long[1];
-    deferred.set(deferredTo);
-    T result;
-    try {
-      result = body.get();
-    } catch (RuntimeException e) {
-      return committer.whenDurable(deferredTo[0])
-          .thenCompose(v -> CompletableFuture.failedFuture(e));
-    } finally {
-      deferred.remove();
-    }
-    return committer.whenDurable(deferredTo[0]).thenApply(v -> result);
+    return committer.deferring(body);
   }
 
   /**
