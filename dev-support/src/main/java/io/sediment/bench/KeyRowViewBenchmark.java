@@ -70,11 +70,15 @@ public class KeyRowViewBenchmark {
     }
   }
 
-  /** The basic view's cut, which checks each row in the same walk. */
+  /**
+   * The basic view's cut, which checks each row in the same walk, as a listing makes it: the
+   * page's rows into one shared buffer.
+   */
   @Benchmark
   public void cut(Blackhole bh) {
+    KeyRowView.Cut cut = KeyRowView.BASIC.page();
     for (byte[] row : page) {
-      bh.consume(KeyRowView.BASIC.of(row));
+      bh.consume(cut.of(row));
     }
   }
 }

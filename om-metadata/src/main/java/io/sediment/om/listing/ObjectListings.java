@@ -201,11 +201,12 @@ public final class ObjectListings {
     static Contents of(Page<TableScan.Entry> page, KeyRowView view) {
       List<ByteString> keys = new ArrayList<>(page.items().size());
       List<String> prefixes = new ArrayList<>();
+      KeyRowView.Cut cut = view.page();
       for (TableScan.Entry e : page.items()) {
         if (e.isPrefix()) {
           prefixes.add(e.name());
         } else {
-          keys.add(view.of(e.value()));
+          keys.add(cut.of(e.value()));
         }
       }
       return new Contents(keys, prefixes);
