@@ -233,6 +233,30 @@ public final class ManagedRocksIterator implements AutoCloseable {
   }
 
   /**
+   * Copies the current key into {@code dest} from index 0 and returns the key's full size, which
+   * exceeds {@code dest.length} when the key did not fit (then only its first bytes are copied).
+   * Requires {@link #isValid()}.
+   */
+  public int key(byte[] dest) {
+    RocksIterator it = enter();
+    try {
+      return it.key(dest);
+    } finally {
+      end();
+    }
+  }
+
+  /** As {@link #key(byte[])}, for the current value. */
+  public int value(byte[] dest) {
+    RocksIterator it = enter();
+    try {
+      return it.value(dest);
+    } finally {
+      end();
+    }
+  }
+
+  /**
    * Copies the current key into {@code dest} from its position, sets its limit, and returns the
    * key's full size, which exceeds the space given when the key did not fit.
    */

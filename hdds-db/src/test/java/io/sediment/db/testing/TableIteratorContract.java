@@ -31,6 +31,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.HexFormat;
 import java.util.NavigableMap;
 import java.util.NoSuchElementException;
@@ -368,6 +369,35 @@ public abstract class TableIteratorContract<K, V> {
       assertEquals(List.of("a1", "a2", "a3"), remainingKeys(p));
       assertEquals(List.of("a3", "b1", "b2"), remainingKeys(r));
       assertEquals(List.of(), remainingKeys(w), "a second forEachRemaining visits nothing");
+    }
+  }
+
+  @Test
+  void keysAndValuesOfEverySizeReadWholeAndEachApart() {
+    // Sizes around what an iterator may hold in a scratch array, and far beyond it.
+    int[] sizes = {0, 1, 255, 256, 1023, 1024, 1025, 4095, 4097, 70_000};
+    NavigableMap<byte[], byte[]> oracle = new TreeMap<>(Arrays::compareUnsigned);
+    for (int i = 0; i < sizes.length; i++) {
+      byte[] key = new byte[Math.max(2, Math.min(sizes[i], 5_000))];
+      Arrays.fill(key, (byte) ('a' + i));
+      key[0] = (byte) ('a' + i);
+      byte[] value = new byte[sizes[i]];
+      for (int j = 0; j < value.length; j++) {
+        value[j] = (byte) (i * 31 + j);
+      }
+      table.put(key, value);
+      oracle.put(key, value);
+    }
+    try (var w = whole(KEY_AND_VALUE)) {
+      List<KeyValue<byte[], byte[]>> entries = new ArrayList<>();
+      w.forEachRemaining(kv -> entries.add(copy(kv)));
+      assertEquals(oracle.size(), entries.size());
+      int i = 0;
+      for (Map.Entry<byte[], byte[]> e : oracle.entrySet()) {
+        assertArrayEquals(e.getKey(), entries.get(i).getKey(), "key " + i);
+        assertArrayEquals(e.getValue(), entries.get(i).getValue(), "value " + i);
+        i++;
+      }
     }
   }
 
