@@ -11,6 +11,10 @@ import java.util.Objects;
  * Strict UTF-8 for {@code String}: encoded byte order equals code-point order. A string with an
  * unpaired surrogate, or bytes that are not well-formed UTF-8, throw {@link CodecException}
  * instead of being replaced silently.
+ *
+ * <p>ASCII, which most keys are, is copied one byte per char through the JDK's Latin-1 paths
+ * (ASCII is well-formed UTF-8 and has no surrogates); anything else goes through a reporting
+ * {@code CharsetEncoder}/{@code CharsetDecoder}. Thread-safe.
  */
 public final class StringCodec implements Codec<String> {
 
@@ -30,7 +34,11 @@ public final class StringCodec implements Codec<String> {
 
   @Override
   public byte[] toPersistedFormat(String object) {
-    ByteBuffer encoded = encode(object);
+    Objects.requireNonNull(object, "string");
+    if (isAscii(object)) {
+      return object.getBytes(StandardCharsets.ISO_8859_1);
+    }
+    ByteBuffer encoded = strictEncode(object);
     byte[] out = new byte[encoded.remaining()];
     encoded.get(out);
     return out;
@@ -38,21 +46,48 @@ public final class StringCodec implements Codec<String> {
 
   @Override
   public String fromPersistedFormat(byte[] bytes) {
-    return decode(ByteBuffer.wrap(Objects.requireNonNull(bytes, "bytes")));
+    Objects.requireNonNull(bytes, "bytes");
+    if (isAscii(bytes, 0, bytes.length)) {
+      return new String(bytes, StandardCharsets.ISO_8859_1);
+    }
+    return strictDecode(ByteBuffer.wrap(bytes));
   }
 
   @Override
   public void encodeInto(String object, CodecBuffer buffer) {
-    buffer.put(encode(object));
+    buffer.put(ByteBuffer.wrap(toPersistedFormat(object)));
   }
 
   @Override
   public String decode(CodecBuffer buffer) {
-    return decode(buffer.asReadOnlyByteBuffer());
+    ByteBuffer bytes = buffer.asReadOnlyByteBuffer();
+    byte[] copy = new byte[bytes.remaining()];
+    bytes.duplicate().get(copy);
+    if (isAscii(copy, 0, copy.length)) {
+      return new String(copy, StandardCharsets.ISO_8859_1);
+    }
+    return strictDecode(bytes);
   }
 
-  private static ByteBuffer encode(String s) {
-    Objects.requireNonNull(s, "string");
+  private static boolean isAscii(String s) {
+    for (int i = 0, n = s.length(); i < n; i++) {
+      if (s.charAt(i) >= 0x80) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean isAscii(byte[] bytes, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (bytes[i] < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static ByteBuffer strictEncode(String s) {
     try {
       return StandardCharsets.UTF_8.newEncoder()
           .onMalformedInput(CodingErrorAction.REPORT)
@@ -63,7 +98,7 @@ public final class StringCodec implements Codec<String> {
     }
   }
 
-  private static String decode(ByteBuffer bytes) {
+  private static String strictDecode(ByteBuffer bytes) {
     try {
       return StandardCharsets.UTF_8.newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)
