@@ -101,6 +101,12 @@ class IteratorPositioningMockTest {
       return src.length;
     }
 
+    /** As rocksdbjni's {@code key(byte[])}: the bytes that fit, and the whole size. */
+    private static int copyInto(byte[] dest, byte[] src) {
+      System.arraycopy(src, 0, dest, 0, Math.min(src.length, dest.length));
+      return src.length;
+    }
+
     private void stub() {
       doAnswer(i -> {
         pos = 0;
@@ -138,12 +144,20 @@ class IteratorPositioningMockTest {
         return values.get(pos).clone();
       }).when(mock).value();
       doAnswer(i -> {
+        assertTrue(valid(), "key(byte[]) read on an invalid iterator");
+        return copyInto((byte[]) i.getArgument(0), keys.get(pos));
+      }).when(mock).key(any(byte[].class));
+      doAnswer(i -> {
+        assertTrue(valid(), "value(byte[]) read on an invalid iterator");
+        return copyInto((byte[]) i.getArgument(0), values.get(pos));
+      }).when(mock).value(any(byte[].class));
+      doAnswer(i -> {
         assertTrue(valid(), "key(ByteBuffer) read on an invalid iterator");
-        return copyInto(i.getArgument(0), keys.get(pos));
+        return copyInto((ByteBuffer) i.getArgument(0), keys.get(pos));
       }).when(mock).key(any(ByteBuffer.class));
       doAnswer(i -> {
         assertTrue(valid(), "value(ByteBuffer) read on an invalid iterator");
-        return copyInto(i.getArgument(0), values.get(pos));
+        return copyInto((ByteBuffer) i.getArgument(0), values.get(pos));
       }).when(mock).value(any(ByteBuffer.class));
     }
   }
@@ -536,6 +550,7 @@ class IteratorPositioningMockTest {
       assertEquals("e", key(it.next()));
       assertEquals(List.of("a", "c", "e"), keys);
       verify(fake.mock, never()).value();
+      verify(fake.mock, never()).value(any(byte[].class));
       verify(fake.mock, never()).value(any(ByteBuffer.class));
     }
 
@@ -560,12 +575,12 @@ class IteratorPositioningMockTest {
 
     @Override
     void keyRead(RocksIterator v) {
-      v.key();
+      v.key(any(byte[].class));
     }
 
     @Override
     void valueRead(RocksIterator v) {
-      v.value();
+      v.value(any(byte[].class));
     }
 
     @Override
@@ -621,8 +636,8 @@ class IteratorPositioningMockTest {
       }
       verify(fake.mock, times(1)).seekToFirst();
       verify(fake.mock, times(count - 1)).next();
-      verify(fake.mock, times(count)).key();
-      verify(fake.mock, times(count)).value();
+      verify(fake.mock, times(count)).key(any(byte[].class));
+      verify(fake.mock, times(count)).value(any(byte[].class));
       verify(fake.mock, never()).seekToLast();
       verify(fake.mock, never()).seek(any(byte[].class));
       assertEquals(count - 1, fake.pos);
@@ -640,7 +655,7 @@ class IteratorPositioningMockTest {
       verify(fake.mock, never()).seekToFirst();
       verify(fake.mock, times(count - 1)).next();
       // The landing entry is read once by the seek and not again by next().
-      verify(fake.mock, times(count)).key();
+      verify(fake.mock, times(count)).key(any(byte[].class));
     }
 
     @Test

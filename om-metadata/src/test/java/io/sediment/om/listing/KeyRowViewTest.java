@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.sediment.db.codec.CodecException;
 import io.sediment.proto.om.KeyInfo;
@@ -14,9 +15,11 @@ import io.sediment.proto.om.ReplicationConfig;
 import io.sediment.proto.om.ReplicationFactor;
 import io.sediment.proto.om.ReplicationType;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -35,6 +38,7 @@ class KeyRowViewTest {
       KeyInfo key = randomKey(r);
       KeyInfo cut = KeyInfo.parseFrom(KeyRowView.BASIC.of(key.toByteArray()));
       assertEquals(basicOf(key), cut);
+      assertTrue(cut.getUnknownFields().asMap().isEmpty());
     }
   }
 
@@ -97,6 +101,46 @@ class KeyRowViewTest {
     assertThrows(CodecException.class, () -> KeyRowView.FULL.of(row));
   }
 
+  @Test
+  void aRowThatDoesNotSkimIsRefusedByEitherViewNotCutSilently() {
+    // A length-delimited field 3 that claims 100 bytes and has 2.
+    byte[] truncated = {0x1a, 100, 'a', 'b'};
+    // A key name, then an end-group tag (field 4), which no whole message has at its top.
+    byte[] endGroup = {0x1a, 1, 'k', 0x24};
+    for (KeyRowView view : KeyRowView.values()) {
+      assertThrows(CodecException.class, () -> view.of(truncated), view.name());
+      assertThrows(CodecException.class, () -> view.of(endGroup), view.name());
+    }
+  }
+
+  @Test
+  void aMetadataEntryWrittenValueFirstIsStillJudgedByItsKey() throws IOException {
+    for (String key : List.of("ETag", "ETags", "etag")) {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+      out.writeString(KeyInfo.KEY_NAME_FIELD_NUMBER, "k");
+      // A map entry with its value (field 2) before its key (field 1): valid, if unusual.
+      ByteArrayOutputStream entry = new ByteArrayOutputStream();
+      CodedOutputStream e = CodedOutputStream.newInstance(entry);
+      e.writeString(2, "v");
+      e.writeString(1, key);
+      e.flush();
+      out.writeByteArray(KeyInfo.METADATA_FIELD_NUMBER, entry.toByteArray());
+      out.flush();
+      KeyInfo cut = KeyInfo.parseFrom(KeyRowView.BASIC.of(bytes.toByteArray()));
+      assertEquals(key.equals("ETag") ? Map.of("ETag", "v") : Map.of(),
+          cut.getMetadataMap(), key);
+      assertEquals("k", cut.getKeyName());
+    }
+  }
+
+  @Test
+  void theFullViewIsTheRowItself() {
+    byte[] row = randomKey(new SplittableRandom(3)).toByteArray();
+    assertArrayEquals(row, KeyRowView.FULL.of(row).toByteArray());
+    assertArrayEquals(row, KeyRowView.FULL.page().of(row).toByteArray());
+  }
+
   private static boolean refuses(KeyRowView view, byte[] row) {
     try {
       view.of(row);
@@ -155,7 +199,11 @@ class KeyRowViewTest {
     if (r.nextBoolean()) {
       b.setDataSize(r.nextLong(1L << 50));
     }
-    b.setObjectId(r.nextLong(1L << 40)).setUpdateId(r.nextInt(100));
+    b.setObjectId(r.nextLong(1L << 40)).setParentId(r.nextInt(3)).setUpdateId(r.nextInt(100))
+        .setClientId(r.nextInt(2) * r.nextLong(1L << 40));
+    if (r.nextBoolean()) {
+      b.setFileName("key-" + r.nextInt(100));
+    }
     if (r.nextBoolean()) {
       b.setCreationTime(1_700_000_000_000L + r.nextInt(1_000_000));
       b.setModificationTime(1_700_000_000_000L + r.nextInt(1_000_000));
