@@ -3,7 +3,6 @@ package io.sediment.db.rdb;
 import io.sediment.db.IteratorType;
 import io.sediment.db.managed.ManagedRocksIterator;
 import java.util.Arrays;
-import java.util.function.ToIntBiFunction;
 
 /**
  * The {@code byte[]} iterator: every key and value is a fresh array the caller may keep.
@@ -28,25 +27,35 @@ public final class RDBStoreByteArrayIterator extends RDBStoreAbstractIterator<by
 
   @Override
   protected byte[] readKey() {
-    return read(ManagedRocksIterator::key);
+    byte[] into = scratch();
+    int size = nativeIterator().key(into);
+    return size <= into.length ? Arrays.copyOf(into, size) : whole(size, true);
   }
 
   @Override
   protected byte[] readValue() {
-    return read(ManagedRocksIterator::value);
+    byte[] into = scratch();
+    int size = nativeIterator().value(into);
+    return size <= into.length ? Arrays.copyOf(into, size) : whole(size, false);
   }
 
-  /** The current key or value ({@code part} copies it into an array and returns its size). */
-  private byte[] read(ToIntBiFunction<ManagedRocksIterator, byte[]> part) {
-    if (scratch == null) {
-      scratch = new byte[SCRATCH];
+  private byte[] scratch() {
+    byte[] into = scratch;
+    if (into == null) {
+      into = new byte[SCRATCH];
+      scratch = into;
     }
-    int size = part.applyAsInt(nativeIterator(), scratch);
-    if (size <= scratch.length) {
-      return Arrays.copyOf(scratch, size);
-    }
+    return into;
+  }
+
+  /** The current key or value, of {@code size} bytes, read straight into an array of its size. */
+  private byte[] whole(int size, boolean key) {
     byte[] whole = new byte[size];
-    part.applyAsInt(nativeIterator(), whole);
+    if (key) {
+      nativeIterator().key(whole);
+    } else {
+      nativeIterator().value(whole);
+    }
     return whole;
   }
 
