@@ -47,7 +47,7 @@ public final class StringCodec implements Codec<String> {
   @Override
   public String fromPersistedFormat(byte[] bytes) {
     Objects.requireNonNull(bytes, "bytes");
-    if (isAscii(bytes, 0, bytes.length)) {
+    if (isAscii(bytes)) {
       return new String(bytes, StandardCharsets.ISO_8859_1);
     }
     return strictDecode(ByteBuffer.wrap(bytes));
@@ -62,11 +62,8 @@ public final class StringCodec implements Codec<String> {
   public String decode(CodecBuffer buffer) {
     ByteBuffer bytes = buffer.asReadOnlyByteBuffer();
     byte[] copy = new byte[bytes.remaining()];
-    bytes.duplicate().get(copy);
-    if (isAscii(copy, 0, copy.length)) {
-      return new String(copy, StandardCharsets.ISO_8859_1);
-    }
-    return strictDecode(bytes);
+    bytes.get(copy);
+    return fromPersistedFormat(copy);
   }
 
   private static boolean isAscii(String s) {
@@ -78,9 +75,9 @@ public final class StringCodec implements Codec<String> {
     return true;
   }
 
-  private static boolean isAscii(byte[] bytes, int from, int to) {
-    for (int i = from; i < to; i++) {
-      if (bytes[i] < 0) {
+  private static boolean isAscii(byte[] bytes) {
+    for (byte b : bytes) {
+      if (b < 0) {
         return false;
       }
     }
