@@ -1,5 +1,7 @@
 package io.sediment.db;
 
+import io.sediment.db.codec.Codec;
+
 /**
  * A consistent read-only view of every table of a store at one moment (one RocksDB snapshot), for
  * reads that must agree across tables, such as a listing page that merges two tables.
@@ -17,6 +19,16 @@ public interface ReadView extends AutoCloseable {
 
   /** The typed table of {@code definition}, as of this view. */
   <K, V> Table<K, V> getTable(TableDefinition<K, V> definition);
+
+  /**
+   * The table of {@code definition}, as of this view, its values decoded by {@code readAs}
+   * instead of the definition's value codec: for reads that want part of each stored value
+   * ({@code readAs} decodes the same bytes; it is never asked to encode, as a view's tables are
+   * not written).
+   *
+   * @throws IllegalArgumentException if the store defines the table with other codecs
+   */
+  <K, V> Table<K, V> getTable(TableDefinition<K, ?> definition, Codec<V> readAs);
 
   /** The RocksDB sequence number the view reads at. */
   long sequenceNumber();

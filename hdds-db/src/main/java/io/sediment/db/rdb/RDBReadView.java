@@ -2,6 +2,7 @@ package io.sediment.db.rdb;
 
 import io.sediment.db.ReadView;
 import io.sediment.db.TableDefinition;
+import io.sediment.db.codec.Codec;
 import io.sediment.db.managed.ManagedSnapshot;
 
 /**
@@ -39,6 +40,13 @@ final class RDBReadView implements ReadView {
   public <K, V> TypedTable<K, V> getTable(TableDefinition<K, V> definition) {
     TypedTable<K, V> table = store.getTable(definition);
     return new TypedTable<>(table.rawTable().view(snapshot), definition);
+  }
+
+  @Override
+  public <K, V> TypedTable<K, V> getTable(TableDefinition<K, ?> definition, Codec<V> readAs) {
+    TypedTable<K, ?> table = store.getTable(definition);
+    return new TypedTable<>(table.rawTable().view(snapshot), new TableDefinition<>(
+        definition.name(), definition.keyCodec(), readAs, definition.deleteHeavy()));
   }
 
   @Override

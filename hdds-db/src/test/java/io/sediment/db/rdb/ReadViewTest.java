@@ -14,7 +14,10 @@ import io.sediment.db.KeyValue;
 import io.sediment.db.ReadView;
 import io.sediment.db.StoreClosedException;
 import io.sediment.db.Table;
+import io.sediment.db.TableDefinition;
 import io.sediment.db.TableIterator;
+import io.sediment.db.codec.ByteArrayCodec;
+import io.sediment.db.codec.Codec;
 import io.sediment.db.codec.CodecBuffer;
 import io.sediment.db.managed.RocksDatabase;
 import io.sediment.db.testing.TestStores;
@@ -104,6 +107,47 @@ class ReadViewTest {
         }
       }
       assertArrayEquals(b("v"), store.getTable("bytes").get(b("k")));
+    }
+  }
+
+  @Test
+  void aTableReadThroughAnotherValueCodecDecodesTheViewsValuesWithItAndWritesNothing() {
+    // A projection: each stored string read as its length; like any, it cannot encode.
+    Codec<Integer> length = new Codec<>() {
+      @Override
+      public Class<Integer> getTypeClass() {
+        return Integer.class;
+      }
+
+      @Override
+      public byte[] toPersistedFormat(Integer object) {
+        throw new UnsupportedOperationException("a projection is read, never written");
+      }
+
+      @Override
+      public Integer fromPersistedFormat(byte[] bytes) {
+        return bytes.length;
+      }
+    };
+    try (DBStore store = TestStores.open(dir)) {
+      Table<String, String> strings = store.getTable(TestStores.STRINGS);
+      strings.put("a", "xyz");
+      strings.put("b", "hello");
+      try (ReadView view = store.openReadView()) {
+        strings.put("a", "changed after the view opened");
+        Table<String, Integer> lengths = view.getTable(TestStores.STRINGS, length);
+        assertEquals(3, lengths.get("a"));
+        assertNull(lengths.get("c"));
+        List<String> seen = new ArrayList<>();
+        try (TableIterator<String, KeyValue<String, Integer>> it = lengths.iterator()) {
+          it.forEachRemaining(kv -> seen.add(kv.getKey() + "=" + kv.getValue()));
+        }
+        assertEquals(List.of("a=3", "b=5"), seen);
+        assertThrows(UnsupportedOperationException.class, () -> lengths.put("a", 1));
+        assertThrows(IllegalArgumentException.class, () -> view.getTable(
+            TableDefinition.of(TestStores.STRINGS.name(), ByteArrayCodec.get(), length), length));
+      }
+      assertEquals("changed after the view opened", strings.get("a"));
     }
   }
 

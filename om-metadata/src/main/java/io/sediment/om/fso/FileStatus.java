@@ -38,6 +38,11 @@ public record FileStatus(String path, boolean isDirectory, long size, long objec
         f.getCreationTime(), f.getModificationTime(), f.getOwner());
   }
 
+  static FileStatus of(String path, boolean isDirectory, EntryAttributes a) {
+    return new FileStatus(path, isDirectory, isDirectory ? 0 : a.size(), a.objectId(),
+        a.parentId(), a.creationTime(), a.modificationTime(), a.owner());
+  }
+
   static FileStatus ofRoot(BucketInfo b) {
     return new FileStatus("", true, 0, b.getObjectId(), 0, b.getCreationTime(),
         b.getModificationTime(), b.getOwner());

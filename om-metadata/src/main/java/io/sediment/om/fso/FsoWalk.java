@@ -12,8 +12,6 @@ import io.sediment.om.core.OmKeys;
 import io.sediment.om.listing.Cursor;
 import io.sediment.om.listing.Scan;
 import io.sediment.proto.om.BucketInfo;
-import io.sediment.proto.om.DirectoryInfo;
-import io.sediment.proto.om.KeyInfo;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,11 +21,12 @@ import java.util.List;
  * id, a name and a flag, no iterator), and holds the iterators of that deepest one only: going
  * down closes the parent's iterators, coming back up re-opens them with one seek after the child
  * it went into. So at most two native iterators are open at a time (one {@link Frame}), whatever
- * the depth, and the path of the current directory is kept once, not once per level.
+ * the depth, and the path of the current directory is kept once, not once per level. Rows are
+ * read as {@link EntryAttributes}, the six fields a status takes, not parsed whole.
  */
 final class FsoWalk implements Scan<FileStatus> {
-  private final Table<String, DirectoryInfo> dirs;
-  private final Table<String, KeyInfo> files;
+  private final Table<String, EntryAttributes> dirs;
+  private final Table<String, EntryAttributes> files;
   private final BucketInfo bucket;
   private final boolean recursive;
   private final List<Level> levels = new ArrayList<>();
@@ -39,8 +38,8 @@ final class FsoWalk implements Scan<FileStatus> {
   private FileStatus pending;
 
   FsoWalk(ReadView view, BucketInfo bucket, boolean recursive) {
-    this.dirs = view.getTable(DIRECTORY_TABLE);
-    this.files = view.getTable(FILE_TABLE);
+    this.dirs = view.getTable(DIRECTORY_TABLE, EntryAttributesCodec.DIRECTORY);
+    this.files = view.getTable(FILE_TABLE, EntryAttributesCodec.FILE);
     this.bucket = bucket;
     this.recursive = recursive;
   }
@@ -59,17 +58,17 @@ final class FsoWalk implements Scan<FileStatus> {
     // Re-resolve the cursor's ancestors on this view; stop where the way is broken.
     long parent = listed.objectId();
     for (int i = path.depth(); i < cursor.depth(); i++) {
-      DirectoryInfo d = dirs.get(OmKeys.pathKey(bucket.getVolumeId(), bucket.getObjectId(),
+      EntryAttributes d = dirs.get(OmKeys.pathKey(bucket.getVolumeId(), bucket.getObjectId(),
           parent, cursor.component(i)));
       if (d == null) {
         return;
       }
       if (i + 1 < cursor.depth()) {
-        descend(d.getObjectId(), cursor.component(i), cursor.component(i + 1));
+        descend(d.objectId(), cursor.component(i), cursor.component(i + 1));
       } else {
-        pending = FileStatus.ofDirectory(cursor.path(), d);
+        pending = FileStatus.of(cursor.path(), true, d);
       }
-      parent = d.getObjectId();
+      parent = d.objectId();
     }
   }
 
@@ -222,15 +221,15 @@ final class FsoWalk implements Scan<FileStatus> {
   private static final class Frame implements AutoCloseable {
     private final String prefix;
     private final String dirPath;
-    private final TableIterator<String, KeyValue<String, DirectoryInfo>> dirIt;
-    private final TableIterator<String, KeyValue<String, KeyInfo>> fileIt;
-    private KeyValue<String, DirectoryInfo> dirHead;
+    private final TableIterator<String, KeyValue<String, EntryAttributes>> dirIt;
+    private final TableIterator<String, KeyValue<String, EntryAttributes>> fileIt;
+    private KeyValue<String, EntryAttributes> dirHead;
     private boolean dirHeadRead;
-    private KeyValue<String, KeyInfo> fileHead;
+    private KeyValue<String, EntryAttributes> fileHead;
     private boolean fileHeadRead;
 
     /** @param afterName start after this child name (exclusive); {@code null}: at the start */
-    Frame(Table<String, DirectoryInfo> dirs, Table<String, KeyInfo> files, String prefix,
+    Frame(Table<String, EntryAttributes> dirs, Table<String, EntryAttributes> files, String prefix,
         String dirPath, String afterName) {
       this.prefix = prefix;
       this.dirPath = dirPath;
@@ -247,7 +246,7 @@ final class FsoWalk implements Scan<FileStatus> {
       }
     }
 
-    private KeyValue<String, DirectoryInfo> dirHead() {
+    private KeyValue<String, EntryAttributes> dirHead() {
       if (!dirHeadRead) {
         dirHead = dirIt.hasNext() ? dirIt.next() : null;
         dirHeadRead = true;
@@ -255,7 +254,7 @@ final class FsoWalk implements Scan<FileStatus> {
       return dirHead;
     }
 
-    private KeyValue<String, KeyInfo> fileHead() {
+    private KeyValue<String, EntryAttributes> fileHead() {
       if (!fileHeadRead) {
         fileHead = fileIt.hasNext() ? fileIt.next() : null;
         fileHeadRead = true;
@@ -265,18 +264,18 @@ final class FsoWalk implements Scan<FileStatus> {
 
     /** The next child in name order, or {@code null} when both ranges are exhausted. */
     FileStatus next() {
-      KeyValue<String, DirectoryInfo> d = dirHead();
-      KeyValue<String, KeyInfo> f = fileHead();
+      KeyValue<String, EntryAttributes> d = dirHead();
+      KeyValue<String, EntryAttributes> f = fileHead();
       if (d == null && f == null) {
         return null;
       }
       // Same prefix in both tables, so key order is name order.
       if (f == null || (d != null && FsoPath.compareNames(d.getKey(), f.getKey()) < 0)) {
         dirHeadRead = false;
-        return FileStatus.ofDirectory(childPath(d.getKey()), d.getValue());
+        return FileStatus.of(childPath(d.getKey()), true, d.getValue());
       }
       fileHeadRead = false;
-      return FileStatus.ofFile(childPath(f.getKey()), f.getValue());
+      return FileStatus.of(childPath(f.getKey()), false, f.getValue());
     }
 
     /** Whether a child remains: one {@code hasNext()} per iterator whose head is not read. */
