@@ -47,10 +47,21 @@ public final class StringCodec implements Codec<String> {
   @Override
   public String fromPersistedFormat(byte[] bytes) {
     Objects.requireNonNull(bytes, "bytes");
-    if (isAscii(bytes)) {
-      return new String(bytes, StandardCharsets.ISO_8859_1);
+    return decode(bytes, 0, bytes.length);
+  }
+
+  /**
+   * The string encoded in {@code bytes[offset, offset + length)}, as
+   * {@link #fromPersistedFormat} decodes a whole array.
+   *
+   * @throws IndexOutOfBoundsException if the range is not within {@code bytes}
+   */
+  public String decode(byte[] bytes, int offset, int length) {
+    Objects.checkFromIndexSize(offset, length, bytes.length);
+    if (isAscii(bytes, offset, offset + length)) {
+      return new String(bytes, offset, length, StandardCharsets.ISO_8859_1);
     }
-    return strictDecode(ByteBuffer.wrap(bytes));
+    return strictDecode(ByteBuffer.wrap(bytes, offset, length));
   }
 
   @Override
@@ -75,9 +86,9 @@ public final class StringCodec implements Codec<String> {
     return true;
   }
 
-  private static boolean isAscii(byte[] bytes) {
-    for (byte b : bytes) {
-      if (b < 0) {
+  private static boolean isAscii(byte[] bytes, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (bytes[i] < 0) {
         return false;
       }
     }

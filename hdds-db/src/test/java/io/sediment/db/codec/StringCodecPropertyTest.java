@@ -57,17 +57,32 @@ class StringCodecPropertyTest {
       String expected = oracleDecode(bytes);
       try (CodecBuffer buffer = CodecBuffer.allocateDirect(bytes.length + 1)) {
         buffer.put(ByteBuffer.wrap(bytes));
+        // The same bytes as a range of a larger array, between bytes that are not UTF-8.
+        int before = r.nextInt(3);
+        byte[] framed = new byte[before + bytes.length + r.nextInt(3)];
+        java.util.Arrays.fill(framed, (byte) 0xff);
+        System.arraycopy(bytes, 0, framed, before, bytes.length);
         if (expected == null) {
           failures++;
           assertThrows(CodecException.class, () -> codec.fromPersistedFormat(bytes));
           assertThrows(CodecException.class, () -> codec.decode(buffer));
+          assertThrows(CodecException.class, () -> codec.decode(framed, before, bytes.length));
         } else {
           assertEquals(expected, codec.fromPersistedFormat(bytes));
           assertEquals(expected, codec.decode(buffer));
+          assertEquals(expected, codec.decode(framed, before, bytes.length));
         }
       }
     }
     assertTrue(failures > 100 && failures < 19_000, "malformed arrays drawn: " + failures);
+  }
+
+  @Test
+  void aRangeOutsideTheArrayIsRefused() {
+    byte[] bytes = {'a', 'b'};
+    assertThrows(IndexOutOfBoundsException.class, () -> codec.decode(bytes, 1, 2));
+    assertThrows(IndexOutOfBoundsException.class, () -> codec.decode(bytes, -1, 1));
+    assertEquals("b", codec.decode(bytes, 1, 1));
   }
 
   /** Mostly ASCII, sometimes one or more characters from the other ranges. */

@@ -59,7 +59,7 @@ public final class ObjectListings {
     OmValidation.checkOptionalText("Start-after", startAfter);
     int max = ctx.checkPageSize("maxResults", maxResults);
     return listPage(Pager.read(TableScan.source(ctx.store().getTable(VOLUME_TABLE.name()), ROOT,
-        prefix, null, (name, v) -> VOLUME_INFO.fromPersistedFormat(v)),
+        prefix, null, row -> VOLUME_INFO.fromPersistedFormat(row.value())),
         Cursor.startAfter(startAfter), max));
   }
 
@@ -79,7 +79,7 @@ public final class ObjectListings {
       ctx.requireVolume(view, volume);
       return listPage(Pager.read(TableScan.source(view.getTable(BUCKET_TABLE.name()),
           OmKeys.volumePrefix(volume), prefix, null,
-          (name, v) -> BUCKET_INFO.fromPersistedFormat(v)), Cursor.startAfter(startAfter), max));
+          row -> BUCKET_INFO.fromPersistedFormat(row.value())), Cursor.startAfter(startAfter), max));
     }
   }
 
@@ -111,7 +111,7 @@ public final class ObjectListings {
   public static PageSource<KeyInfo> keys(Table<byte[], byte[]> keyTable, String volume, String bucket,
       String prefix) {
     return TableScan.source(keyTable, OmKeys.bucketPrefix(volume, bucket), prefix, null,
-        (name, v) -> KEY_INFO.fromPersistedFormat(v));
+        row -> KEY_INFO.fromPersistedFormat(row.value()));
   }
 
   /**

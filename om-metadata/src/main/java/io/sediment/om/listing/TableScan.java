@@ -7,7 +7,6 @@ import io.sediment.db.Table;
 import io.sediment.db.TableIterator;
 import io.sediment.db.codec.StringCodec;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * The {@link Scan} of the common listing: the rows of one table under {@code base + prefix}, in
@@ -19,7 +18,8 @@ import java.util.Arrays;
  * or for a prefix cursor one seek to the successor of the prefix. Rows are read one per item (a
  * row the {@link Rows} skip is read past); a common prefix is left with one seek to its
  * successor, made only when the row after it is asked for, instead of walking its keys. A page
- * size of 0 opens nothing ({@link Pager}). Not thread-safe.
+ * size of 0 opens nothing ({@link Pager}). A row's name is decoded only if the delimiter, the
+ * {@link Rows} or the cursor asks for it. Not thread-safe.
  *
  * @param <R> the item type
  */
@@ -28,11 +28,8 @@ public final class TableScan<R> implements Scan<R> {
   /** How the rows of a {@link TableScan} become items. */
   public interface Rows<R> {
 
-    /**
-     * The item of the row named {@code name} (its key without the base) with {@code value}, or
-     * {@code null} to list nothing for it.
-     */
-    R row(String name, byte[] value);
+    /** The item of {@code row}, or {@code null} to list nothing for it. */
+    R row(Entry row);
 
     /** The item of a common prefix (ending with the delimiter); only called with a delimiter. */
     default R commonPrefix(String name) {
@@ -40,20 +37,65 @@ public final class TableScan<R> implements Scan<R> {
     }
   }
 
-  /** One listed row or common prefix ({@code value} null), for listings that want both. */
-  public record Entry(String name, byte[] value, boolean isPrefix) {
+  /**
+   * One row read (its value and its name, the key without the base), or a common prefix (no
+   * value). The name is decoded from the key when first asked for, so a listing that returns
+   * values only decodes none but the last row's, for its cursor.
+   */
+  public static final class Entry {
+    /** The row's key; {@code null} for a common prefix. */
+    private final byte[] key;
+    private final int nameOffset;
+    private final byte[] value;
+    private String name;
+
+    private Entry(byte[] key, int nameOffset, byte[] value, String name) {
+      this.key = key;
+      this.nameOffset = nameOffset;
+      this.value = value;
+      this.name = name;
+    }
+
+    static Entry prefix(String name) {
+      return new Entry(null, 0, null, name);
+    }
+
+    /**
+     * The row's key without the base, or the common prefix.
+     *
+     * @throws io.sediment.db.codec.CodecException if the key is not well-formed UTF-8
+     */
+    public String name() {
+      if (name == null) {
+        name = StringCodec.get().decode(key, nameOffset, key.length - nameOffset);
+      }
+      return name;
+    }
+
+    /** The row's stored value; {@code null} for a common prefix. */
+    public byte[] value() {
+      return value;
+    }
+
+    public boolean isPrefix() {
+      return key == null;
+    }
+
+    Cursor cursor() {
+      return new Cursor(name(), isPrefix());
+    }
   }
 
   /** Rows as {@link Entry}s, common prefixes included. */
   public static final Rows<Entry> ENTRIES = new Rows<>() {
     @Override
-    public Entry row(String name, byte[] value) {
-      return new Entry(name, value, false);
+    public Entry row(Entry row) {
+      return row;
     }
 
     @Override
     public Entry commonPrefix(String name) {
-      return new Entry(name, null, true);
+      return Entry.prefix(name);
     }
   };
 
@@ -67,10 +109,11 @@ public final class TableScan<R> implements Scan<R> {
   private byte[] skipTo;
   private boolean exhausted;
   private R peeked;
-  private Cursor peekedCursor;
-  /** The cursor of the item {@link #advance()} found last. */
-  private Cursor found;
-  private Cursor resume;
+  private Entry peekedEntry;
+  /** The entry of the item {@link #advance()} found last. */
+  private Entry found;
+  /** The entry of the item {@link #next()} returned last. */
+  private Entry resume;
 
   private TableScan(Table<byte[], byte[]> table, String base, String prefix, String delimiter,
       Rows<R> rows) {
@@ -127,7 +170,7 @@ public final class TableScan<R> implements Scan<R> {
     R item;
     if (peeked != null) {
       item = peeked;
-      resume = peekedCursor;
+      resume = peekedEntry;
       peeked = null;
     } else {
       item = advance();
@@ -140,14 +183,14 @@ public final class TableScan<R> implements Scan<R> {
   public boolean hasMore() {
     if (peeked == null) {
       peeked = advance();
-      peekedCursor = found;
+      peekedEntry = found;
     }
     return peeked != null;
   }
 
   @Override
   public Cursor resumeCursor() {
-    return resume;
+    return resume == null ? null : resume.cursor();
   }
 
   /** Reads rows until one lists an item; {@code null} at the end. */
@@ -161,22 +204,21 @@ public final class TableScan<R> implements Scan<R> {
         return null;
       }
       KeyValue<byte[], byte[]> kv = it.next();
-      byte[] k = kv.getKey();
-      String name = StringCodec.get().fromPersistedFormat(
-          Arrays.copyOfRange(k, baseLength, k.length));
+      Entry row = new Entry(kv.getKey(), baseLength, kv.getValue(), null);
       if (delimiter != null) {
+        String name = row.name();
         int at = name.indexOf(delimiter, prefix.length());
         if (at >= 0) {
-          String common = name.substring(0, at + delimiter.length());
-          skipTo = Bytes.prefixSuccessor(utf8(base + common));
+          Entry common = Entry.prefix(name.substring(0, at + delimiter.length()));
+          skipTo = Bytes.prefixSuccessor(utf8(base + common.name()));
           exhausted = skipTo == null;
-          found = new Cursor(common, true);
-          return rows.commonPrefix(common);
+          found = common;
+          return rows.commonPrefix(common.name());
         }
       }
-      R item = rows.row(name, kv.getValue());
+      R item = rows.row(row);
       if (item != null) {
-        found = new Cursor(name, false);
+        found = row;
         return item;
       }
     }

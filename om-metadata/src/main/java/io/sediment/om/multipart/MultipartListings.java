@@ -53,7 +53,7 @@ final class MultipartListings {
       // Part keys are fixed-width numbers, so "after the marker's key" is "from marker + 1".
       page = Pager.read(TableScan.source(view.getTable(MULTIPART_PARTS_TABLE.name()), "",
               OmKeys.multipartPartsPrefix(uploadId), null,
-              (name, v) -> PART_INFO.fromPersistedFormat(v)),
+              row -> PART_INFO.fromPersistedFormat(row.value())),
           partNumberMarker >= MultipartUploads.MIN_PART_NUMBER
               ? new Cursor(OmKeys.multipartPartKey(uploadId, partNumberMarker), false) : null,
           max);
@@ -89,7 +89,7 @@ final class MultipartListings {
           : hasKeyMarker ? new Cursor(markerName, true) : null;
       page = Pager.read(TableScan.source(view.getTable(MULTIPART_INFO_TABLE.name()),
           OmKeys.bucketPrefix(volume, bucket), OmKeys.multipartKeyName(OmContext.nz(prefix)), null,
-          (name, v) -> UPLOAD_INFO.fromPersistedFormat(v)), after, max);
+          row -> UPLOAD_INFO.fromPersistedFormat(row.value())), after, max);
     }
     MultipartUploadInfo last = page.truncated() ? page.last() : null;
     return new MultipartUploadListing(page.items(), page.truncated(),

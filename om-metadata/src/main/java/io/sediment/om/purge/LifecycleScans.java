@@ -90,7 +90,7 @@ public final class LifecycleScans {
       String base = fso ? OmKeys.fsoBucketPrefix(info.getVolumeId(), info.getObjectId())
           : OmKeys.bucketPrefix(volume, bucket);
       page = Pager.read(TableScan.source(view.getTable((fso ? FILE_TABLE : KEY_TABLE).name()),
-          base, prefix, null, (name, v) -> KEY_INFO.fromPersistedFormat(v)), cursor, max);
+          base, prefix, null, row -> KEY_INFO.fromPersistedFormat(row.value())), cursor, max);
     }
     List<KeyInfo> matched = new ArrayList<>();
     for (KeyInfo k : page.items()) {

@@ -236,8 +236,8 @@ public final class Snapshots {
       Page<SnapshotInfo> page = pager.page(request, token,
           Cursor.startAfter(prevSnapshot), max, TableScan.source(
               view.getTable(SNAPSHOT_INFO_TABLE.name()), OmKeys.bucketPrefix(volume, bucket),
-              prefix, null, (name, v) -> {
-                SnapshotInfo s = SNAPSHOT_INFO.fromPersistedFormat(v);
+              prefix, null, row -> {
+                SnapshotInfo s = SNAPSHOT_INFO.fromPersistedFormat(row.value());
                 return includeDeleted || s.getStatus() == SnapshotStatus.SNAPSHOT_ACTIVE ? s : null;
               }));
       return new ListPage<>(page.items(), page.truncated(), page.nextToken());
