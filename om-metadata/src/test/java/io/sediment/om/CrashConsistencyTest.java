@@ -217,7 +217,7 @@ class CrashConsistencyTest {
   private void runChildAndKill(Path store, SyncPolicy policy, int round, int writers, long seed,
       long killAfterMillis, Recorder recorder) throws Exception {
     Path stderr = dir.resolve("child-" + policy + "-" + round + ".err");
-    Process child = new ProcessBuilder(javaCommand(Child.class, store.toString(), policy.name(),
+    Process child = new ProcessBuilder(javaCommand(Child.class, killedTmp(), store.toString(), policy.name(),
         Integer.toString(round), Integer.toString(writers), Long.toString(seed)))
         .redirectError(stderr.toFile()).start();
     Thread reader = new Thread(() -> readLines(child, recorder), "child-stdout");
@@ -253,11 +253,19 @@ class CrashConsistencyTest {
     }
   }
 
-  private static List<String> javaCommand(Class<?> main, String... args) {
+  /**
+   * The killed child's temporary directory, inside this test's: a JVM killed with SIGKILL leaves
+   * the native library rocksdbjni unpacked for it, and it goes with the test's directory.
+   */
+  private Path killedTmp() throws java.io.IOException {
+    return Files.createDirectories(dir.resolve("child-tmp"));
+  }
+
+  private static List<String> javaCommand(Class<?> main, Path tmp, String... args) {
     List<String> cmd = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx256m", "-XX:+UseSerialGC", "-Dsediment.leakDetection=false",
-        "-cp", System.getProperty("java.class.path"), main.getName()));
+        "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), main.getName()));
     cmd.addAll(List.of(args));
     return cmd;
   }

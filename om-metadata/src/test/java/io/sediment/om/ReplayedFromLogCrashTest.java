@@ -71,7 +71,10 @@ class ReplayedFromLogCrashTest {
     Path stderr = dir.resolve("child.err");
     Process child = new ProcessBuilder(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-        "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), Child.class.getName(),
+        "-XX:+UseSerialGC",
+        // The SIGKILLed child leaves rocksdbjni's unpacked library in its temporary directory.
+        "-Djava.io.tmpdir=" + Files.createDirectories(dir.resolve("child-tmp")),
+        "-cp", System.getProperty("java.class.path"), Child.class.getName(),
         store.toString()).redirectError(stderr.toFile()).start();
     long applied = 0;
     long flushed = 0;

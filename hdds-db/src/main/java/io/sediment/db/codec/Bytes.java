@@ -26,6 +26,22 @@ public final class Bytes {
   }
 
   /**
+   * The first index at or after {@code from} where {@code target} occurs in {@code bytes}, or -1.
+   * An empty target occurs at {@code from} (when {@code from <= bytes.length}).
+   */
+  public static int indexOf(byte[] bytes, byte[] target, int from) {
+    Objects.requireNonNull(bytes, "bytes");
+    Objects.requireNonNull(target, "target");
+    int last = bytes.length - target.length;
+    for (int i = Math.max(from, 0); i <= last; i++) {
+      if (Arrays.equals(bytes, i, i + target.length, target, 0, target.length)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /**
    * The smallest byte string greater than every string starting with {@code prefix}: the prefix
    * with trailing {@code 0xFF} bytes removed and its last byte incremented. {@code null} when no
    * such string exists (the prefix is empty or all {@code 0xFF}), meaning "no upper bound".

@@ -42,6 +42,8 @@ public final class ChildJvm {
     List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC",
         "-Dsediment.leakDetection=true",
         "-XX:ErrorFile=" + work.resolve("hs_err_pid%p.log"),
+        // A child that crashes or is killed leaves rocksdbjni's unpacked library behind: in work.
+        "-Djava.io.tmpdir=" + Files.createDirectories(work.resolve("tmp")),
         "-cp", System.getProperty("java.class.path"), main.getName(), work.toString()));
     cmd.addAll(List.of(extraArgs));
     Path log = work.resolve("child-output.txt");

@@ -7,6 +7,7 @@ import io.sediment.db.Table;
 import io.sediment.db.TableIterator;
 import io.sediment.db.codec.StringCodec;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * The {@link Scan} of the common listing: the rows of one table under {@code base + prefix}, in
@@ -102,8 +103,10 @@ public final class TableScan<R> implements Scan<R> {
   private final TableIterator<byte[], KeyValue<byte[], byte[]>> it;
   private final String base;
   private final int baseLength;
-  private final String prefix;
-  private final String delimiter;
+  /** Where a key goes on past {@code base + prefix}: where a delimiter is looked for. */
+  private final int afterPrefix;
+  /** The delimiter's UTF-8 bytes; {@code null} for none. */
+  private final byte[] delimiter;
   private final Rows<R> rows;
   /** Where the iterator must seek before the next row: past the last common prefix. */
   private byte[] skipTo;
@@ -119,10 +122,11 @@ public final class TableScan<R> implements Scan<R> {
       Rows<R> rows) {
     this.base = base;
     this.baseLength = utf8(base).length;
-    this.prefix = prefix == null ? "" : prefix;
-    this.delimiter = delimiter == null || delimiter.isEmpty() ? null : delimiter;
+    byte[] start = utf8(base + (prefix == null ? "" : prefix));
+    this.afterPrefix = start.length;
+    this.delimiter = delimiter == null || delimiter.isEmpty() ? null : utf8(delimiter);
     this.rows = rows;
-    this.it = table.iterator(utf8(base + this.prefix), IteratorType.KEY_AND_VALUE);
+    this.it = table.iterator(start, IteratorType.KEY_AND_VALUE);
   }
 
   /**
@@ -204,18 +208,20 @@ public final class TableScan<R> implements Scan<R> {
         return null;
       }
       KeyValue<byte[], byte[]> kv = it.next();
-      Entry row = new Entry(kv.getKey(), baseLength, kv.getValue(), null);
+      byte[] key = kv.getKey();
       if (delimiter != null) {
-        String name = row.name();
-        int at = name.indexOf(delimiter, prefix.length());
+        // Found in the bytes: in well-formed UTF-8 a match cannot start inside a character.
+        int at = Bytes.indexOf(key, delimiter, afterPrefix);
         if (at >= 0) {
-          Entry common = Entry.prefix(name.substring(0, at + delimiter.length()));
-          skipTo = Bytes.prefixSuccessor(utf8(base + common.name()));
+          int end = at + delimiter.length;
+          String common = StringCodec.get().decode(key, baseLength, end - baseLength);
+          skipTo = Bytes.prefixSuccessor(Arrays.copyOf(key, end));
           exhausted = skipTo == null;
-          found = common;
-          return rows.commonPrefix(common.name());
+          found = Entry.prefix(common);
+          return rows.commonPrefix(common);
         }
       }
+      Entry row = new Entry(key, baseLength, kv.getValue(), null);
       R item = rows.row(row);
       if (item != null) {
         found = row;
