@@ -18,6 +18,7 @@ import io.sediment.proto.om.ReplicationFactor;
 import io.sediment.proto.om.ReplicationType;
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import io.sediment.om.testing.RowDamage;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -56,7 +57,7 @@ class EntryAttributesCodecTest {
     for (int i = 0; i < 20_000; i++) {
       boolean file = r.nextBoolean();
       Message whole = file ? randomFile(r) : randomDirectory(r);
-      byte[] row = damage(whole.toByteArray(), r);
+      byte[] row = RowDamage.damage(whole.toByteArray(), r);
       EntryAttributesCodec codec = file ? EntryAttributesCodec.FILE : EntryAttributesCodec.DIRECTORY;
       boolean skimRefuses = refuses(() -> StoredRows.wellFormed(row, "row"));
       boolean codecRefuses = refuses(() -> bothPaths(codec, row));
@@ -119,31 +120,6 @@ class EntryAttributesCodecTest {
       return false;
     } catch (CodecException e) {
       return true;
-    }
-  }
-
-  /** One random change: a byte overwritten, the row cut short, or a byte inserted. */
-  private static byte[] damage(byte[] row, SplittableRandom r) {
-    if (row.length == 0) {
-      return new byte[] {(byte) r.nextInt(256)};
-    }
-    int at = r.nextInt(row.length);
-    switch (r.nextInt(3)) {
-      case 0 -> {
-        byte[] out = row.clone();
-        out[at] = (byte) r.nextInt(256);
-        return out;
-      }
-      case 1 -> {
-        return Arrays.copyOf(row, at);
-      }
-      default -> {
-        byte[] out = new byte[row.length + 1];
-        System.arraycopy(row, 0, out, 0, at);
-        out[at] = (byte) r.nextInt(256);
-        System.arraycopy(row, at, out, at + 1, row.length - at);
-        return out;
-      }
     }
   }
 

@@ -21,6 +21,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import io.sediment.om.testing.RowDamage;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,7 +48,7 @@ class KeyRowViewTest {
     SplittableRandom r = new SplittableRandom(11);
     int refused = 0;
     for (int i = 0; i < 20_000; i++) {
-      byte[] row = damage(randomKey(r).toByteArray(), r);
+      byte[] row = RowDamage.damage(randomKey(r).toByteArray(), r);
       boolean skimRefuses = refuses(KeyRowView.FULL, row);
       boolean cutRefuses = refuses(KeyRowView.BASIC, row);
       if (skimRefuses) {
@@ -147,31 +148,6 @@ class KeyRowViewTest {
       return false;
     } catch (CodecException e) {
       return true;
-    }
-  }
-
-  /** One random change: a byte overwritten, the row cut short, or a byte inserted. */
-  private static byte[] damage(byte[] row, SplittableRandom r) {
-    if (row.length == 0) {
-      return new byte[] {(byte) r.nextInt(256)};
-    }
-    int at = r.nextInt(row.length);
-    switch (r.nextInt(3)) {
-      case 0 -> {
-        byte[] out = row.clone();
-        out[at] = (byte) r.nextInt(256);
-        return out;
-      }
-      case 1 -> {
-        return Arrays.copyOf(row, at);
-      }
-      default -> {
-        byte[] out = new byte[row.length + 1];
-        System.arraycopy(row, 0, out, 0, at);
-        out[at] = (byte) r.nextInt(256);
-        System.arraycopy(row, at, out, at + 1, row.length - at);
-        return out;
-      }
     }
   }
 
