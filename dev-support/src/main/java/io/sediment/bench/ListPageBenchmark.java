@@ -2,12 +2,12 @@ package io.sediment.bench;
 
 import io.sediment.om.OmMetadataStore;
 import io.sediment.om.core.OmStoreOptions;
+import io.sediment.om.core.OpenKeySession;
 import io.sediment.om.fso.FileStatus;
 import io.sediment.om.listing.KeyRowView;
 import io.sediment.om.listing.ListObjectsV2Request;
 import io.sediment.om.listing.ListObjectsV2Result;
 import io.sediment.om.listing.ListPage;
-import io.sediment.om.core.OpenKeySession;
 import io.sediment.proto.om.BucketLayout;
 import java.io.IOException;
 import java.nio.file.Files;
