@@ -23,8 +23,8 @@ public interface ReadView extends AutoCloseable {
   /**
    * The table of {@code definition}, as of this view, its values decoded by {@code readAs}
    * instead of the definition's value codec: for reads that want part of each stored value
-   * ({@code readAs} decodes the same bytes; it is never asked to encode, as a view's tables are
-   * not written).
+   * ({@code readAs} decodes the same bytes). Writes fail and change nothing, as on any view's
+   * table; {@code readAs} may be asked to encode a written value first, and may refuse to.
    *
    * @throws IllegalArgumentException if the store defines the table with other codecs
    */
