@@ -16,10 +16,13 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
+import org.apache.ratis.server.DivisionInfo;
+import org.apache.ratis.thirdparty.com.google.protobuf.TextFormat;
 
 /**
  * Replicas of one group in this JVM, on loopback, each with its own store and Raft log under
@@ -255,7 +258,45 @@ final class ReplicaCluster implements AutoCloseable {
     for (Node n : running.values()) {
       s.append(' ').append(n.replica.status());
     }
-    throw new AssertionError("Replicas did not reach index " + target + " in " + timeout + ":" + s);
+    throw new AssertionError("Replicas did not reach index " + target + " in " + timeout + ":" + s
+        + "\n" + raftDiagnostics());
+  }
+
+  /**
+   * What a replica that stopped hearing from its leader needs explained: every running replica's
+   * Ratis role (a leader's view of each follower, with the time since its last reply; a
+   * follower's or candidate's time since it last heard a leader) and the top of the stack of
+   * every thread that sends appends, runs elections or waits for a leader.
+   */
+  String raftDiagnostics() {
+    StringBuilder s = new StringBuilder("Ratis roles:\n");
+    for (Node n : running.values()) {
+      try {
+        DivisionInfo info = n.replica.division().getInfo();
+        s.append(n.id).append(": ").append(TextFormat.shortDebugString(info.getRoleInfoProto()));
+        if (info.isLeader()) {
+          s.append(" followerNextIndices=").append(Arrays.toString(info.getFollowerNextIndices()))
+              .append(" followerMatchIndices=")
+              .append(Arrays.toString(info.getFollowerMatchIndices()));
+        }
+        s.append('\n');
+      } catch (RuntimeException e) {
+        s.append(n.id).append(": ").append(e).append('\n');
+      }
+    }
+    s.append("Raft threads:\n");
+    for (Map.Entry<Thread, StackTraceElement[]> t : Thread.getAllStackTraces().entrySet()) {
+      String name = t.getKey().getName();
+      if (name.contains("LogAppender") || name.contains("LeaderElection")
+          || name.contains("FollowerState") || name.contains("StateMachineUpdater")) {
+        s.append(name).append(' ').append(t.getKey().getState()).append('\n');
+        StackTraceElement[] stack = t.getValue();
+        for (int i = 0; i < Math.min(12, stack.length); i++) {
+          s.append("    at ").append(stack[i]).append('\n');
+        }
+      }
+    }
+    return s.toString();
   }
 
   /** SHA-256 of every row of every table, in table and key order. */
