@@ -41,20 +41,24 @@ import picocli.CommandLine.Spec;
     description = {"Load generator for the OM gRPC service, with its floors in the same run.",
         "Workloads: create (OpenKey + CommitKey of new names), lookup (LookupKey), list "
             + "(ListObjectsV2 pages of 1,000 with and without delimiter, ListStatus pages of an "
-            + "FSO bucket), delete (DeleteKey), mixed (60%% lookup, 20%% create, 10%% list, "
-            + "10%% delete).",
+            + "FSO bucket), delete (DeleteKey), delete-batch (DeleteKeys of --batch keys), mixed "
+            + "(60%% lookup, 20%% create, 10%% list, 10%% delete).",
         "`freon build` builds a namespace of millions of keys in a store by SST ingestion "
             + "(see freon build --help).",
         "With --purge-backlog: the purge services drain that many deleted keys while the "
             + "service phase is measured (--no-purge: the same run with them off)."})
 public final class Freon implements Callable<Integer> {
 
+  private static final String WORKLOADS = "create, lookup, list, delete, delete-batch, mixed";
+  /** The most keys one DeleteKeys call takes (the server's page cap). */
+  static final int MAX_BATCH = 1_000;
+
   @Spec
   CommandSpec spec;
 
   // Optional for picocli only, so that `freon build` does not ask for it; call() requires it.
   @Parameters(index = "0", arity = "0..1", paramLabel = "WORKLOAD",
-      description = "create, lookup, list, delete or mixed.")
+      description = "create, lookup, list, delete, delete-batch or mixed.")
   String workloadName;
 
   @Option(names = "--clients", paramLabel = "N", defaultValue = "8",
@@ -93,6 +97,11 @@ public final class Freon implements Callable<Integer> {
 
   /** {@link #listViewName} as the request's enum, set when the options are checked. */
   private KeyView listView;
+
+  @Option(names = "--batch", paramLabel = "N", defaultValue = "100",
+      description = "Keys per DeleteKeys call of delete-batch, 1 to 1000 (default "
+          + "${DEFAULT-VALUE}).")
+  int batch;
 
   @Option(names = "--prefill", paramLabel = "N", defaultValue = "10000",
       description = "Keys written before the run (not measured; default ${DEFAULT-VALUE}).")
@@ -185,12 +194,15 @@ public final class Freon implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     Workload workload;
     if (workloadName == null) {
-      throw bad("Missing WORKLOAD (create, lookup, list, delete, mixed), or the build command");
+      throw bad("Missing WORKLOAD (" + WORKLOADS + "), or the build command");
     }
     try {
-      workload = Workload.valueOf(workloadName.toUpperCase(Locale.ROOT));
+      workload = Workload.named(workloadName);
     } catch (IllegalArgumentException e) {
-      throw bad("Unknown workload '" + workloadName + "' (create, lookup, list, delete, mixed)");
+      throw bad("Unknown workload '" + workloadName + "' (" + WORKLOADS + ")");
+    }
+    if (batch < 1 || batch > MAX_BATCH) {
+      throw bad("--batch must be in [1, " + MAX_BATCH + "]: " + batch);
     }
     if (clients < 1 || clients > 4096) {
       throw bad("--clients must be in [1, 4096]: " + clients);
@@ -273,7 +285,10 @@ public final class Freon implements Callable<Integer> {
         : new RemoteTarget(target, tlsCa, token, Math.max(clients, 8))) {
       t.prepare(names, prefilled ? 0 : prefill, prefilled ? 0 : files, progress);
       Map<String, Object> settings = new LinkedHashMap<>();
-      settings.put("workload", workload.name().toLowerCase(Locale.ROOT));
+      settings.put("workload", workload.label());
+      if (workload == Workload.DELETE_BATCH) {
+        settings.put("batch", batch);
+      }
       settings.put("clients", clients);
       settings.put("stop", count > 0 ? count + " ops" : format(stop.duration()));
       settings.put("warmup", format(warm));
@@ -382,8 +397,11 @@ public final class Freon implements Callable<Integer> {
       OpExecutor executor, PrintStream progress, Runnable beforeMeasuring)
       throws InterruptedException {
     if (!warm.isZero()) {
-      new LoadDriver(name + "-warmup", clients, new LoadDriver.Stop(warm, 0), null)
-          .run(c -> new OpGenerator(workload, keys, distribution, seed * 7919 - 1 - c),
+      // A warm-up of deletes leaves three quarters of the keys to the measured run.
+      long most = workload.consumesKeys() && keys.deletesRunOut()
+          ? Math.max(1, keys.live() / 4 / (workload == Workload.DELETE_BATCH ? batch : 1)) : 0;
+      new LoadDriver(name + "-warmup", clients, new LoadDriver.Stop(warm, most), null)
+          .run(c -> new OpGenerator(workload, keys, distribution, seed * 7919 - 1 - c, batch),
               executor);
     }
     if (beforeMeasuring != null) {
@@ -392,7 +410,7 @@ public final class Freon implements Callable<Integer> {
     // Every phase of a round replays the same seeds: the same kinds of operation in order.
     long base = seed * 7919 + round * 100_003L;
     return new LoadDriver(name, clients, stop, progress)
-        .run(c -> new OpGenerator(workload, keys, distribution, base + c), executor);
+        .run(c -> new OpGenerator(workload, keys, distribution, base + c, batch), executor);
   }
 
   private CommandLine.ParameterException bad(String message) {

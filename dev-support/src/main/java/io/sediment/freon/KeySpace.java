@@ -1,5 +1,7 @@
 package io.sediment.freon;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Queue;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -71,6 +73,11 @@ public final class KeySpace {
     return "new-" + createTag + "-" + String.format("%010d", created.getAndIncrement());
   }
 
+  /** Whether deletes take existing keys and so run out (false for a floor's key space). */
+  public boolean deletesRunOut() {
+    return !floor;
+  }
+
   /** Remembers a name the run created, for later deletes. */
   public void created(String name) {
     createdNames.add(name);
@@ -94,6 +101,22 @@ public final class KeySpace {
       return null;
     }
     return key(i);
+  }
+
+  /**
+   * Up to {@code n} keys to delete, each handed out once, as {@link #toDelete()} hands them out
+   * (fewer only when fewer are left); {@code null} when none is left.
+   */
+  public List<String> toDelete(int n) {
+    List<String> names = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      String name = toDelete();
+      if (name == null) {
+        break;
+      }
+      names.add(name);
+    }
+    return names.isEmpty() ? null : names;
   }
 
   /** An existing prefilled key, chosen by {@code distribution}; {@code null} if none exists. */

@@ -20,17 +20,20 @@ import org.HdrHistogram.Recorder;
  * Runs one measured phase: {@code clients} threads, each taking operations from its own
  * generator and running them through one executor, closed loop (the next operation starts when
  * the previous one ends), until the duration is over or the count of operations (successful or
- * not) is reached, whichever is set, or a generator runs out. Records each operation's latency
- * (System.nanoTime around it) in HdrHistograms (3 significant digits) and prints one progress line
- * a second when asked. One phase per instance; not reusable.
+ * not) is reached, whichever comes first, or a generator runs out. Records each operation's
+ * latency (System.nanoTime around it) in HdrHistograms (3 significant digits) and prints one
+ * progress line a second when asked. One phase per instance; not reusable.
  */
 final class LoadDriver {
 
-  /** How a phase stops: after {@code duration}, or after {@code count} operations. */
+  /**
+   * How a phase stops: after {@code duration} ({@code null}: no limit), or after {@code count}
+   * operations ({@code 0}: no limit), whichever comes first.
+   */
   record Stop(Duration duration, long count) {
     Stop {
-      if ((duration == null) == (count <= 0)) {
-        throw new IllegalArgumentException("Exactly one of a duration or a count is needed");
+      if (duration == null && count <= 0) {
+        throw new IllegalArgumentException("A duration or a count is needed");
       }
     }
   }

@@ -1,5 +1,6 @@
 package io.sediment.freon;
 
+import java.util.List;
 import java.util.SplittableRandom;
 
 /**
@@ -12,12 +13,15 @@ final class OpGenerator {
   private final KeySpace keys;
   private final Distribution distribution;
   private final SplittableRandom random;
+  private final int batch;
 
-  OpGenerator(Workload workload, KeySpace keys, Distribution distribution, long seed) {
+  /** @param batch keys per {@link OpType#DELETE_BATCH} */
+  OpGenerator(Workload workload, KeySpace keys, Distribution distribution, long seed, int batch) {
     this.workload = workload;
     this.keys = keys;
     this.distribution = distribution;
     this.random = new SplittableRandom(seed);
+    this.batch = batch;
   }
 
   /** The next operation, or {@code null} when the key space has nothing left for it. */
@@ -41,6 +45,10 @@ final class OpGenerator {
       case DELETE:
         name = keys.toDelete();
         break;
+      case DELETE_BATCH: {
+        List<String> names = keys.toDelete(batch);
+        return names == null ? null : Op.deleteBatch(names);
+      }
       default:
         throw new AssertionError(type);
     }

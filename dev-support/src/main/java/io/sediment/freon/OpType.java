@@ -16,7 +16,12 @@ public enum OpType {
   /** A ListStatus page of 1,000 files of an FSO bucket's root; raw: a 1,000-row scan. */
   LIST_STATUS(1),
   /** DeleteKey of an existing key; raw: one synced batch (delete the row, put the deleted row). */
-  DELETE(1);
+  DELETE(1),
+  /**
+   * DeleteKeys of {@code --batch} existing keys of one bucket in one call; raw: one synced batch
+   * holding every key's row delete and deleted row.
+   */
+  DELETE_BATCH(1);
 
   private final int calls;
 

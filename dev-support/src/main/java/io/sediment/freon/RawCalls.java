@@ -3,6 +3,7 @@ package io.sediment.freon;
 import io.sediment.bench.raw.RawTables;
 import io.sediment.bench.raw.RawTables.Mutation;
 import io.sediment.om.core.OmKeys;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -10,9 +11,10 @@ import java.util.List;
  * Floor (b): each operation as plain rocksdbjni work on the same store: a lookup is one get of
  * the key's keyTable row; a page is one bounded iterator, one seek and 1,000 rows read (keyTable
  * for ListObjectsV2, fileTable for ListStatus); a create is two synced WriteBatches (the open row;
- * then its delete and the keyTable row) and a delete one (the keyTable row's delete and a
- * deletedTable row), written from as many threads as the service had clients so RocksDB groups
- * them. The layer's own rows (counters, ids) are not written: they are part of what is measured.
+ * then its delete and the keyTable row), a delete one (the keyTable row's delete and a
+ * deletedTable row) and a batch delete one holding those two mutations for each of its keys.
+ * Writes come from as many threads as the service had clients, so RocksDB groups them. The
+ * layer's own rows (counters, ids) are not written: they are part of what is measured.
  *
  * <p>Writes go to names under the volume {@value #SCRATCH_VOLUME}, which the service never reads
  * (the rows are real rows of real sizes, so the work is the same); {@link #clear()} removes them.
@@ -84,13 +86,27 @@ final class RawCalls implements OpExecutor {
         return;
       }
       case DELETE:
-        raw.writeSync(List.of(new Mutation("keyTable", scratchKey(op.name()), null),
-            new Mutation("deletedTable", OmKeys.utf8(
-                OmKeys.deletedKey(SCRATCH_VOLUME, names.bucket(), op.name(), 1)), row)));
+        raw.writeSync(deletion(op.name(), new ArrayList<>(2)));
         return;
+      case DELETE_BATCH: {
+        List<Mutation> batch = new ArrayList<>(2 * op.batch().size());
+        for (String name : op.batch()) {
+          deletion(name, batch);
+        }
+        raw.writeSync(batch);
+        return;
+      }
       default:
         throw new AssertionError(op.type());
     }
+  }
+
+  /** Adds a key's deletion to {@code batch}: its row's delete and its deleted row; returns it. */
+  private List<Mutation> deletion(String name, List<Mutation> batch) {
+    batch.add(new Mutation("keyTable", scratchKey(name), null));
+    batch.add(new Mutation("deletedTable", OmKeys.utf8(
+        OmKeys.deletedKey(SCRATCH_VOLUME, names.bucket(), name, 1)), row));
+    return batch;
   }
 
   private byte[] scratchKey(String name) {

@@ -90,6 +90,14 @@ final class Report {
     } else {
       b.append("floors: not measured (they need the in-process server)\n");
     }
+    if (settings.get("batch") instanceof Integer keys) {
+      b.append(String.format(Locale.ROOT, "keys deleted per second (%d per call): service %,.0f",
+          keys, service.throughput() * keys));
+      if (hasFloors()) {
+        b.append(String.format(Locale.ROOT, ", floor %,.0f", floorThroughput() * keys));
+      }
+      b.append('\n');
+    }
     if (purge != null) {
       b.append(purge.text());
     }

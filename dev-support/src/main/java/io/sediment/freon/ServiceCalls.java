@@ -6,6 +6,9 @@ import io.sediment.proto.om.CommitKeyRequest;
 import io.sediment.proto.om.CommitKeyResponse;
 import io.sediment.proto.om.DeleteKeyRequest;
 import io.sediment.proto.om.DeleteKeyResponse;
+import io.sediment.proto.om.DeleteKeyResult;
+import io.sediment.proto.om.DeleteKeysRequest;
+import io.sediment.proto.om.DeleteKeysResponse;
 import io.sediment.proto.om.KeyView;
 import io.sediment.proto.om.ListObjectsV2Request;
 import io.sediment.proto.om.ListObjectsV2Response;
@@ -23,8 +26,8 @@ import io.sediment.proto.om.OpenKeyResponse;
  * work a real client does not do). ListObjectsV2 pages ask for one {@link KeyView}. Thread-safe
  * (one stub, shared).
  *
- * <p>A delete is one DeleteKey; a batch delete RPC would be one more {@link OpType} here (with
- * its echo of the same sizes and a raw floor of one synced batch holding the same rows).
+ * <p>A delete is one DeleteKey, a batch delete one DeleteKeys; a key a batch did not delete
+ * fails the operation (the key space hands out existing keys only).
  */
 final class ServiceCalls implements OpExecutor {
 
@@ -98,6 +101,18 @@ final class ServiceCalls implements OpExecutor {
             .setKey(op.name()).build();
         DeleteKeyResponse a = om.deleteKey(r);
         record(OpType.DELETE, 0, r, a);
+        return;
+      }
+      case DELETE_BATCH: {
+        DeleteKeysRequest r = DeleteKeysRequest.newBuilder().setVolume(volume).setBucket(bucket)
+            .addAllKeys(op.batch()).build();
+        DeleteKeysResponse a = om.deleteKeys(r);
+        record(OpType.DELETE_BATCH, 0, r, a);
+        for (DeleteKeyResult k : a.getResultsList()) {
+          if (k.getOutcome() != DeleteKeyResult.Outcome.DELETED) {
+            throw new IllegalStateException("DeleteKeys did not delete a key: " + k.getOutcome());
+          }
+        }
         return;
       }
       default:

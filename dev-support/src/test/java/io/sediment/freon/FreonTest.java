@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -117,11 +118,53 @@ class FreonTest {
   }
 
   @Test
+  void aBatchDeleteRunDeletesWholeBatchesAndMeasuresBothFloors() throws IOException {
+    Outcome o = freon("delete-batch", "--clients", "2", "--count", "20", "--batch", "10",
+        "--prefill", "1200", "--warmup", "0s", "--rounds", "2");
+    assertEquals(0, o.exit(), o.err());
+    Map<String, Object> json = o.json();
+    assertEquals("delete-batch", json.get("workload"));
+    assertEquals(10, number(json, "batch"));
+    for (String run : List.of("service", "echo", "raw")) {
+      Map<String, Object> r = map(json, run);
+      // A key a DeleteKeys call did not delete fails its operation.
+      assertEquals(Map.of(), r.get("errors"), run + " failed: " + o.text());
+      assertEquals(20, number(r, "operations"), run);
+      assertEquals(Set.of("delete-batch"), map(r, "by_type").keySet(), run);
+    }
+    assertTrue(o.text().contains("keys deleted per second (10 per call)"), o.text());
+  }
+
+  @Test
+  void aBatchDeleteRunEndsWithAShortBatchWhenKeysRunOut() throws IOException {
+    Outcome o = freon("delete-batch", "--clients", "1", "--count", "100", "--batch", "10",
+        "--prefill", "25", "--warmup", "0s", "--no-floors");
+    assertEquals(0, o.exit(), o.err());
+    Map<String, Object> service = map(o.json(), "service");
+    assertEquals(3, number(service, "operations"), "10, 10, then the last 5 keys");
+    assertEquals(Map.of(), service.get("errors"));
+    assertEquals(Boolean.TRUE, service.get("exhausted"));
+  }
+
+  @Test
+  void aWarmUpOfDeletesLeavesThreeQuartersOfTheKeysToTheMeasuredRun() throws IOException {
+    // Without its cap, a minute's warm-up would delete all 400 keys before the run.
+    Outcome o = freon("delete", "--clients", "2", "--count", "1000", "--prefill", "400",
+        "--warmup", "60s", "--no-floors");
+    assertEquals(0, o.exit(), o.err());
+    Map<String, Object> service = map(o.json(), "service");
+    assertEquals(300, number(service, "operations"), "the warm-up deleted 100 keys, no more");
+    assertEquals(Boolean.TRUE, service.get("exhausted"));
+  }
+
+  @Test
   void badOptionsAreRefusedBeforeAnythingStarts() throws IOException {
     assertEquals(2, freon("lookup", "--count", "10", "--duration", "5s").exit());
     assertEquals(2, freon("scan", "--count", "10").exit());
     assertEquals(2, freon("lookup", "--distribution", "pareto").exit());
     assertEquals(2, freon("list", "--list-view", "light").exit());
+    assertEquals(2, freon("delete-batch", "--batch", "0").exit());
+    assertEquals(2, freon("delete-batch", "--batch", "1001").exit());
     assertEquals(2, freon("list", "--prefill", "10").exit());
     assertEquals(2, freon("lookup", "--duration", "5").exit());
     assertEquals(2, freon("lookup", "--rounds", "0").exit());
