@@ -1,10 +1,12 @@
 package io.sediment.om.testing;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.ThreadLocalRandom;
@@ -26,6 +28,7 @@ public final class LoopbackPorts {
   static final int FLOOR = 10_000;
 
   private static final Path EPHEMERAL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+  private static final int[] LINUX_DEFAULT_RANGE = {32_768, 60_999};
   private static final int[] BAND = band();
   private static final AtomicInteger NEXT = new AtomicInteger(
       ThreadLocalRandom.current().nextInt(BAND[1] - BAND[0]));
@@ -53,20 +56,33 @@ public final class LoopbackPorts {
 
   /** The band ports come from, {@code [low, high)}: below the ephemeral range, else above it. */
   static int[] band() {
-    int low = 32_768;
-    int high = 60_999;
-    try {
-      String[] range = Files.readString(EPHEMERAL_RANGE).trim().split("\\s+");
-      low = Integer.parseInt(range[0]);
-      high = Integer.parseInt(range[1]);
+    int[] range = kernelEphemeralRange();
+    return band(range == null ? LINUX_DEFAULT_RANGE : range);
+  }
+
+  /**
+   * The kernel's ephemeral range {@code [low, high]} (both inclusive), or {@code null} when it
+   * names none (no such file off Linux, or text that is not two numbers).
+   */
+  static int[] kernelEphemeralRange() {
+    // Not Files.readString: for this /proc file, whose size reads 0, it returns only the first
+    // character ("3" of "32768 60999"), so the kernel's range was never read.
+    try (InputStream in = Files.newInputStream(EPHEMERAL_RANGE)) {
+      String[] range = new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim()
+          .split("\\s+");
+      return new int[] {Integer.parseInt(range[0]), Integer.parseInt(range[1])};
     } catch (IOException | RuntimeException e) {
-      // No such file off Linux: assume Linux's default range.
+      return null;
     }
-    if (low - FLOOR >= 1_000) {
-      return new int[] {FLOOR, low};
+  }
+
+  /** The band outside the ephemeral range {@code [range[0], range[1]]}, {@code [low, high)}. */
+  static int[] band(int[] range) {
+    if (range[0] - FLOOR >= 1_000) {
+      return new int[] {FLOOR, range[0]};
     }
-    if (65_535 - high >= 1_000) {
-      return new int[] {high + 1, 65_536};
+    if (65_535 - range[1] >= 1_000) {
+      return new int[] {range[1] + 1, 65_536};
     }
     return new int[] {FLOOR, 65_536};
   }
