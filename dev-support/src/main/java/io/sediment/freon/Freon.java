@@ -359,7 +359,7 @@ public final class Freon implements Callable<Integer> {
         Duration w = round == 0 ? warm : Duration.ZERO;
         RunResult r;
         if (phase == 0) {
-          r = phase("service", workload, keys, distribution, s, w, round, service, progress,
+          r = phase(t, "service", workload, keys, distribution, s, w, round, service, progress,
               round == 0 && purge != null ? purge::start : null);
         } else if (results[0] == null || results[0].operations() == 0) {
           continue;
@@ -368,10 +368,10 @@ public final class Freon implements Callable<Integer> {
             echoCalls = t.echo(sizes);
           }
           // Floors start with the keys the service left (a mixed run's lookups stay on them).
-          r = phase("echo", workload, echoKeys.startingAt(keys.live()), distribution, s, w,
+          r = phase(t, "echo", workload, echoKeys.startingAt(keys.live()), distribution, s, w,
               round, echoCalls, progress, null);
         } else {
-          r = phase("raw", workload, rawKeys.startingAt(keys.live()), distribution, s, w,
+          r = phase(t, "raw", workload, rawKeys.startingAt(keys.live()), distribution, s, w,
               round, t.raw(), progress, null);
         }
         results[phase] = results[phase] == null ? r : results[phase].plus(r);
@@ -392,7 +392,7 @@ public final class Freon implements Callable<Integer> {
     }
   }
 
-  private RunResult phase(String name, Workload workload, KeySpace keys,
+  private RunResult phase(FreonTarget t, String name, Workload workload, KeySpace keys,
       Distribution distribution, LoadDriver.Stop stop, Duration warm, int round,
       OpExecutor executor, PrintStream progress, Runnable beforeMeasuring)
       throws InterruptedException {
@@ -409,8 +409,10 @@ public final class Freon implements Callable<Integer> {
     }
     // Every phase of a round replays the same seeds: the same kinds of operation in order.
     long base = seed * 7919 + round * 100_003L;
-    return new LoadDriver(name, clients, stop, progress)
+    ServerCallTimes before = t.serverCallTimes();
+    RunResult r = new LoadDriver(name, clients, stop, progress)
         .run(c -> new OpGenerator(workload, keys, distribution, base + c, batch), executor);
+    return r.withServer(t.serverCallTimes().since(before));
   }
 
   private CommandLine.ParameterException bad(String message) {

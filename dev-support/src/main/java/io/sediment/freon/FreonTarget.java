@@ -25,6 +25,12 @@ interface FreonTarget extends AutoCloseable {
   /** Floor (b) on the target's store, or {@code null} when it is not in this process. */
   RawCalls raw();
 
+  /**
+   * The server's own figures of the time its calls took, as they stand now
+   * ({@link ServerCallTimes#NONE} when its metrics are not in this process).
+   */
+  ServerCallTimes serverCallTimes();
+
   /** A description for the report. */
   String describe();
 

@@ -131,6 +131,11 @@ final class InProcessTarget implements FreonTarget {
   }
 
   @Override
+  public ServerCallTimes serverCallTimes() {
+    return server == null ? ServerCallTimes.NONE : ServerCallTimes.of(server.registry());
+  }
+
+  @Override
   public String describe() {
     return "in-process";
   }

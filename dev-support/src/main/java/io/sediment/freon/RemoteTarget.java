@@ -106,6 +106,11 @@ final class RemoteTarget implements FreonTarget {
   }
 
   @Override
+  public ServerCallTimes serverCallTimes() {
+    return ServerCallTimes.NONE;
+  }
+
+  @Override
   public String describe() {
     return target;
   }

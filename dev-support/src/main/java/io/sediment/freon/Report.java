@@ -90,6 +90,10 @@ final class Report {
     } else {
       b.append("floors: not measured (they need the in-process server)\n");
     }
+    serverTimes(b, "service", service);
+    if (hasFloors()) {
+      serverTimes(b, "(a) echo", echo);
+    }
     if (settings.get("batch") instanceof Integer keys) {
       b.append(String.format(Locale.ROOT, "keys deleted per second (%d per call): service %,.0f",
           keys, service.throughput() * keys));
@@ -130,6 +134,17 @@ final class Report {
 
   private static double us(Histogram h, double p) {
     return h.getValueAtPercentile(p) / 1_000.0;
+  }
+
+  /** One line of the server's mean time per call, by method, when the run has the figures. */
+  private static void serverTimes(StringBuilder b, String name, RunResult r) {
+    Map<String, Double> means = r.server().meanMicros();
+    if (means.isEmpty()) {
+      return;
+    }
+    b.append(name).append(": mean us in the server per call:");
+    means.forEach((method, us) -> b.append(String.format(Locale.ROOT, " %s %.1f", method, us)));
+    b.append('\n');
   }
 
   private static void errors(StringBuilder b, String name, RunResult r) {
@@ -186,6 +201,7 @@ final class Report {
     });
     m.put("by_type", types);
     m.put("errors", new LinkedHashMap<>(r.errors()));
+    m.put("server_call_us", new LinkedHashMap<>(r.server().meanMicros()));
     m.put("exhausted", r.exhausted());
     return m;
   }

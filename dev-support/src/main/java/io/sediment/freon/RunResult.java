@@ -5,12 +5,23 @@ import org.HdrHistogram.Histogram;
 
 /**
  * What one measured run did: successful operations (latency in nanoseconds, overall and per
- * {@link OpType}), failures by status, its length, and whether it ended because the key space
- * ran out (a delete run that deleted everything). Histograms are owned by this result; do not
- * change them.
+ * {@link OpType}), failures by status, its length, whether it ended because the key space ran
+ * out (a delete run that deleted everything), and the time its calls spent in the server by the
+ * server's own metrics ({@link ServerCallTimes#NONE} when not known). Histograms are owned by
+ * this result; do not change them.
  */
 record RunResult(String name, double seconds, Histogram latency, Map<OpType, Histogram> byType,
-    Map<String, Long> errors, boolean exhausted) {
+    Map<String, Long> errors, boolean exhausted, ServerCallTimes server) {
+
+  RunResult(String name, double seconds, Histogram latency, Map<OpType, Histogram> byType,
+      Map<String, Long> errors, boolean exhausted) {
+    this(name, seconds, latency, byType, errors, exhausted, ServerCallTimes.NONE);
+  }
+
+  /** This result with the server's figures for its calls. */
+  RunResult withServer(ServerCallTimes calls) {
+    return new RunResult(name, seconds, latency, byType, errors, exhausted, calls);
+  }
 
   /**
    * This result and {@code other} (the same phase, a later round) as one: operations, errors and
@@ -28,7 +39,7 @@ record RunResult(String name, double seconds, Histogram latency, Map<OpType, His
     Map<String, Long> errs = new java.util.TreeMap<>(errors);
     other.errors.forEach((k, v) -> errs.merge(k, v, Long::sum));
     return new RunResult(name, seconds + other.seconds, all, types, errs,
-        exhausted || other.exhausted);
+        exhausted || other.exhausted, server.plus(other.server));
   }
 
   /** Successful operations. */

@@ -97,7 +97,19 @@ class FreonTest {
     assertEquals(number(map(json, "echo"), "latency_us", "p50")
         + number(map(json, "raw"), "latency_us", "p50"), floorP50, 0.01);
     assertTrue(number(map(json, "ratio"), "throughput") > 0);
+    // The server's own time per call: the service's methods and the echo's; the raw floor makes
+    // no call. A call's time in the server is below what its client waited.
+    Map<String, Object> serverUs = map(map(json, "service"), "server_call_us");
+    assertFalse(serverUs.isEmpty(), o.text());
+    for (Object us : serverUs.values()) {
+      assertTrue(((Number) us).doubleValue() > 0
+          && ((Number) us).doubleValue() < number(map(json, "service"), "latency_us", "max"),
+          serverUs.toString());
+    }
+    assertEquals(Set.of("Echo"), map(map(json, "echo"), "server_call_us").keySet());
+    assertEquals(Map.of(), map(map(json, "raw"), "server_call_us"));
     if (workload.equals("list")) {
+      assertEquals(Set.of("ListObjectsV2", "ListStatus"), serverUs.keySet());
       assertEquals(3, map(map(json, "service"), "by_type").size(),
           "list, list with a delimiter and ListStatus");
       assertEquals("basic", json.get("list_view"));
