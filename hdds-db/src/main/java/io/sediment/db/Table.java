@@ -36,6 +36,14 @@ public interface Table<K, V> {
    */
   V getIfExist(K key);
 
+  /**
+   * The values of {@code keys}, one per key in their order ({@code null} where absent), read with
+   * one RocksDB MultiGet: all as one moment sees them (a view's snapshot, else the moment of the
+   * read), in one native call however many keys. Keys may repeat; an empty list reads nothing.
+   * Each key is checked as {@link #get} checks it, before anything is read.
+   */
+  List<V> getAll(List<K> keys);
+
   /** Whether {@code key} is present; definitive. */
   boolean isExist(K key);
 

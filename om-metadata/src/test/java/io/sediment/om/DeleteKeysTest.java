@@ -187,6 +187,20 @@ class DeleteKeysTest {
 
   /** Skipped positions are validated with the rest but left alone, whatever the key. */
   @Test
+  void aBatchReadsTheRowsOfItsKeysInOneMultiGetAndNoPointGet() {
+    long gets = om.dbStore().getTickerCount("NUMBER_KEYS_READ");
+    long multiGets = om.dbStore().getTickerCount("NUMBER_MULTIGET_CALLS");
+    long multiKeys = om.dbStore().getTickerCount("NUMBER_MULTIGET_KEYS_READ");
+    assertEquals(List.of(Deletion.DELETED, Deletion.SKIPPED, Deletion.NOT_FOUND,
+            Deletion.DELETED), om.deleteKeys(V, B, List.of("a", "b", "nope", "e"), Set.of(1)));
+    assertEquals(1, om.dbStore().getTickerCount("NUMBER_MULTIGET_CALLS") - multiGets);
+    assertEquals(3, om.dbStore().getTickerCount("NUMBER_MULTIGET_KEYS_READ") - multiKeys,
+        "the three keys not skipped");
+    // The bucket's row comes from the parsed-row cache; the keys' rows only from the MultiGet.
+    assertEquals(0, om.dbStore().getTickerCount("NUMBER_KEYS_READ") - gets);
+  }
+
+  @Test
   void skippedPositionsAreLeftAloneButStillValidated() {
     assertEquals(List.of(Deletion.SKIPPED, Deletion.DELETED, Deletion.SKIPPED),
         om.deleteKeys(V, B, List.of("a", "b", "nope"), Set.of(0, 2, 7)));

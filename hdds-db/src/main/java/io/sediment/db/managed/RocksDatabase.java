@@ -176,6 +176,18 @@ public final class RocksDatabase implements AutoCloseable {
   }
 
   /**
+   * The values of {@code keys} in one RocksDB MultiGet, in their order ({@code null} for each
+   * absent key), all as one moment sees them: {@code snapshot}'s, or now when {@code null}.
+   */
+  public List<byte[]> multiGet(ColumnFamily cf, List<byte[]> keys, ManagedSnapshot snapshot) {
+    if (keys.isEmpty()) {
+      return List.of();
+    }
+    return calls.read(cf, snapshot, "multiGet", (rocks, ro) ->
+        rocks.multiGetAsList(ro, Collections.nCopies(keys.size(), handle(cf)), keys));
+  }
+
+  /**
    * Reads the value of {@code key} into {@code value} from its position; returns the value's
    * full size (which may exceed the space given: then only a prefix was copied), or {@code -1}
    * if the key is absent. The key buffer's position is not changed.

@@ -13,6 +13,7 @@ import io.sediment.db.managed.ColumnFamily;
 import io.sediment.db.managed.ManagedSnapshot;
 import io.sediment.db.managed.RocksDatabase;
 import io.sediment.db.tombstone.TombstoneTracker;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -146,6 +147,15 @@ public class RDBTable implements Table<byte[], byte[]> {
   @Override
   public byte[] get(byte[] key) {
     return db.get(family, checkKey(key, "key"), snapshot);
+  }
+
+  @Override
+  public List<byte[]> getAll(List<byte[]> keys) {
+    List<byte[]> checked = new ArrayList<>(keys.size());
+    for (byte[] key : keys) {
+      checked.add(checkKey(key, "key"));
+    }
+    return db.multiGet(family, checked, snapshot);
   }
 
   @Override

@@ -129,6 +129,21 @@ public final class TypedTable<K, V> implements Table<K, V> {
   }
 
   @Override
+  public List<V> getAll(List<K> keys) {
+    List<byte[]> encoded = new ArrayList<>(keys.size());
+    for (K key : keys) {
+      encoded.add(keyBytes(Objects.requireNonNull(key, "key"), "key"));
+    }
+    List<byte[]> values = raw.getAll(encoded);
+    List<V> out = new ArrayList<>(values.size());
+    for (int i = 0; i < values.size(); i++) {
+      byte[] value = values.get(i);
+      out.add(value == null ? null : decodeValue(value, keys.get(i)));
+    }
+    return out;
+  }
+
+  @Override
   public V getIfExist(K key) {
     byte[] value = raw.getIfExist(keyBytes(Objects.requireNonNull(key, "key"), "key"));
     return value == null ? null : decodeValue(value, key);

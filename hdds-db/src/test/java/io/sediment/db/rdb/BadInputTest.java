@@ -129,6 +129,7 @@ class BadInputTest {
     rejectedNull("raw put null value", () -> raw.put(k, null));
     rejectedNull("raw get", () -> raw.get(null));
     rejectedNull("raw getIfExist", () -> raw.getIfExist(null));
+    rejectedNull("raw getAll", () -> raw.getAll(java.util.Arrays.asList(k, null)));
     rejectedNull("raw isExist", () -> raw.isExist(null));
     rejectedNull("raw delete", () -> raw.delete(null));
     rejectedNull("raw deleteRange from", () -> raw.deleteRange(null, k));
@@ -138,6 +139,7 @@ class BadInputTest {
     rejectedNull("typed put null value", () -> typed.put("s1", null));
     rejectedNull("typed get", () -> typed.get(null));
     rejectedNull("typed getIfExist", () -> typed.getIfExist(null));
+    rejectedNull("typed getAll", () -> typed.getAll(java.util.Arrays.asList("s1", null)));
     rejectedNull("typed isExist", () -> typed.isExist(null));
     rejectedNull("typed delete", () -> typed.delete(null));
     rejectedNull("typed deleteRange from", () -> typed.deleteRange(null, "s3"));
@@ -227,6 +229,7 @@ class BadInputTest {
     rejectedArgument("put", () -> raw.put(big, b("v")));
     rejectedArgument("get", () -> raw.get(big));
     rejectedArgument("getIfExist", () -> raw.getIfExist(big));
+    rejectedArgument("getAll", () -> raw.getAll(List.of(ok, big)));
     rejectedArgument("isExist", () -> raw.isExist(big));
     rejectedArgument("delete", () -> raw.delete(big));
     rejectedArgument("deleteRange from", () -> raw.deleteRange(big, b("zz")));
@@ -257,6 +260,7 @@ class BadInputTest {
       rejectedArgument("put " + big, () -> typed.put(big, "v"));
       rejectedArgument("get " + big, () -> typed.get(big));
       rejectedArgument("getIfExist " + big, () -> typed.getIfExist(big));
+      rejectedArgument("getAll " + big, () -> typed.getAll(List.of("s1", big)));
       rejectedArgument("isExist " + big, () -> typed.isExist(big));
       rejectedArgument("delete " + big, () -> typed.delete(big));
       rejectedArgument("deleteRange from " + big, () -> typed.deleteRange(big, "\uffff"));

@@ -68,6 +68,7 @@ class CorruptValueTest {
 
       assertCorrupt(() -> strings.get(KEY), "strings", KEY);
       assertCorrupt(() -> strings.getIfExist(KEY), "strings", KEY);
+      assertCorrupt(() -> strings.getAll(List.of("a-good", KEY)), "strings", KEY);
       assertCorrupt(() -> strings.getRangeKVs(KEY, 1, null), "strings", KEY);
       assertCorrupt(() -> strings.getRangeKVs(null, 10, null), "strings", KEY);
       assertCorrupt(() -> strings.getRangeKVs("c", 10, "c"), "strings", KEY);

@@ -60,6 +60,10 @@ class ReadViewTest {
         assertNull(vb.get(b("c")));
         assertEquals("old", vs.get("x"));
         assertNull(vs.get("y"));
+        assertEquals(java.util.Arrays.asList("old", null), vs.getAll(List.of("x", "y")));
+        List<byte[]> many = vb.getAll(List.of(b("a"), b("c")));
+        assertArrayEquals(b("1"), many.get(0));
+        assertNull(many.get(1));
         assertEquals(List.of("a", "b"), keys(vb));
         try (TableIterator<String, KeyValue<String, String>> it = vs.iterator()) {
           assertEquals(KeyValue.of("x", "old"), it.next());
@@ -180,6 +184,7 @@ class ReadViewTest {
     assertThrows(StoreClosedException.class, () -> vb.delete(b("k")));
     assertThrows(StoreClosedException.class, () -> vs.deleteRange("a", "z"));
     assertThrows(StoreClosedException.class, () -> vb.get(b("k")));
+    assertThrows(StoreClosedException.class, () -> vb.getAll(List.of(b("k"))));
   }
 
   private static List<String> keys(Table<byte[], byte[]> t) {

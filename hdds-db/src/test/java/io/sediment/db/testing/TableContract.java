@@ -130,6 +130,16 @@ public abstract class TableContract<K, V> {
       return v == null ? null : valueText.apply(v);
     }
 
+    /** {@link Table#getAll} of the keys, each value as text or {@code null}. */
+    List<String> getAll(List<String> ks) {
+      List<K> keys = new ArrayList<>();
+      ks.forEach(k -> keys.add(key.apply(k)));
+      List<V> values = reads.apply(t -> t.getAll(keys));
+      List<String> out = new ArrayList<>();
+      values.forEach(v -> out.add(v == null ? null : valueText.apply(v)));
+      return out;
+    }
+
     String getIfExist(String k) {
       V v = reads.apply(t -> t.getIfExist(key.apply(k)));
       return v == null ? null : valueText.apply(v);
@@ -236,6 +246,29 @@ public abstract class TableContract<K, V> {
       t.delete("k");
       assertFalse(t.isExist("k"));
       assertNull(t.getIfExist("k"));
+    }
+  }
+
+  @Test
+  void getAllAnswersEveryKeyInOrderAsGetDoes() {
+    try (DBStore store = TestStores.open(dir)) {
+      Ops<?, ?> t = subject(store);
+      t.put("a", "1");
+      t.put("c", "3");
+      t.put("gone", "x");
+      store.flush();
+      t.put("b", "2");
+      t.put("c", "3b");
+      t.delete("gone");
+      t.put("", "empty key");
+      // Keys from an SST, the memtable over an SST, a tombstone, absent, repeated, and the empty key.
+      List<String> keys = List.of("c", "a", "gone", "nope", "b", "a", "");
+      List<String> expected = new ArrayList<>();
+      keys.forEach(k -> expected.add(t.get(k)));
+      assertEquals(java.util.Arrays.asList("3b", "1", null, null, "2", "1", "empty key"),
+          expected);
+      assertEquals(expected, t.getAll(keys));
+      assertEquals(List.of(), t.getAll(List.of()));
     }
   }
 

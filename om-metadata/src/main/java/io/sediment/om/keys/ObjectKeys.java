@@ -23,6 +23,7 @@ import io.sediment.proto.om.OmAcl;
 import io.sediment.proto.om.ReplicationConfig;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -271,8 +272,21 @@ public final class ObjectKeys {
             + e.getMessage());
       }
     }
+    List<String> objectKeys = new ArrayList<>(keys.size());
+    for (String key : keys) {
+      objectKeys.add(OmKeys.objectKey(volume, bucket, key));
+    }
     return ctx.write(txn -> {
       long bucketId = ctx.requireObjectStoreBucket(null, volume, bucket).getObjectId();
+      // The rows of the keys not skipped in one MultiGet, under the write lock as a single
+      // key's read is.
+      List<String> toRead = new ArrayList<>(keys.size());
+      for (int i = 0; i < keys.size(); i++) {
+        if (!skip.contains(i)) {
+          toRead.add(objectKeys.get(i));
+        }
+      }
+      Iterator<KeyInfo> rows = keyTable.getAll(toRead).iterator();
       Set<String> gone = new HashSet<>();
       List<Deletion> out = new ArrayList<>(keys.size());
       for (int i = 0; i < keys.size(); i++) {
@@ -280,10 +294,15 @@ public final class ObjectKeys {
           out.add(Deletion.SKIPPED);
           continue;
         }
-        String objectKey = OmKeys.objectKey(volume, bucket, keys.get(i));
+        String objectKey = objectKeys.get(i);
+        KeyInfo row = rows.next();
         // The batch is not read back: a key named again must not be retired twice.
-        boolean deleted = gone.add(objectKey) && deleteIn(txn, bucketId, objectKey);
-        out.add(deleted ? Deletion.DELETED : Deletion.NOT_FOUND);
+        if (row != null && gone.add(objectKey)) {
+          retireRow(txn, bucketId, objectKey, row);
+          out.add(Deletion.DELETED);
+        } else {
+          out.add(Deletion.NOT_FOUND);
+        }
       }
       return out;
     });
@@ -298,9 +317,14 @@ public final class ObjectKeys {
     if (existing == null) {
       return false;
     }
+    retireRow(txn, bucketId, objectKey, existing);
+    return true;
+  }
+
+  /** Deletes {@code objectKey}'s keyTable row {@code existing} and retires it to deletedTable. */
+  private void retireRow(WriteTxn txn, long bucketId, String objectKey, KeyInfo existing) {
     keyTable.deleteWithBatch(txn.batch(), objectKey);
     ctx.retire(txn, bucketId, OmCounter.KEYS, OmCounter.KEY_BYTES, existing);
-    return true;
   }
 
   /**
