@@ -120,11 +120,7 @@ class FreonTest {
   void deletesEndTheRunWhenNoKeyIsLeft() throws IOException {
     Outcome o = freon("delete", "--clients", "2", "--count", "1000", "--prefill", "120",
         "--warmup", "0s", "--no-floors");
-    assertEquals(0, o.exit(), o.err());
-    Map<String, Object> service = map(o.json(), "service");
-    assertEquals(120, number(service, "operations"), "every key deleted once, no more");
-    assertEquals(Map.of(), service.get("errors"));
-    assertEquals(Boolean.TRUE, service.get("exhausted"));
+    assertRanOutOfKeysAfter(o, 120, "every key deleted once, no more");
     assertFalse(o.json().containsKey("floor"));
     assertTrue(o.text().contains("no key was left to delete"), o.text());
   }
@@ -151,11 +147,7 @@ class FreonTest {
   void aBatchDeleteRunEndsWithAShortBatchWhenKeysRunOut() throws IOException {
     Outcome o = freon("delete-batch", "--clients", "1", "--count", "100", "--batch", "10",
         "--prefill", "25", "--warmup", "0s", "--no-floors");
-    assertEquals(0, o.exit(), o.err());
-    Map<String, Object> service = map(o.json(), "service");
-    assertEquals(3, number(service, "operations"), "10, 10, then the last 5 keys");
-    assertEquals(Map.of(), service.get("errors"));
-    assertEquals(Boolean.TRUE, service.get("exhausted"));
+    assertRanOutOfKeysAfter(o, 3, "10, 10, then the last 5 keys");
   }
 
   @Test
@@ -163,9 +155,15 @@ class FreonTest {
     // Without its cap, a minute's warm-up would delete all 400 keys before the run.
     Outcome o = freon("delete", "--clients", "2", "--count", "1000", "--prefill", "400",
         "--warmup", "60s", "--no-floors");
+    assertRanOutOfKeysAfter(o, 300, "the warm-up deleted 100 keys, no more");
+  }
+
+  /** A service run that completed, ran out of keys after {@code operations}, none failing. */
+  private static void assertRanOutOfKeysAfter(Outcome o, long operations, String why) {
     assertEquals(0, o.exit(), o.err());
     Map<String, Object> service = map(o.json(), "service");
-    assertEquals(300, number(service, "operations"), "the warm-up deleted 100 keys, no more");
+    assertEquals(operations, number(service, "operations"), why);
+    assertEquals(Map.of(), service.get("errors"));
     assertEquals(Boolean.TRUE, service.get("exhausted"));
   }
 
