@@ -1,5 +1,6 @@
 package io.sediment.freon;
 
+import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.purge.OmPurges;
 import io.sediment.om.service.PurgePacing;
 import io.sediment.proto.om.KeyView;
@@ -50,8 +51,8 @@ import picocli.CommandLine.Spec;
 public final class Freon implements Callable<Integer> {
 
   private static final String WORKLOADS = "create, lookup, list, delete, delete-batch, mixed";
-  /** The most keys one DeleteKeys call takes (the server's page cap). */
-  static final int MAX_BATCH = 1_000;
+  /** The most keys one DeleteKeys call takes: the page cap of a server with default options. */
+  static final int MAX_BATCH = OmStoreOptions.DEFAULT_MAX_LIST_SIZE;
 
   @Spec
   CommandSpec spec;
@@ -239,7 +240,7 @@ public final class Freon implements Callable<Integer> {
           + KeySpace.PAGE + " FSO files (--prefill, --fso-prefill)");
     }
     if ((workload == Workload.LOOKUP || workload == Workload.MIXED) && prefill < 1) {
-      throw bad(workload.name().toLowerCase(Locale.ROOT) + " needs --prefill of at least 1");
+      throw bad(workload.label() + " needs --prefill of at least 1");
     }
     if (workload == Workload.MIXED && prefill < KeySpace.PAGE + 2L * clients) {
       throw bad("mixed lists pages: it needs --prefill of at least "
