@@ -1,6 +1,7 @@
 package io.sediment.bench.raw;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -80,6 +81,55 @@ public class RowReadBenchmark {
         bh.consume(k);
         bh.consume(v);
         bytes += k.length + v.length;
+      }
+    }
+    return bytes;
+  }
+
+  /**
+   * {@code key(ByteBuffer)} and {@code value(ByteBuffer)} into two direct buffers, as the typed
+   * (codec-buffer) iterator reads.
+   */
+  @Benchmark
+  public long directBuffers(Blackhole bh) {
+    long bytes = 0;
+    ByteBuffer key = ByteBuffer.allocateDirect(256);
+    ByteBuffer value = ByteBuffer.allocateDirect(4096);
+    try (RocksIterator it = db.newIterator()) {
+      it.seekToFirst();
+      for (int i = 0; i < PAGE && it.isValid(); i++, it.next()) {
+        key.clear();
+        value.clear();
+        bytes += it.key(key) + it.value(value);
+        bh.consume(key);
+        bh.consume(value);
+      }
+    }
+    return bytes;
+  }
+
+  /**
+   * {@code key(byte[])} and {@code value(byte[])} into one scratch array, each then copied into
+   * a direct buffer: the direct buffers' contents without JNI reading the buffers' addresses.
+   */
+  @Benchmark
+  public long scratchIntoDirect(Blackhole bh) {
+    long bytes = 0;
+    byte[] scratch = new byte[256];
+    ByteBuffer key = ByteBuffer.allocateDirect(256);
+    ByteBuffer value = ByteBuffer.allocateDirect(4096);
+    try (RocksIterator it = db.newIterator()) {
+      it.seekToFirst();
+      for (int i = 0; i < PAGE && it.isValid(); i++, it.next()) {
+        int n = it.key(scratch);
+        key.clear();
+        key.put(scratch, 0, n).flip();
+        n = it.value(scratch);
+        value.clear();
+        value.put(scratch, 0, n).flip();
+        bytes += key.remaining() + value.remaining();
+        bh.consume(key);
+        bh.consume(value);
       }
     }
     return bytes;
