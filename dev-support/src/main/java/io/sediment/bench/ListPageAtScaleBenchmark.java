@@ -97,8 +97,7 @@ public class ListPageAtScaleBenchmark {
       rawFrom[i] = OmKeys.utf8(page == 0 ? bucketPrefix
           : OmKeys.objectKey(VOLUME, BUCKET, startAfter[i]));
     }
-    rawUpper = OmKeys.utf8(bucketPrefix);
-    rawUpper = Arrays.copyOf(rawUpper, rawUpper.length);
+    rawUpper = OmKeys.utf8(bucketPrefix); // a fresh array: its last byte becomes the bound
     rawUpper[rawUpper.length - 1]++;
     samplePage = listObjectsV2();
     sampleResponse = encodeResponse();
