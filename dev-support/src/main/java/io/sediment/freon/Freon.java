@@ -1,5 +1,7 @@
 package io.sediment.freon;
 
+import io.grpc.Channel;
+import io.grpc.ClientInterceptors;
 import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.purge.OmPurges;
 import io.sediment.om.service.PurgePacing;
@@ -343,7 +345,9 @@ public final class Freon implements Callable<Integer> {
       throws IOException, InterruptedException {
     KeySpace keys = new KeySpace(prefill, files, tag, 2L * clients, false);
     CallSizes sizes = new CallSizes();
-    OpExecutor service = new ServiceCalls(t.channel(), names, keys, sizes, listView);
+    ResponseParseTimes parses = new ResponseParseTimes();
+    Channel channel = ClientInterceptors.intercept(t.channel(), parses);
+    OpExecutor service = new ServiceCalls(channel, names, keys, sizes, listView);
     boolean floors = !noFloors && t.raw() != null && purge == null;
     KeySpace echoKeys = new KeySpace(prefill, files, tag + "f", 2L * clients, true);
     KeySpace rawKeys = new KeySpace(prefill, files, tag + "r", 2L * clients, true);
@@ -360,20 +364,20 @@ public final class Freon implements Callable<Integer> {
         Duration w = round == 0 ? warm : Duration.ZERO;
         RunResult r;
         if (phase == 0) {
-          r = phase(t, "service", workload, keys, distribution, s, w, round, service, progress,
-              round == 0 && purge != null ? purge::start : null);
+          r = phase(t, parses, "service", workload, keys, distribution, s, w, round, service,
+              progress, round == 0 && purge != null ? purge::start : null);
         } else if (results[0] == null || results[0].operations() == 0) {
           continue;
         } else if (phase == 1) {
           if (echoCalls == null) {
-            echoCalls = t.echo(sizes);
+            echoCalls = t.echo(sizes, channel);
           }
           // Floors start with the keys the service left (a mixed run's lookups stay on them).
-          r = phase(t, "echo", workload, echoKeys.startingAt(keys.live()), distribution, s, w,
-              round, echoCalls, progress, null);
+          r = phase(t, parses, "echo", workload, echoKeys.startingAt(keys.live()), distribution,
+              s, w, round, echoCalls, progress, null);
         } else {
-          r = phase(t, "raw", workload, rawKeys.startingAt(keys.live()), distribution, s, w,
-              round, t.raw(), progress, null);
+          r = phase(t, parses, "raw", workload, rawKeys.startingAt(keys.live()), distribution,
+              s, w, round, t.raw(), progress, null);
         }
         results[phase] = results[phase] == null ? r : results[phase].plus(r);
       }
@@ -393,9 +397,10 @@ public final class Freon implements Callable<Integer> {
     }
   }
 
-  private RunResult phase(FreonTarget t, String name, Workload workload, KeySpace keys,
-      Distribution distribution, LoadDriver.Stop stop, Duration warm, int round,
-      OpExecutor executor, PrintStream progress, Runnable beforeMeasuring)
+  private RunResult phase(FreonTarget t, ResponseParseTimes parses, String name,
+      Workload workload, KeySpace keys, Distribution distribution, LoadDriver.Stop stop,
+      Duration warm, int round, OpExecutor executor, PrintStream progress,
+      Runnable beforeMeasuring)
       throws InterruptedException {
     if (!warm.isZero()) {
       // A warm-up of deletes leaves three quarters of the keys to the measured run.
@@ -410,10 +415,12 @@ public final class Freon implements Callable<Integer> {
     }
     // Every phase of a round replays the same seeds: the same kinds of operation in order.
     long base = seed * 7919 + round * 100_003L;
-    ServerCallTimes before = t.serverCallTimes();
+    CallTimes before = t.serverCallTimes();
+    CallTimes parsedBefore = parses.snapshot();
     RunResult r = new LoadDriver(name, clients, stop, progress)
         .run(c -> new OpGenerator(workload, keys, distribution, base + c, batch), executor);
-    return r.withServer(t.serverCallTimes().since(before));
+    return r.withCallTimes(t.serverCallTimes().since(before),
+        parses.snapshot().since(parsedBefore));
   }
 
   private CommandLine.ParameterException bad(String message) {

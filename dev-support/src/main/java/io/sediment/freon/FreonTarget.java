@@ -1,5 +1,6 @@
 package io.sediment.freon;
 
+import io.grpc.Channel;
 import io.grpc.ManagedChannel;
 import java.io.PrintStream;
 
@@ -19,17 +20,20 @@ interface FreonTarget extends AutoCloseable {
   void prepare(Names names, long keys, long files, PrintStream progress)
       throws InterruptedException;
 
-  /** Floor (a) over this target's channel, or {@code null} when its server has no echo. */
-  EchoCalls echo(CallSizes sizes);
+  /**
+   * Floor (a) over {@code channel} (this target's, maybe intercepted), or {@code null} when its
+   * server has no echo.
+   */
+  EchoCalls echo(CallSizes sizes, Channel channel);
 
   /** Floor (b) on the target's store, or {@code null} when it is not in this process. */
   RawCalls raw();
 
   /**
    * The server's own figures of the time its calls took, as they stand now
-   * ({@link ServerCallTimes#NONE} when its metrics are not in this process).
+   * ({@link CallTimes#NONE} when its metrics are not in this process).
    */
-  ServerCallTimes serverCallTimes();
+  CallTimes serverCallTimes();
 
   /** A description for the report. */
   String describe();

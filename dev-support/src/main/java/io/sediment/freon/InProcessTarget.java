@@ -2,6 +2,7 @@ package io.sediment.freon;
 
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
+import io.grpc.Channel;
 import io.grpc.ManagedChannel;
 import io.sediment.bench.raw.RawTables;
 import io.sediment.om.OmMetadataStore;
@@ -121,7 +122,7 @@ final class InProcessTarget implements FreonTarget {
   }
 
   @Override
-  public EchoCalls echo(CallSizes sizes) {
+  public EchoCalls echo(CallSizes sizes, Channel channel) {
     return new EchoCalls(channel, sizes);
   }
 
@@ -131,8 +132,8 @@ final class InProcessTarget implements FreonTarget {
   }
 
   @Override
-  public ServerCallTimes serverCallTimes() {
-    return server == null ? ServerCallTimes.NONE : ServerCallTimes.of(server.registry());
+  public CallTimes serverCallTimes() {
+    return server == null ? CallTimes.NONE : CallTimes.ofServer(server.registry());
   }
 
   @Override

@@ -4,6 +4,7 @@ import io.grpc.ChannelCredentials;
 import io.grpc.CompositeChannelCredentials;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
+import io.grpc.Channel;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -96,7 +97,7 @@ final class RemoteTarget implements FreonTarget {
   }
 
   @Override
-  public EchoCalls echo(CallSizes sizes) {
+  public EchoCalls echo(CallSizes sizes, Channel channel) {
     return null;
   }
 
@@ -106,8 +107,8 @@ final class RemoteTarget implements FreonTarget {
   }
 
   @Override
-  public ServerCallTimes serverCallTimes() {
-    return ServerCallTimes.NONE;
+  public CallTimes serverCallTimes() {
+    return CallTimes.NONE;
   }
 
   @Override

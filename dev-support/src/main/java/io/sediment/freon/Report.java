@@ -90,9 +90,11 @@ final class Report {
     } else {
       b.append("floors: not measured (they need the in-process server)\n");
     }
-    serverTimes(b, "service", service);
+    callTimes(b, "service", "in the server", service.server());
+    callTimes(b, "service", "in the client's parse", service.parse());
     if (hasFloors()) {
-      serverTimes(b, "(a) echo", echo);
+      callTimes(b, "(a) echo", "in the server", echo.server());
+      callTimes(b, "(a) echo", "in the client's parse", echo.parse());
     }
     if (settings.get("batch") instanceof Integer keys) {
       b.append(String.format(Locale.ROOT, "keys deleted per second (%d per call): service %,.0f",
@@ -136,13 +138,13 @@ final class Report {
     return h.getValueAtPercentile(p) / 1_000.0;
   }
 
-  /** One line of the server's mean time per call, by method, when the run has the figures. */
-  private static void serverTimes(StringBuilder b, String name, RunResult r) {
-    Map<String, Double> means = r.server().meanMicros();
+  /** One line of a run's mean time per call in {@code where}, by method, when it has figures. */
+  private static void callTimes(StringBuilder b, String name, String where, CallTimes times) {
+    Map<String, Double> means = times.meanMicros();
     if (means.isEmpty()) {
       return;
     }
-    b.append(name).append(": mean us in the server per call:");
+    b.append(name).append(": mean us ").append(where).append(" per call:");
     means.forEach((method, us) -> b.append(String.format(Locale.ROOT, " %s %.1f", method, us)));
     b.append('\n');
   }
@@ -202,6 +204,7 @@ final class Report {
     m.put("by_type", types);
     m.put("errors", new LinkedHashMap<>(r.errors()));
     m.put("server_call_us", new LinkedHashMap<>(r.server().meanMicros()));
+    m.put("client_parse_us", new LinkedHashMap<>(r.parse().meanMicros()));
     m.put("exhausted", r.exhausted());
     return m;
   }

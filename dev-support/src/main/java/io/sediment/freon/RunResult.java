@@ -6,21 +6,22 @@ import org.HdrHistogram.Histogram;
 /**
  * What one measured run did: successful operations (latency in nanoseconds, overall and per
  * {@link OpType}), failures by status, its length, whether it ended because the key space ran
- * out (a delete run that deleted everything), and the time its calls spent in the server by the
- * server's own metrics ({@link ServerCallTimes#NONE} when not known). Histograms are owned by
+ * out (a delete run that deleted everything), the time its calls spent in the server by the
+ * server's own metrics ({@link CallTimes#NONE} when not known) and the time the client spent
+ * parsing their responses ({@link CallTimes#NONE} when it made no call). Histograms are owned by
  * this result; do not change them.
  */
 record RunResult(String name, double seconds, Histogram latency, Map<OpType, Histogram> byType,
-    Map<String, Long> errors, boolean exhausted, ServerCallTimes server) {
+    Map<String, Long> errors, boolean exhausted, CallTimes server, CallTimes parse) {
 
   RunResult(String name, double seconds, Histogram latency, Map<OpType, Histogram> byType,
       Map<String, Long> errors, boolean exhausted) {
-    this(name, seconds, latency, byType, errors, exhausted, ServerCallTimes.NONE);
+    this(name, seconds, latency, byType, errors, exhausted, CallTimes.NONE, CallTimes.NONE);
   }
 
-  /** This result with the server's figures for its calls. */
-  RunResult withServer(ServerCallTimes calls) {
-    return new RunResult(name, seconds, latency, byType, errors, exhausted, calls);
+  /** This result with the server's figures for its calls and the client's for its parses. */
+  RunResult withCallTimes(CallTimes server, CallTimes parse) {
+    return new RunResult(name, seconds, latency, byType, errors, exhausted, server, parse);
   }
 
   /**
@@ -39,7 +40,7 @@ record RunResult(String name, double seconds, Histogram latency, Map<OpType, His
     Map<String, Long> errs = new java.util.TreeMap<>(errors);
     other.errors.forEach((k, v) -> errs.merge(k, v, Long::sum));
     return new RunResult(name, seconds + other.seconds, all, types, errs,
-        exhausted || other.exhausted, server.plus(other.server));
+        exhausted || other.exhausted, server.plus(other.server), parse.plus(other.parse));
   }
 
   /** Successful operations. */

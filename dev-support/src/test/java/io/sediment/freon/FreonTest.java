@@ -108,6 +108,16 @@ class FreonTest {
     }
     assertEquals(Set.of("Echo"), map(map(json, "echo"), "server_call_us").keySet());
     assertEquals(Map.of(), map(map(json, "raw"), "server_call_us"));
+    // The client's parse of the responses: timed for the same methods, each below the wait.
+    Map<String, Object> parseUs = map(map(json, "service"), "client_parse_us");
+    assertEquals(serverUs.keySet(), parseUs.keySet(), o.text());
+    for (Object us : parseUs.values()) {
+      assertTrue(((Number) us).doubleValue() > 0
+          && ((Number) us).doubleValue() < number(map(json, "service"), "latency_us", "max"),
+          parseUs.toString());
+    }
+    assertEquals(Set.of("Echo"), map(map(json, "echo"), "client_parse_us").keySet());
+    assertEquals(Map.of(), map(map(json, "raw"), "client_parse_us"));
     if (workload.equals("list")) {
       assertEquals(Set.of("ListObjectsV2", "ListStatus"), serverUs.keySet());
       assertEquals(3, map(map(json, "service"), "by_type").size(),

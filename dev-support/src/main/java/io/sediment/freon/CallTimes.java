@@ -7,27 +7,29 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The time calls spent in the server, by gRPC method: the count and the summed seconds of the
- * server's own call-duration histogram ({@code sediment_grpc_server_call_duration_seconds}, from
- * a call's start to its close: the request's parse, the handler, the response's encoding, with
- * the hops between the transport and the handler threads). Taken before and after a phase, their
- * difference splits a call's latency as the client sees it into the server's part and the rest
- * (transport and the client's own work). Immutable.
+ * Time calls spent in one place, by gRPC method name (as {@code ListObjectsV2}): how many calls
+ * and their summed seconds. Two places are measured: the server ({@link #ofServer}: its own
+ * call-duration histogram, {@code sediment_grpc_server_call_duration_seconds}, from a call's start
+ * to its close: the request's parse, the handler, the response's encoding, with the hops between
+ * the transport and the handler threads) and the client's parse of responses
+ * ({@link ResponseParseTimes}). Taken before and after a phase, their differences split a call's
+ * latency as the client sees it into the server's part, the client's parse and the rest (the
+ * transport and the client's other work). Immutable.
  */
-record ServerCallTimes(Map<String, Long> counts, Map<String, Double> seconds) {
+record CallTimes(Map<String, Long> counts, Map<String, Double> seconds) {
 
-  /** No figures (a remote target, whose metrics are not in this process). */
-  static final ServerCallTimes NONE = new ServerCallTimes(Map.of(), Map.of());
+  /** No figures (e.g. a remote target's server, whose metrics are not in this process). */
+  static final CallTimes NONE = new CallTimes(Map.of(), Map.of());
 
   private static final String METRIC = "sediment_grpc_server_call_duration_seconds";
 
-  ServerCallTimes {
+  CallTimes {
     counts = Map.copyOf(counts);
     seconds = Map.copyOf(seconds);
   }
 
-  /** What {@code registry} holds now, by method name (as {@code ListObjectsV2}). */
-  static ServerCallTimes of(PrometheusRegistry registry) {
+  /** The server's figures in {@code registry} now. */
+  static CallTimes ofServer(PrometheusRegistry registry) {
     Map<String, Long> counts = new TreeMap<>();
     Map<String, Double> seconds = new TreeMap<>();
     for (MetricSnapshot m : registry.scrape()) {
@@ -39,11 +41,11 @@ record ServerCallTimes(Map<String, Long> counts, Map<String, Double> seconds) {
         }
       }
     }
-    return new ServerCallTimes(counts, seconds);
+    return new CallTimes(counts, seconds);
   }
 
-  /** The calls made since {@code earlier} (a snapshot of the same registry). */
-  ServerCallTimes since(ServerCallTimes earlier) {
+  /** The calls made since {@code earlier} (an earlier snapshot of the same place). */
+  CallTimes since(CallTimes earlier) {
     Map<String, Long> c = new TreeMap<>();
     Map<String, Double> s = new TreeMap<>();
     counts.forEach((method, n) -> {
@@ -53,19 +55,19 @@ record ServerCallTimes(Map<String, Long> counts, Map<String, Double> seconds) {
         s.put(method, seconds.get(method) - earlier.seconds.getOrDefault(method, 0.0));
       }
     });
-    return new ServerCallTimes(c, s);
+    return new CallTimes(c, s);
   }
 
   /** These calls and {@code other}'s together. */
-  ServerCallTimes plus(ServerCallTimes other) {
+  CallTimes plus(CallTimes other) {
     Map<String, Long> c = new TreeMap<>(counts);
     Map<String, Double> s = new TreeMap<>(seconds);
     other.counts.forEach((method, n) -> c.merge(method, n, Long::sum));
     other.seconds.forEach((method, v) -> s.merge(method, v, Double::sum));
-    return new ServerCallTimes(c, s);
+    return new CallTimes(c, s);
   }
 
-  /** Mean time in the server per call in microseconds, by method (sorted by name). */
+  /** Mean time per call in microseconds, by method (sorted by name). */
   Map<String, Double> meanMicros() {
     Map<String, Double> out = new TreeMap<>();
     counts.forEach((method, n) -> out.put(method, seconds.get(method) / n * 1e6));
