@@ -37,10 +37,12 @@ import org.openjdk.jmh.annotations.TearDown;
  * the same pages, chosen uniformly among the namespace's whole pages as freon chooses them, in
  * the same order. Their difference is what the layers add to the scan at that size.
  *
- * <p>And what a page's response costs beyond what freon's echo floor pays for one of the same
- * size: the server's encoding of a page ({@code encodeResponse}), the client's parse of it into
- * 1,000 key messages ({@code parseResponse}), against the echo client's copy of the same number
- * of bytes ({@code copyResponse}).
+ * <p>And parts of the page alone: the basic view's cut of one page's 1,000 stored rows
+ * ({@code cutRows}, part of {@code listObjectsV2}); and what a page's response costs beyond what
+ * freon's echo floor pays for one of the same size: the server's encoding of a page
+ * ({@code encodeResponse}), the client's parse of it into 1,000 key messages
+ * ({@code parseResponse}), against the echo client's copy of the same number of bytes
+ * ({@code copyResponse}).
  *
  * <p>{@code -p store=DIR,...}: data directories built by {@code dev-support/bin/freon build
  * --data DIR --keys N} (required; only read). Run with the shaded cli jar on the class path:
