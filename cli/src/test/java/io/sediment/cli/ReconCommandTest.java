@@ -62,9 +62,13 @@ class ReconCommandTest {
     }
     Path tmp = Files.createDirectories(dir.resolve("tmp"));
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(List.of(java, "-Xmx256m", "-Djava.io.tmpdir=" + tmp, "-cp",
-        System.getProperty("java.class.path"), Sediment.class.getName(), "recon", "--db",
-        db.toString(), "--port", "0"))
+    // The logging the jar ships (to stderr), not the test class path's: that path may hold several
+    // logback-test.xml files (other modules' test classes), and logback then prints its status
+    // on stdout, before recon's first line.
+    String logging = Sediment.class.getResource("/logback.xml").toString();
+    Process p = new ProcessBuilder(List.of(java, "-Xmx256m", "-Djava.io.tmpdir=" + tmp,
+        "-Dlogback.configurationFile=" + logging, "-cp", System.getProperty("java.class.path"),
+        Sediment.class.getName(), "recon", "--db", db.toString(), "--port", "0"))
         .redirectError(dir.resolve("recon.err").toFile()).start();
     try {
       BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(),
