@@ -4,6 +4,7 @@ import io.sediment.db.diagnostics.LeakRegistry;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.ConcurrentModificationException;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToIntFunction;
 
@@ -106,9 +107,15 @@ public final class CodecBuffer implements AutoCloseable {
   }
 
   public CodecBuffer put(byte[] bytes) {
-    ensureWritable(bytes.length);
-    buf.put(writerIndex, bytes);
-    writerIndex += bytes.length;
+    return put(bytes, 0, bytes.length);
+  }
+
+  /** Appends {@code bytes[offset, offset + length)}. */
+  public CodecBuffer put(byte[] bytes, int offset, int length) {
+    Objects.checkFromIndexSize(offset, length, bytes.length);
+    ensureWritable(length);
+    buf.put(writerIndex, bytes, offset, length);
+    writerIndex += length;
     return this;
   }
 

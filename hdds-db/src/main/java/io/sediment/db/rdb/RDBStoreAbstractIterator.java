@@ -57,6 +57,11 @@ public abstract class RDBStoreAbstractIterator<RAW>
    * @param nativeIterator created but not positioned; this iterator owns and closes it
    * @param table where {@link #removeFromDB()} deletes; {@code null} makes it unsupported
    */
+  /** Keys and values of up to this many bytes are read through {@link #scratch()}. */
+  protected static final int SCRATCH = 1024;
+
+  private byte[] scratch;
+
   protected RDBStoreAbstractIterator(ManagedRocksIterator nativeIterator, RDBTable table,
       IteratorType type) {
     this.nativeIterator = Objects.requireNonNull(nativeIterator, "nativeIterator");
@@ -111,6 +116,29 @@ public abstract class RDBStoreAbstractIterator<RAW>
 
   protected final ManagedRocksIterator nativeIterator() {
     return nativeIterator;
+  }
+
+  /**
+   * Copies the current key ({@code key}) or value into {@link #scratch()} from index 0 with
+   * rocksdbjni's array read, and returns its full size: at most {@link #SCRATCH} means it is all
+   * there; a larger one was cut, and the caller reads it another way. An entry goes this way
+   * because the array read and a Java copy out of it cost less than rocksdbjni creating an array
+   * through JNI, or writing into a direct buffer whose address JNI looks up on every call
+   * ({@code RowReadBenchmark}). Requires a valid native position.
+   */
+  protected final int readIntoScratch(boolean key) {
+    byte[] into = scratch();
+    return key ? nativeIterator.key(into) : nativeIterator.value(into);
+  }
+
+  /** The array {@link #readIntoScratch} fills, of {@link #SCRATCH} bytes, made on first use. */
+  protected final byte[] scratch() {
+    byte[] into = scratch;
+    if (into == null) {
+      into = new byte[SCRATCH];
+      scratch = into;
+    }
+    return into;
   }
 
   private void checkOpen() {

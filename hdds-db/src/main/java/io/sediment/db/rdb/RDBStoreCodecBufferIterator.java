@@ -6,7 +6,8 @@ import io.sediment.db.managed.ManagedRocksIterator;
 
 /**
  * The zero-copy iterator: keys and values are read into two pooled direct buffers that the
- * iterator owns and reuses. A returned entry is a view that stays valid only until the next
+ * iterator owns and reuses (through the scratch array, {@link #readIntoScratch}, when they fit
+ * it; straight into the buffer when they do not). A returned entry is a view that stays valid only until the next
  * {@code next()}, {@code seek*} or {@code close()}; decode or copy it before then. The buffers
  * are released on close, or by the store's close if the owner left the iterator open. Contract
  * in {@link RDBStoreAbstractIterator}.
@@ -25,14 +26,22 @@ public final class RDBStoreCodecBufferIterator extends RDBStoreAbstractIterator<
 
   @Override
   protected CodecBuffer readKey() {
-    keyBuffer.readFrom(nativeIterator()::key);
-    return keyBuffer;
+    return read(keyBuffer, true);
   }
 
   @Override
   protected CodecBuffer readValue() {
-    valueBuffer.readFrom(nativeIterator()::value);
-    return valueBuffer;
+    return read(valueBuffer, false);
+  }
+
+  private CodecBuffer read(CodecBuffer into, boolean key) {
+    int size = readIntoScratch(key);
+    if (size <= SCRATCH) {
+      into.clear().put(scratch(), 0, Math.max(0, size));
+    } else {
+      into.readFrom(key ? nativeIterator()::key : nativeIterator()::value);
+    }
+    return into;
   }
 
   @Override
