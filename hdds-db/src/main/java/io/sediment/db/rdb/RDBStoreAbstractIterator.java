@@ -34,6 +34,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public abstract class RDBStoreAbstractIterator<RAW>
     implements TableIterator<RAW, KeyValue<RAW, RAW>> {
 
+  /** Keys and values of up to this many bytes are read through {@link #scratch()}. */
+  protected static final int SCRATCH = 1024;
+
   private final ManagedRocksIterator nativeIterator;
   private final RDBTable table;
   private final IteratorType type;
@@ -52,16 +55,13 @@ public abstract class RDBStoreAbstractIterator<RAW>
   private long entriesReturned;
   /** Whether {@link #closeResources} ran: by the owner's close or by the store's. */
   private final AtomicBoolean resourcesReleased = new AtomicBoolean();
+  /** Made on first use ({@link #scratch()}). */
+  private byte[] scratch;
 
   /**
    * @param nativeIterator created but not positioned; this iterator owns and closes it
    * @param table where {@link #removeFromDB()} deletes; {@code null} makes it unsupported
    */
-  /** Keys and values of up to this many bytes are read through {@link #scratch()}. */
-  protected static final int SCRATCH = 1024;
-
-  private byte[] scratch;
-
   protected RDBStoreAbstractIterator(ManagedRocksIterator nativeIterator, RDBTable table,
       IteratorType type) {
     this.nativeIterator = Objects.requireNonNull(nativeIterator, "nativeIterator");

@@ -5,12 +5,13 @@ import io.sediment.db.codec.CodecBuffer;
 import io.sediment.db.managed.ManagedRocksIterator;
 
 /**
- * The zero-copy iterator: keys and values are read into two pooled direct buffers that the
+ * The codec-buffer iterator: keys and values are read into two pooled direct buffers that the
  * iterator owns and reuses (through the scratch array, {@link #readIntoScratch}, when they fit
- * it; straight into the buffer when they do not). A returned entry is a view that stays valid only until the next
- * {@code next()}, {@code seek*} or {@code close()}; decode or copy it before then. The buffers
- * are released on close, or by the store's close if the owner left the iterator open. Contract
- * in {@link RDBStoreAbstractIterator}.
+ * it, which allocates nothing; straight into the buffer, grown, when they do not). A returned
+ * entry is a view that stays valid only until the next {@code next()}, {@code seek*} or
+ * {@code close()}; decode or copy it before then. The buffers are released on close, or by the
+ * store's close if the owner left the iterator open. Contract in
+ * {@link RDBStoreAbstractIterator}.
  */
 public final class RDBStoreCodecBufferIterator extends RDBStoreAbstractIterator<CodecBuffer> {
 
