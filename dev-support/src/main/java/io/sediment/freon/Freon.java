@@ -349,6 +349,8 @@ public final class Freon implements Callable<Integer> {
     Channel channel = ClientInterceptors.intercept(t.channel(), parses);
     OpExecutor service = new ServiceCalls(channel, names, keys, sizes, listView);
     boolean floors = !noFloors && t.raw() != null && purge == null;
+    PhaseRunner phases = new PhaseRunner(t, parses, workload, distribution, clients, batch, seed,
+        progress);
     KeySpace echoKeys = new KeySpace(prefill, files, tag + "f", 2L * clients, true);
     KeySpace rawKeys = new KeySpace(prefill, files, tag + "r", 2L * clients, true);
     OpExecutor echoCalls = null;
@@ -364,8 +366,8 @@ public final class Freon implements Callable<Integer> {
         Duration w = round == 0 ? warm : Duration.ZERO;
         RunResult r;
         if (phase == 0) {
-          r = phase(t, parses, "service", workload, keys, distribution, s, w, round, service,
-              progress, round == 0 && purge != null ? purge::start : null);
+          r = phases.run("service", keys, s, w, round, service,
+              round == 0 && purge != null ? purge::start : null);
         } else if (results[0] == null || results[0].operations() == 0) {
           continue;
         } else if (phase == 1) {
@@ -373,11 +375,9 @@ public final class Freon implements Callable<Integer> {
             echoCalls = t.echo(sizes, channel);
           }
           // Floors start with the keys the service left (a mixed run's lookups stay on them).
-          r = phase(t, parses, "echo", workload, echoKeys.startingAt(keys.live()), distribution,
-              s, w, round, echoCalls, progress, null);
+          r = phases.run("echo", echoKeys.startingAt(keys.live()), s, w, round, echoCalls, null);
         } else {
-          r = phase(t, parses, "raw", workload, rawKeys.startingAt(keys.live()), distribution,
-              s, w, round, t.raw(), progress, null);
+          r = phases.run("raw", rawKeys.startingAt(keys.live()), s, w, round, t.raw(), null);
         }
         results[phase] = results[phase] == null ? r : results[phase].plus(r);
       }
@@ -395,32 +395,6 @@ public final class Freon implements Callable<Integer> {
     if (json != null) {
       Files.writeString(json, report.json(), StandardCharsets.UTF_8);
     }
-  }
-
-  private RunResult phase(FreonTarget t, ResponseParseTimes parses, String name,
-      Workload workload, KeySpace keys, Distribution distribution, LoadDriver.Stop stop,
-      Duration warm, int round, OpExecutor executor, PrintStream progress,
-      Runnable beforeMeasuring)
-      throws InterruptedException {
-    if (!warm.isZero()) {
-      // A warm-up of deletes leaves three quarters of the keys to the measured run.
-      long most = workload.consumesKeys() && keys.deletesRunOut()
-          ? Math.max(1, keys.live() / 4 / (workload == Workload.DELETE_BATCH ? batch : 1)) : 0;
-      new LoadDriver(name + "-warmup", clients, new LoadDriver.Stop(warm, most), null)
-          .run(c -> new OpGenerator(workload, keys, distribution, seed * 7919 - 1 - c, batch),
-              executor);
-    }
-    if (beforeMeasuring != null) {
-      beforeMeasuring.run();
-    }
-    // Every phase of a round replays the same seeds: the same kinds of operation in order.
-    long base = seed * 7919 + round * 100_003L;
-    CallTimes before = t.serverCallTimes();
-    CallTimes parsedBefore = parses.snapshot();
-    RunResult r = new LoadDriver(name, clients, stop, progress)
-        .run(c -> new OpGenerator(workload, keys, distribution, base + c, batch), executor);
-    return r.withCallTimes(t.serverCallTimes().since(before),
-        parses.snapshot().since(parsedBefore));
   }
 
   private CommandLine.ParameterException bad(String message) {
