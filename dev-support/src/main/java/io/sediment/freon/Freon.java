@@ -95,7 +95,8 @@ public final class Freon implements Callable<Integer> {
 
   @Option(names = "--list-view", paramLabel = "VIEW", defaultValue = "basic",
       description = "What ListObjectsV2 pages return of each key: basic (the fields an S3 "
-          + "listing shows, as an S3 gateway asks) or full (default ${DEFAULT-VALUE}).")
+          + "listing shows, as an S3 gateway asks), columns (the same fields as the page's "
+          + "columns) or full (default ${DEFAULT-VALUE}).")
   String listViewName;
 
   /** {@link #listViewName} as the request's enum, set when the options are checked. */
@@ -331,10 +332,12 @@ public final class Freon implements Callable<Integer> {
     switch (listViewName) {
       case "basic":
         return KeyView.KEY_VIEW_BASIC;
+      case "columns":
+        return KeyView.KEY_VIEW_COLUMNS;
       case "full":
         return KeyView.KEY_VIEW_FULL;
       default:
-        throw bad("--list-view must be basic or full: " + listViewName);
+        throw bad("--list-view must be basic, columns or full: " + listViewName);
     }
   }
 

@@ -121,6 +121,15 @@ class FreonTest {
   }
 
   @Test
+  void aListRunAsksForThePageAsColumnsWhenTold() throws IOException {
+    Outcome o = freon("list", "--clients", "2", "--count", "30", "--prefill", "1200",
+        "--fso-prefill", "1000", "--warmup", "0s", "--no-floors", "--list-view", "columns");
+    assertEquals(0, o.exit(), o.err());
+    assertEquals("columns", o.json().get("list_view"));
+    assertEquals(Map.of(), map(o.json(), "service").get("errors"), o.text());
+  }
+
+  @Test
   void deletesEndTheRunWhenNoKeyIsLeft() throws IOException {
     Outcome o = freon("delete", "--clients", "2", "--count", "1000", "--prefill", "120",
         "--warmup", "0s", "--no-floors");

@@ -12,10 +12,11 @@ import java.util.Arrays;
 
 /**
  * How a ListObjects page returns each stored {@link KeyInfo} row: whole, or cut to what an S3
- * listing shows. Either way the result is a valid {@code KeyInfo} encoding made of the row's own
- * bytes (no field decoded or re-encoded), and a row that does not skim as a message is refused
- * while it is read, in the same walk, so a page walks each row once. Stateless; a {@link Cut} is
- * one page's.
+ * listing shows, as a row per key or as the page's columns. A row per key is a valid
+ * {@code KeyInfo} encoding made of the row's own bytes (no field decoded or re-encoded); columns
+ * are the same bytes gathered by field. Either way a row that does not skim as a message is
+ * refused while it is read, in the same walk, so a page walks each row once. Stateless; a
+ * {@link Cut} is one page's.
  */
 public enum KeyRowView {
 
@@ -41,6 +42,27 @@ public enum KeyRowView {
     @Override
     public ByteString of(byte[] row) {
       return new BasicCut(row.length).of(row);
+    }
+  },
+
+  /**
+   * The basic view's fields, carried by the page as columns ({@link KeyColumnsWriter}) rather
+   * than as a row per key. A row on its own ({@link #of}, {@link #page}) shows as {@link #BASIC}.
+   */
+  COLUMNS {
+    @Override
+    public Cut page() {
+      return BASIC.page();
+    }
+
+    @Override
+    public ByteString of(byte[] row) {
+      return BASIC.of(row);
+    }
+
+    @Override
+    public boolean columnar() {
+      return true;
     }
   };
 
@@ -69,6 +91,14 @@ public enum KeyRowView {
   /** A cut for the rows of one page. */
   public abstract Cut page();
 
+  /**
+   * Whether a page in this view carries its keys as columns ({@link KeyColumnsWriter}) and no
+   * row per key.
+   */
+  public boolean columnar() {
+    return false;
+  }
+
   private static final ByteString ETAG = ByteString.copyFromUtf8("ETag");
   /** The tag of a map entry's key: field 1, length-delimited. */
   private static final int ENTRY_KEY_TAG = 1 << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
@@ -81,18 +111,14 @@ public enum KeyRowView {
   private static final int FIRST_BUFFER = 32 * 1024;
 
   /**
-   * The basic view's cut: one walk of the row's top-level fields (tag, then the field's extent
-   * by its wire type), copying each run of kept fields into the page's buffer at once. A group's
-   * extent is found by protobuf's own skip; whatever protobuf's skim refuses (a truncated field, a
-   * malformed varint, tag zero, an end-group tag or an unknown wire type at the top) is refused
-   * here.
+   * The basic view's cut: one walk of the row's top-level fields ({@link RowFields}), copying
+   * each run of kept fields into the page's buffer at once.
    */
   private static final class BasicCut implements Cut {
     private final int first;
+    private final RowFields fields = new RowFields();
     private byte[] buf;
     private int used;
-    /** The walk's position in the current row. */
-    private int pos;
 
     BasicCut(int first) {
       this.first = first;
@@ -102,55 +128,20 @@ public enum KeyRowView {
     public ByteString of(byte[] row) {
       reserve(row.length);
       int from = used;
-      int end = row.length;
       int run = -1;
-      pos = 0;
-      while (pos < end) {
-        int start = pos;
-        int tag = readVarint32(row);
-        int field = WireFormat.getTagFieldNumber(tag);
-        if (field == 0) {
-          throw invalid("tag zero");
-        }
-        boolean keep;
-        switch (WireFormat.getTagWireType(tag)) {
-          case WireFormat.WIRETYPE_VARINT -> {
-            skipVarint(row);
-            keep = isBasicScalar(field);
-          }
-          case WireFormat.WIRETYPE_FIXED64 -> {
-            pos = within(pos + 8, end);
-            keep = isBasicScalar(field);
-          }
-          case WireFormat.WIRETYPE_FIXED32 -> {
-            pos = within(pos + 4, end);
-            keep = isBasicScalar(field);
-          }
-          case WireFormat.WIRETYPE_LENGTH_DELIMITED -> {
-            int size = readVarint32(row);
-            if (size < 0) {
-              throw invalid("a negative length");
-            }
-            int body = pos;
-            pos = within(body + size, end);
-            keep = field == KeyInfo.METADATA_FIELD_NUMBER
-                ? isETag(row, body, size) : isBasicScalar(field);
-          }
-          case WireFormat.WIRETYPE_START_GROUP -> {
-            pos = skipGroup(row, pos, field);
-            keep = false;
-          }
-          default -> throw invalid("an end-group tag or an invalid wire type at the top");
-        }
+      RowFields f = fields;
+      f.reset(row);
+      while (f.next()) {
+        boolean keep = isBasic(row, f);
         if (keep && run < 0) {
-          run = start;
+          run = f.start();
         } else if (!keep && run >= 0) {
-          copy(row, run, start);
+          copy(row, run, f.start());
           run = -1;
         }
       }
       if (run >= 0) {
-        copy(row, run, end);
+        copy(row, run, row.length);
       }
       return UnsafeByteOperations.unsafeWrap(buf, from, used - from);
     }
@@ -168,45 +159,19 @@ public enum KeyRowView {
         used = 0;
       }
     }
+  }
 
-    /**
-     * The varint at {@link #pos}, read as protobuf reads a tag or a length: a varint longer than
-     * 32 bits gives its low 32 bits.
-     */
-    private int readVarint32(byte[] row) {
-      int at = pos;
-      if (at < row.length && row[at] >= 0) {
-        pos = at + 1;
-        return row[at];
-      }
-      int value = 0;
-      for (int shift = 0; shift < 64; shift += 7) {
-        if (at >= row.length) {
-          throw invalid("a truncated varint");
-        }
-        byte b = row[at++];
-        if (shift < 32) {
-          value |= (b & 0x7f) << shift;
-        }
-        if (b >= 0) {
-          pos = at;
-          return value;
-        }
-      }
-      throw invalid("a malformed varint");
+  /** Whether the basic view keeps the field {@code f} stands on. */
+  private static boolean isBasic(byte[] row, RowFields f) {
+    int wireType = f.wireType();
+    if (wireType == WireFormat.WIRETYPE_START_GROUP) {
+      return false;
     }
-
-    private void skipVarint(byte[] row) {
-      int at = pos;
-      int limit = Math.min(row.length, at + 10);
-      while (at < limit) {
-        if (row[at++] >= 0) {
-          pos = at;
-          return;
-        }
-      }
-      throw invalid(at == row.length ? "a truncated varint" : "a malformed varint");
+    if (f.field() == KeyInfo.METADATA_FIELD_NUMBER) {
+      return wireType == WireFormat.WIRETYPE_LENGTH_DELIMITED
+          && isETag(row, f.value(), f.end() - f.value());
     }
+    return isBasicScalar(f.field());
   }
 
   /** Fields the basic view keeps apart from the ETag metadata entry. */
@@ -219,35 +184,12 @@ public enum KeyRowView {
     };
   }
 
-  private static int within(int at, int end) {
-    if (at > end || at < 0) {
-      throw invalid("a field past the row's end");
-    }
-    return at;
-  }
-
-  /** The offset after the group of {@code field} whose start tag ends at {@code at}. */
-  private static int skipGroup(byte[] row, int at, int field) {
-    try {
-      CodedInputStream in = CodedInputStream.newInstance(row, at, row.length - at);
-      in.skipMessage();
-      in.checkLastTagWas(field << 3 | WireFormat.WIRETYPE_END_GROUP);
-      return at + in.getTotalBytesRead();
-    } catch (IOException e) {
-      throw invalid(e.getMessage());
-    }
-  }
-
-  private static CodecException invalid(String why) {
-    return new CodecException("Not a valid KeyInfo: " + why);
-  }
-
   /**
    * Whether the map entry encoded in {@code row[at, at + size)} has the key {@code ETag} (field 1
    * of the entry), read in place; an entry whose key is not its first field (protobuf writes it
    * first) is read field by field.
    */
-  private static boolean isETag(byte[] row, int at, int size) {
+  static boolean isETag(byte[] row, int at, int size) {
     if (size >= ETAG_KEY.length && row[at] == ETAG_KEY[0]) {
       // The key field first: the key is ETag exactly when its tag, length and bytes are these.
       return Arrays.equals(row, at, at + ETAG_KEY.length, ETAG_KEY, 0, ETAG_KEY.length);
@@ -265,7 +207,7 @@ public enum KeyRowView {
         in.skipField(tag);
       }
     } catch (IOException e) {
-      throw invalid(e.getMessage());
+      throw RowFields.invalid(e.getMessage());
     }
   }
 }

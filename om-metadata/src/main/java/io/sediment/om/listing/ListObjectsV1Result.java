@@ -18,9 +18,12 @@ import java.util.List;
  *     of the page (a key or a common prefix), to pass as the next {@code marker}; otherwise
  *     {@code null}, and a client continues a truncated listing with the last key of
  *     the contents as the marker
+ * @param encodedColumns for a page in {@link KeyRowView#COLUMNS}, the keys as a
+ *     {@link io.sediment.proto.om.KeyColumns} encoding (and {@code encodedContents} is empty);
+ *     otherwise {@code null}
  */
 public record ListObjectsV1Result(List<ByteString> encodedContents, List<String> commonPrefixes,
-    boolean truncated, String nextMarker) {
+    boolean truncated, String nextMarker, ByteString encodedColumns) {
 
   public ListObjectsV1Result {
     encodedContents = List.copyOf(encodedContents);
@@ -28,11 +31,24 @@ public record ListObjectsV1Result(List<ByteString> encodedContents, List<String>
   }
 
   /**
-   * The keys, parsed (each call parses them again).
+   * The keys, parsed (each call parses them again), from the rows or the columns.
    *
    * @throws io.sediment.db.codec.CodecException if a stored key does not parse
    */
   public List<KeyInfo> contents() {
-    return StoredRows.keyInfos(encodedContents);
+    return encodedColumns != null ? columns().keyInfos()
+        : StoredRows.keyInfos(encodedContents);
+  }
+
+  /**
+   * The keys' columns, parsed (each call parses them again).
+   *
+   * @throws IllegalStateException if the page was not read in {@link KeyRowView#COLUMNS}
+   */
+  public KeyColumnsReader columns() {
+    if (encodedColumns == null) {
+      throw new IllegalStateException("The page was not read as columns");
+    }
+    return KeyColumnsReader.parse(encodedColumns);
   }
 }

@@ -12,13 +12,17 @@ import java.util.List;
  * @param encodedContents the keys, in key order, each a {@link KeyInfo} in protobuf's encoding
  * @param commonPrefixes the distinct common prefixes (prefix + text up to and including the first
  *     delimiter after it), in order; each counts toward max-keys once
- * @param keyCount {@code encodedContents.size() + commonPrefixes.size()}
+ * @param keyCount the keys (in {@code encodedContents} or {@code encodedColumns}) plus
+ *     {@code commonPrefixes.size()}
  * @param truncated exact: whether a key or common prefix follows this page
  * @param nextContinuationToken when {@code truncated}, the token of the next page, else
  *     {@code null}
+ * @param encodedColumns for a page in {@link KeyRowView#COLUMNS}, the keys as a
+ *     {@link io.sediment.proto.om.KeyColumns} encoding (and {@code encodedContents} is empty);
+ *     otherwise {@code null}
  */
 public record ListObjectsV2Result(List<ByteString> encodedContents, List<String> commonPrefixes,
-    int keyCount, boolean truncated, String nextContinuationToken) {
+    int keyCount, boolean truncated, String nextContinuationToken, ByteString encodedColumns) {
 
   public ListObjectsV2Result {
     encodedContents = List.copyOf(encodedContents);
@@ -26,11 +30,24 @@ public record ListObjectsV2Result(List<ByteString> encodedContents, List<String>
   }
 
   /**
-   * The keys, parsed (each call parses them again).
+   * The keys, parsed (each call parses them again), from the rows or the columns.
    *
    * @throws io.sediment.db.codec.CodecException if a stored key does not parse
    */
   public List<KeyInfo> contents() {
-    return StoredRows.keyInfos(encodedContents);
+    return encodedColumns != null ? columns().keyInfos()
+        : StoredRows.keyInfos(encodedContents);
+  }
+
+  /**
+   * The keys' columns, parsed (each call parses them again).
+   *
+   * @throws IllegalStateException if the page was not read in {@link KeyRowView#COLUMNS}
+   */
+  public KeyColumnsReader columns() {
+    if (encodedColumns == null) {
+      throw new IllegalStateException("The page was not read as columns");
+    }
+    return KeyColumnsReader.parse(encodedColumns);
   }
 }

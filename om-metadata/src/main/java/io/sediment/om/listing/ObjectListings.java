@@ -142,7 +142,7 @@ public final class ObjectListings {
               request.delimiter()));
       Contents contents = Contents.of(page, request.view());
       return new ListObjectsV2Result(contents.keys, contents.prefixes, page.items().size(),
-          page.truncated(), page.nextToken());
+          page.truncated(), page.nextToken(), contents.columns);
     }
   }
 
@@ -179,7 +179,7 @@ public final class ObjectListings {
       Contents contents = Contents.of(page, request.view());
       // As S3: NextMarker only when truncated and a delimiter was given.
       return new ListObjectsV1Result(contents.keys, contents.prefixes, page.truncated(),
-          delimiter != null ? page.nextKey() : null);
+          delimiter != null ? page.nextKey() : null, contents.columns);
     }
   }
 
@@ -196,11 +196,25 @@ public final class ObjectListings {
         prefix, delimiter, TableScan.ENTRIES);
   }
 
-  /** A ListObjects page split into keys, as {@code view} shows their rows, and common prefixes. */
-  private record Contents(List<ByteString> keys, List<String> prefixes) {
+  /**
+   * A ListObjects page split into keys, as {@code view} shows their rows (each row's encoding, or
+   * the page's columns when the view is columnar, else {@code null}), and common prefixes.
+   */
+  private record Contents(List<ByteString> keys, List<String> prefixes, ByteString columns) {
     static Contents of(Page<TableScan.Entry> page, KeyRowView view) {
-      List<ByteString> keys = new ArrayList<>(page.items().size());
       List<String> prefixes = new ArrayList<>();
+      if (view.columnar()) {
+        KeyColumnsWriter columns = new KeyColumnsWriter();
+        for (TableScan.Entry e : page.items()) {
+          if (e.isPrefix()) {
+            prefixes.add(e.name());
+          } else {
+            columns.add(e.value());
+          }
+        }
+        return new Contents(List.of(), prefixes, columns.finish());
+      }
+      List<ByteString> keys = new ArrayList<>(page.items().size());
       KeyRowView.Cut cut = view.page();
       for (TableScan.Entry e : page.items()) {
         if (e.isPrefix()) {
@@ -209,7 +223,7 @@ public final class ObjectListings {
           keys.add(cut.of(e.value()));
         }
       }
-      return new Contents(keys, prefixes);
+      return new Contents(keys, prefixes, null);
     }
   }
 

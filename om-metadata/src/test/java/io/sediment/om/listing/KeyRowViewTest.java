@@ -164,7 +164,7 @@ class KeyRowViewTest {
     return b.build();
   }
 
-  private static KeyInfo randomKey(SplittableRandom r) {
+  static KeyInfo randomKey(SplittableRandom r) {
     KeyInfo.Builder b = KeyInfo.newBuilder();
     if (r.nextBoolean()) {
       b.setVolumeName("vol" + r.nextInt(10)).setBucketName("bkt" + r.nextInt(10));

@@ -184,8 +184,10 @@ record KeyRpcs(OmMetadataStore store, WireValues wire) {
         req.getVolume(), req.getBucket(), req.getPrefix(), req.getDelimiter(), req.getMarker(),
         wire.pageSize(req.hasMaxKeys(), req.getMaxKeys()), view));
     return ListObjectsV1Response.newBuilder()
-        .setUnknownFields(EncodedFields.repeated(ListObjectsV1Response.CONTENTS_FIELD_NUMBER,
-            r.encodedContents()))
+        .setUnknownFields(r.encodedColumns() != null
+            ? EncodedFields.single(ListObjectsV1Response.COLUMNS_FIELD_NUMBER, r.encodedColumns())
+            : EncodedFields.repeated(ListObjectsV1Response.CONTENTS_FIELD_NUMBER,
+                r.encodedContents()))
         .addAllCommonPrefixes(r.commonPrefixes())
         .setIsTruncated(r.truncated())
         .setNextMarker(nz(r.nextMarker()))
@@ -198,11 +200,13 @@ record KeyRpcs(OmMetadataStore store, WireValues wire) {
         req.getVolume(), req.getBucket(), req.getPrefix(), req.getDelimiter(),
         req.getStartAfter(), wire.pageSize(req.hasMaxKeys(), req.getMaxKeys()),
         token(req.getContinuationToken()), view));
-    // The keys go out as stored (cut by the view as read), without a parse and an encoding each
-    // (EncodedFields).
+    // The keys go out as stored (cut by the view as read, or gathered into columns), without a
+    // parse and an encoding each (EncodedFields).
     return ListObjectsV2Response.newBuilder()
-        .setUnknownFields(EncodedFields.repeated(ListObjectsV2Response.CONTENTS_FIELD_NUMBER,
-            r.encodedContents()))
+        .setUnknownFields(r.encodedColumns() != null
+            ? EncodedFields.single(ListObjectsV2Response.COLUMNS_FIELD_NUMBER, r.encodedColumns())
+            : EncodedFields.repeated(ListObjectsV2Response.CONTENTS_FIELD_NUMBER,
+                r.encodedContents()))
         .addAllCommonPrefixes(r.commonPrefixes())
         .setKeyCount(r.keyCount())
         .setIsTruncated(r.truncated())

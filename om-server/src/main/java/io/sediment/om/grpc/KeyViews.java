@@ -23,6 +23,7 @@ final class KeyViews {
     return switch (view) {
       case KEY_VIEW_FULL -> KeyRowView.FULL;
       case KEY_VIEW_BASIC -> KeyRowView.BASIC;
+      case KEY_VIEW_COLUMNS -> KeyRowView.COLUMNS;
       case UNRECOGNIZED -> throw Status.INVALID_ARGUMENT
           .withDescription("Unknown key view: " + number).asRuntimeException();
     };

@@ -20,6 +20,7 @@ class KeyViewsTest {
   void eachWireViewMapsToItsRowViewAndAnUnknownViewIsRefused() {
     assertEquals(KeyRowView.FULL, KeyViews.rows(KeyView.KEY_VIEW_FULL, 0));
     assertEquals(KeyRowView.BASIC, KeyViews.rows(KeyView.KEY_VIEW_BASIC, 1));
+    assertEquals(KeyRowView.COLUMNS, KeyViews.rows(KeyView.KEY_VIEW_COLUMNS, 2));
     KeyInfo row = KeyInfo.newBuilder().setVolumeName("v").setBucketName("b").setKeyName("k")
         .setDataSize(3).setOwner("o").putMetadata("color", "red").build();
     assertEquals(row.toByteString(), KeyViews.rows(KeyView.KEY_VIEW_FULL, 0).of(row.toByteArray()));

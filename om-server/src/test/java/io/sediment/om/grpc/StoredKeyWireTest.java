@@ -10,6 +10,7 @@ import io.grpc.StatusRuntimeException;
 import io.sediment.om.core.OmDBDefinition;
 import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OpenKeySession;
+import io.sediment.om.listing.KeyColumnsReader;
 import io.sediment.proto.om.BucketLayout;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.KeyView;
@@ -196,6 +197,22 @@ class StoredKeyWireTest {
           .setView(KeyView.KEY_VIEW_BASIC).build());
       assertEquals(expected.stream().filter(k -> k.getKeyName().startsWith("docs/")).toList(),
           delimited.getContentsList());
+
+      List<KeyInfo> columns = new ArrayList<>();
+      do {
+        ListObjectsV2Response r = f.om.listObjectsV2(ListObjectsV2Request.newBuilder()
+            .setVolume("vol").setBucket("bkt").setMaxKeys(5).setContinuationToken(token)
+            .setView(KeyView.KEY_VIEW_COLUMNS).build());
+        assertTrue(r.getUnknownFields().asMap().isEmpty() && r.getContentsCount() == 0);
+        assertEquals(r.getKeyCount(), r.getColumns().getNameLengthsCount());
+        columns.addAll(KeyColumnsReader.of(r.getColumns()).keyInfos());
+        token = r.getNextContinuationToken();
+      } while (!token.isEmpty());
+      assertEquals(expected, columns, "the columns hold the basic view's keys");
+      ListObjectsV1Response v1Columns = f.om.listObjectsV1(ListObjectsV1Request.newBuilder()
+          .setVolume("vol").setBucket("bkt").setView(KeyView.KEY_VIEW_COLUMNS).build());
+      assertEquals(expected, KeyColumnsReader.of(v1Columns.getColumns()).keyInfos(),
+          "ListObjects V1 alike");
     }
   }
 
