@@ -1,42 +1,52 @@
 package io.sediment.om.listing;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.sediment.db.codec.CodecException;
 import io.sediment.proto.om.KeyColumns;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.ReplicationConfig;
+import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
  * The keys of a {@link KeyColumns} page, read by index (0 to {@link #size()} - 1, in key order).
- * The columns are checked consistent when read (one entry per key in each per-key column, the
- * names and ETags exactly as long as their lengths add up to, every index inside its
- * dictionary); a name or ETag is decoded only when asked for. Immutable and thread-safe.
+ * The columns are decoded and checked consistent when the reader is made (one varint per key in
+ * each number column, the names and ETags exactly as long as their lengths add up to, every index
+ * inside its dictionary); a name or ETag is decoded to a string only when asked for. Immutable
+ * and thread-safe.
  */
 public final class KeyColumnsReader {
 
   private final KeyColumns columns;
   private final int[] nameStarts;
   private final int[] etagStarts;
+  private final long[] dataSizes;
+  private final long[] creationTimes;
+  private final long[] modificationTimes;
+  private final int[] ownerIndexes;
+  private final int[] replicationIndexes;
 
   private KeyColumnsReader(KeyColumns columns) {
     this.columns = columns;
-    int n = columns.getNameLengthsCount();
-    check(columns.getDataSizesCount() == n, "data_sizes");
-    check(columns.getCreationTimesCount() == n, "creation_times");
-    check(columns.getModificationTimesCount() == n, "modification_times");
-    check(columns.getOwnerIndexesCount() == n, "owner_indexes");
-    check(columns.getReplicationConfigIndexesCount() == n, "replication_config_indexes");
-    check(columns.getEtagLengthsCount() == n, "etag_lengths");
-    nameStarts = starts(columns.getNameLengthsList(), columns.getNames(), "names");
-    etagStarts = starts(columns.getEtagLengthsList(), columns.getEtags(), "etags");
+    int[] nameLengths = ints(columns.getNameLengths(), -1, "name_lengths");
+    int n = nameLengths.length;
+    dataSizes = longs(columns.getDataSizes(), n, "data_sizes");
+    creationTimes = longs(columns.getCreationTimes(), n, "creation_times");
+    modificationTimes = longs(columns.getModificationTimes(), n, "modification_times");
+    ownerIndexes = ints(columns.getOwnerIndexes(), n, "owner_indexes");
+    replicationIndexes = ints(columns.getReplicationConfigIndexes(), n,
+        "replication_config_indexes");
+    nameStarts = starts(nameLengths, columns.getNames(), "names");
+    etagStarts = starts(ints(columns.getEtagLengths(), n, "etag_lengths"), columns.getEtags(),
+        "etags");
     for (int i = 0; i < n; i++) {
-      check(Integer.compareUnsigned(columns.getOwnerIndexes(i), columns.getOwnersCount()) < 0,
-          "owner_indexes");
-      check(Integer.compareUnsigned(columns.getReplicationConfigIndexes(i),
-          columns.getReplicationConfigsCount()) < 0, "replication_config_indexes");
+      check(ownerIndexes[i] < columns.getOwnersCount(), "owner_indexes");
+      check(replicationIndexes[i] < columns.getReplicationConfigsCount(),
+          "replication_config_indexes");
     }
   }
 
@@ -77,24 +87,24 @@ public final class KeyColumnsReader {
   }
 
   public long dataSize(int i) {
-    return columns.getDataSizes(i);
+    return dataSizes[i];
   }
 
   public long creationTime(int i) {
-    return columns.getCreationTimes(i);
+    return creationTimes[i];
   }
 
   public long modificationTime(int i) {
-    return columns.getModificationTimes(i);
+    return modificationTimes[i];
   }
 
   public String owner(int i) {
-    return columns.getOwners(columns.getOwnerIndexes(i));
+    return columns.getOwners(ownerIndexes[i]);
   }
 
   /** Key {@code i}'s replication config: the empty message when its row has none. */
   public ReplicationConfig replicationConfig(int i) {
-    return columns.getReplicationConfigs(columns.getReplicationConfigIndexes(i));
+    return columns.getReplicationConfigs(replicationIndexes[i]);
   }
 
   /**
@@ -138,17 +148,48 @@ public final class KeyColumnsReader {
   }
 
   /** Where each value starts in {@code bytes}, with the end of the last one appended. */
-  private static int[] starts(List<Integer> lengths, ByteString bytes, String column) {
-    int[] starts = new int[lengths.size() + 1];
+  private static int[] starts(int[] lengths, ByteString bytes, String column) {
+    int[] starts = new int[lengths.length + 1];
     long at = 0;
-    for (int i = 0; i < lengths.size(); i++) {
+    for (int i = 0; i < lengths.length; i++) {
       starts[i] = (int) at;
-      at += Integer.toUnsignedLong(lengths.get(i));
+      at += lengths[i];
       check(at <= bytes.size(), column + " shorter than its lengths");
     }
     check(at == bytes.size(), column + " longer than its lengths");
-    starts[lengths.size()] = (int) at;
+    starts[lengths.length] = (int) at;
     return starts;
+  }
+
+  /** The varints of {@code column}: exactly {@code n} of them, or any number when n is -1. */
+  private static long[] longs(ByteString column, int n, String name) {
+    try {
+      CodedInputStream in = column.newCodedInput();
+      long[] out = new long[n >= 0 ? n : Math.max(8, column.size() / 2)];
+      int count = 0;
+      while (!in.isAtEnd()) {
+        check(n < 0 || count < n, name);
+        if (count == out.length) {
+          out = Arrays.copyOf(out, count * 2);
+        }
+        out[count++] = in.readRawVarint64();
+      }
+      check(n < 0 || count == n, name);
+      return count == out.length ? out : Arrays.copyOf(out, count);
+    } catch (IOException e) {
+      throw new CodecException("Not valid KeyColumns: " + name + ": " + e.getMessage());
+    }
+  }
+
+  /** As {@link #longs}, each value a non-negative int. */
+  private static int[] ints(ByteString column, int n, String name) {
+    long[] values = longs(column, n, name);
+    int[] out = new int[values.length];
+    for (int i = 0; i < values.length; i++) {
+      check(values[i] >= 0 && values[i] <= Integer.MAX_VALUE, name);
+      out[i] = (int) values[i];
+    }
+    return out;
   }
 
   private static String utf8(ByteString bytes, int[] starts, int i, String what) {

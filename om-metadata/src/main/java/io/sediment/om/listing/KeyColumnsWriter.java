@@ -100,7 +100,7 @@ public final class KeyColumnsWriter {
 
   /**
    * The columns of the keys added, in order, as a {@link KeyColumns} encoding (empty when none
-   * were). The writer is spent.
+   * were).
    */
   public ByteString finish() {
     if (count == 0) {

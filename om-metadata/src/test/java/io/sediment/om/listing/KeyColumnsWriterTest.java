@@ -133,13 +133,18 @@ class KeyColumnsWriterTest {
     writer.add(KeyInfo.newBuilder().setKeyName("k").setOwner("o").build().toByteArray());
     writer.add(KeyInfo.newBuilder().setKeyName("l").setOwner("o").build().toByteArray());
     KeyColumns good = parse(writer);
-    assertRefused(good.toBuilder().addDataSizes(1).build(), "data_sizes");
-    assertRefused(good.toBuilder().setOwnerIndexes(1, 1).build(), "owner_indexes");
-    assertRefused(good.toBuilder().setReplicationConfigIndexes(0, -1).build(),
-        "replication_config_indexes");
+    assertRefused(good.toBuilder().setDataSizes(good.getDataSizes().concat(bytes(1))).build(),
+        "data_sizes");
+    assertRefused(good.toBuilder().setCreationTimes(bytes(0)).build(), "creation_times");
+    assertRefused(good.toBuilder().setModificationTimes(bytes(0, 0x80)).build(),
+        "modification_times");
+    assertRefused(good.toBuilder().setOwnerIndexes(bytes(0, 1)).build(), "owner_indexes");
+    assertRefused(good.toBuilder().setReplicationConfigIndexes(
+        bytes(0, 0xff, 0xff, 0xff, 0xff, 0x0f)).build(), "replication_config_indexes");
     assertRefused(good.toBuilder().setNames(ByteString.copyFromUtf8("kl!")).build(), "names");
     assertRefused(good.toBuilder().setNames(ByteString.copyFromUtf8("k")).build(), "names");
-    assertRefused(good.toBuilder().addEtagLengths(0).build(), "etag_lengths");
+    assertRefused(good.toBuilder().setEtagLengths(good.getEtagLengths().concat(bytes(0)))
+        .build(), "etag_lengths");
     KeyColumnsReader notUtf8 = KeyColumnsReader.of(good.toBuilder()
         .setNames(ByteString.copyFrom(new byte[] {'k', (byte) 0xff})).build());
     assertEquals("k", notUtf8.name(0));
@@ -163,6 +168,14 @@ class KeyColumnsWriterTest {
       b.clearReplicationConfig();
     }
     return b.build();
+  }
+
+  private static ByteString bytes(int... values) {
+    byte[] out = new byte[values.length];
+    for (int i = 0; i < values.length; i++) {
+      out[i] = (byte) values[i];
+    }
+    return ByteString.copyFrom(out);
   }
 
   private static KeyColumns parse(KeyColumnsWriter writer) {

@@ -204,8 +204,9 @@ class StoredKeyWireTest {
             .setVolume("vol").setBucket("bkt").setMaxKeys(5).setContinuationToken(token)
             .setView(KeyView.KEY_VIEW_COLUMNS).build());
         assertTrue(r.getUnknownFields().asMap().isEmpty() && r.getContentsCount() == 0);
-        assertEquals(r.getKeyCount(), r.getColumns().getNameLengthsCount());
-        columns.addAll(KeyColumnsReader.of(r.getColumns()).keyInfos());
+        KeyColumnsReader page = KeyColumnsReader.of(r.getColumns());
+        assertEquals(r.getKeyCount(), page.size());
+        columns.addAll(page.keyInfos());
         token = r.getNextContinuationToken();
       } while (!token.isEmpty());
       assertEquals(expected, columns, "the columns hold the basic view's keys");
