@@ -140,6 +140,12 @@ public class KeyRowViewBenchmark {
     return ListObjectsV2Response.parseFrom(columnsResponse);
   }
 
+  /** The client's parse of a columns page, then its number columns decoded and checked. */
+  @Benchmark
+  public KeyColumnsReader parseColumnsAndDecode() throws InvalidProtocolBufferException {
+    return KeyColumnsReader.of(ListObjectsV2Response.parseFrom(columnsResponse).getColumns());
+  }
+
   /**
    * The client's parse of a columns page, then every key's name decoded, as a client that shows
    * the names pays.

@@ -32,8 +32,6 @@ public final class KeyColumnsWriter {
   private static final int METADATA = KeyInfo.METADATA_FIELD_NUMBER;
   /** The tag of a map entry's value: field 2, length-delimited. */
   private static final int ENTRY_VALUE_TAG = 2 << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
-  /** A varint 0: a time or size the row does not hold. */
-  private static final byte[] ZERO = {0};
 
   private final RowFields fields = new RowFields();
   private final Column names = new Column(16 * 1024);
@@ -47,8 +45,6 @@ public final class KeyColumnsWriter {
   private final Column etagLengths = new Column(1024);
   private final Dictionary owners = new Dictionary();
   private final Dictionary replications = new Dictionary();
-  /** Offsets of the current row's fields: from and to of each kept field, -1 if absent. */
-  private final int[] at = new int[14];
   private int count;
 
   /** How many keys the columns hold. */
@@ -62,39 +58,76 @@ public final class KeyColumnsWriter {
    * @throws CodecException if the row does not skim as a message; the columns are unchanged
    */
   public void add(byte[] row) {
-    int[] a = at;
-    Arrays.fill(a, -1);
+    // Where each kept field's value lies in the row (its last occurrence): from, to; -1 if none.
+    int name = -1;
+    int nameEnd = 0;
+    int size = -1;
+    int sizeEnd = 0;
+    int created = -1;
+    int createdEnd = 0;
+    int modified = -1;
+    int modifiedEnd = 0;
+    int owner = -1;
+    int ownerEnd = 0;
+    int replication = -1;
+    int replicationEnd = 0;
+    long etag = -1;
     RowFields f = fields;
     f.reset(row);
     while (f.next()) {
       int wire = f.wireType();
-      int slot = switch (f.field()) {
-        case NAME -> wire == WireFormat.WIRETYPE_LENGTH_DELIMITED ? 0 : -1;
-        case DATA_SIZE -> wire == WireFormat.WIRETYPE_VARINT ? 2 : -1;
-        case CREATION_TIME -> wire == WireFormat.WIRETYPE_VARINT ? 4 : -1;
-        case MODIFICATION_TIME -> wire == WireFormat.WIRETYPE_VARINT ? 6 : -1;
-        case OWNER -> wire == WireFormat.WIRETYPE_LENGTH_DELIMITED ? 8 : -1;
-        case REPLICATION -> wire == WireFormat.WIRETYPE_LENGTH_DELIMITED ? 10 : -1;
-        case METADATA -> wire == WireFormat.WIRETYPE_LENGTH_DELIMITED
-            && KeyRowView.isETag(row, f.value(), f.end() - f.value()) ? 12 : -1;
-        default -> -1;
-      };
-      if (slot == 12) {
-        etagValue(row, f.value(), f.end());
-      } else if (slot >= 0) {
-        a[slot] = f.value();
-        a[slot + 1] = f.end();
+      if (wire == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
+        switch (f.field()) {
+          case NAME -> {
+            name = f.value();
+            nameEnd = f.end();
+          }
+          case OWNER -> {
+            owner = f.value();
+            ownerEnd = f.end();
+          }
+          case REPLICATION -> {
+            replication = f.value();
+            replicationEnd = f.end();
+          }
+          case METADATA -> {
+            if (KeyRowView.isETag(row, f.value(), f.end() - f.value())) {
+              etag = etagValue(row, f.value(), f.end());
+            }
+          }
+          default -> {
+          }
+        }
+      } else if (wire == WireFormat.WIRETYPE_VARINT) {
+        switch (f.field()) {
+          case DATA_SIZE -> {
+            size = f.value();
+            sizeEnd = f.end();
+          }
+          case CREATION_TIME -> {
+            created = f.value();
+            createdEnd = f.end();
+          }
+          case MODIFICATION_TIME -> {
+            modified = f.value();
+            modifiedEnd = f.end();
+          }
+          default -> {
+          }
+        }
       }
     }
-    names.write(row, a[0], a[1]);
-    nameLengths.writeVarint(a[0] < 0 ? 0 : a[1] - a[0]);
-    varint(dataSizes, row, a[2], a[3]);
-    varint(creationTimes, row, a[4], a[5]);
-    varint(modificationTimes, row, a[6], a[7]);
-    ownerIndexes.writeVarint(owners.indexOf(row, a[8], a[9]));
-    replicationIndexes.writeVarint(replications.indexOf(row, a[10], a[11]));
-    etags.write(row, a[12], a[13]);
-    etagLengths.writeVarint(a[12] < 0 ? 0 : a[13] - a[12]);
+    names.write(row, name, nameEnd);
+    nameLengths.writeVarint(name < 0 ? 0 : nameEnd - name);
+    dataSizes.writeVarintOrZero(row, size, sizeEnd);
+    creationTimes.writeVarintOrZero(row, created, createdEnd);
+    modificationTimes.writeVarintOrZero(row, modified, modifiedEnd);
+    ownerIndexes.writeVarint(owners.indexOf(row, owner, ownerEnd));
+    replicationIndexes.writeVarint(replications.indexOf(row, replication, replicationEnd));
+    int etagFrom = (int) (etag >> 32);
+    int etagTo = (int) etag;
+    etags.write(row, etagFrom, etagTo);
+    etagLengths.writeVarint(etagFrom < 0 ? 0 : etagTo - etagFrom);
     count++;
   }
 
@@ -132,30 +165,20 @@ public final class KeyColumnsWriter {
     return UnsafeByteOperations.unsafeWrap(out.buf, 0, out.size);
   }
 
-  /** The stored varint {@code row[from, to)}, or 0 when the row holds none ({@code from < 0}). */
-  private static void varint(Column column, byte[] row, int from, int to) {
-    if (from < 0) {
-      column.write(ZERO, 0, 1);
-    } else {
-      column.write(row, from, to);
-    }
-  }
-
   /**
-   * Records in slot 12 the extent of the value of the ETag map entry {@code row[from, to)} (its
-   * last value field), or none when the entry has no value.
+   * Where the value of the ETag map entry {@code row[from, to)} lies (its last value field), as
+   * {@code from << 32 | to}; -1 when the entry has none.
    */
-  private void etagValue(byte[] row, int from, int to) {
-    at[12] = -1;
+  private static long etagValue(byte[] row, int from, int to) {
+    long found = -1;
     try {
       CodedInputStream in = CodedInputStream.newInstance(row, from, to - from);
       for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
         if (tag == ENTRY_VALUE_TAG) {
           int length = in.readRawVarint32();
-          int start = from + in.getTotalBytesRead();
+          long start = from + in.getTotalBytesRead();
           in.skipRawBytes(length);
-          at[12] = start;
-          at[13] = start + length;
+          found = start << 32 | (start + length);
         } else {
           in.skipField(tag);
         }
@@ -163,6 +186,7 @@ public final class KeyColumnsWriter {
     } catch (IOException e) {
       throw RowFields.invalid(e.getMessage());
     }
+    return found;
   }
 
   /** A growing run of bytes: one column's encoding, without its tag and length. */
@@ -193,6 +217,16 @@ public final class KeyColumnsWriter {
         v >>>= 7;
       }
       buf[size++] = (byte) v;
+    }
+
+    /** Appends the stored varint {@code row[from, to)}, or a varint 0 when {@code from < 0}. */
+    void writeVarintOrZero(byte[] row, int from, int to) {
+      if (from < 0) {
+        ensure(1);
+        buf[size++] = 0;
+      } else {
+        write(row, from, to);
+      }
     }
 
     private void ensure(int n) {
