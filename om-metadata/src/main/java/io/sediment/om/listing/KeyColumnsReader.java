@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.sediment.db.codec.CodecException;
+import io.sediment.om.core.StoredRows;
 import io.sediment.proto.om.KeyColumns;
 import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.ReplicationConfig;
@@ -70,6 +71,29 @@ public final class KeyColumnsReader {
     } catch (InvalidProtocolBufferException e) {
       throw new CodecException("Not valid KeyColumns: " + e.getMessage());
     }
+  }
+
+  /**
+   * A ListObjects page's keys, parsed: from {@code encodedColumns} when the page was read as
+   * columns (not null), else from {@code encodedRows}.
+   *
+   * @throws CodecException if a key does not parse
+   */
+  static List<KeyInfo> pageKeys(List<ByteString> encodedRows, ByteString encodedColumns) {
+    return encodedColumns != null ? pageColumns(encodedColumns).keyInfos()
+        : StoredRows.keyInfos(encodedRows);
+  }
+
+  /**
+   * A ListObjects page's columns, parsed.
+   *
+   * @throws IllegalStateException if the page was not read as columns ({@code null})
+   */
+  static KeyColumnsReader pageColumns(ByteString encodedColumns) {
+    if (encodedColumns == null) {
+      throw new IllegalStateException("The page was not read as columns");
+    }
+    return parse(encodedColumns);
   }
 
   /** How many keys the page holds. */

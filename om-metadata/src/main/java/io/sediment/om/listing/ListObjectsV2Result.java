@@ -1,7 +1,6 @@
 package io.sediment.om.listing;
 
 import com.google.protobuf.ByteString;
-import io.sediment.om.core.StoredRows;
 import io.sediment.proto.om.KeyInfo;
 import java.util.List;
 
@@ -35,8 +34,7 @@ public record ListObjectsV2Result(List<ByteString> encodedContents, List<String>
    * @throws io.sediment.db.codec.CodecException if a stored key does not parse
    */
   public List<KeyInfo> contents() {
-    return encodedColumns != null ? columns().keyInfos()
-        : StoredRows.keyInfos(encodedContents);
+    return KeyColumnsReader.pageKeys(encodedContents, encodedColumns);
   }
 
   /**
@@ -45,9 +43,6 @@ public record ListObjectsV2Result(List<ByteString> encodedContents, List<String>
    * @throws IllegalStateException if the page was not read in {@link KeyRowView#COLUMNS}
    */
   public KeyColumnsReader columns() {
-    if (encodedColumns == null) {
-      throw new IllegalStateException("The page was not read as columns");
-    }
-    return KeyColumnsReader.parse(encodedColumns);
+    return KeyColumnsReader.pageColumns(encodedColumns);
   }
 }
