@@ -170,6 +170,14 @@ public final class KeyColumnsWriter {
    * {@code from << 32 | to}; -1 when the entry has none.
    */
   private static long etagValue(byte[] row, int from, int to) {
+    byte[] key = KeyRowView.ETAG_KEY;
+    int value = from + key.length;
+    // As protobuf writes an entry: the key, then the value with a one-byte length, nothing after.
+    if (value + 2 <= to && row[value] == ENTRY_VALUE_TAG && row[value + 1] >= 0
+        && value + 2 + row[value + 1] == to
+        && Arrays.equals(row, from, value, key, 0, key.length)) {
+      return (long) (value + 2) << 32 | to;
+    }
     long found = -1;
     try {
       CodedInputStream in = CodedInputStream.newInstance(row, from, to - from);

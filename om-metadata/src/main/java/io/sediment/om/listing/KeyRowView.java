@@ -103,7 +103,7 @@ public enum KeyRowView {
   /** The tag of a map entry's key: field 1, length-delimited. */
   private static final int ENTRY_KEY_TAG = 1 << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
   /** A map entry's key field holding {@code ETag}: its tag, its length and its bytes. */
-  private static final byte[] ETAG_KEY = {(byte) ENTRY_KEY_TAG, 4, 'E', 'T', 'a', 'g'};
+  static final byte[] ETAG_KEY = {(byte) ENTRY_KEY_TAG, 4, 'E', 'T', 'a', 'g'};
   /**
    * The first buffer of a page: two thirds of a page of 1,000 freon rows cut (about 46 KiB); each
    * next buffer is twice the last.

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.UnknownFieldSet;
 import io.sediment.db.codec.CodecException;
@@ -14,6 +15,8 @@ import io.sediment.proto.om.KeyInfo;
 import io.sediment.proto.om.ReplicationConfig;
 import io.sediment.proto.om.ReplicationFactor;
 import io.sediment.proto.om.ReplicationType;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -95,6 +98,36 @@ class KeyColumnsWriterTest {
     writer.add(row);
     assertEquals(KeyInfo.parseFrom(KeyRowView.BASIC.of(row)),
         KeyColumnsReader.parse(writer.finish()).keyInfo(0));
+  }
+
+  @Test
+  void anETagEntryWrittenValueFirstOrWithALongValueIsReadAsTheCutsParseReadsIt()
+      throws IOException {
+    String longValue = "e".repeat(200);
+    for (boolean valueFirst : new boolean[] {true, false}) {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+      out.writeString(KeyInfo.KEY_NAME_FIELD_NUMBER, "k");
+      ByteArrayOutputStream entry = new ByteArrayOutputStream();
+      CodedOutputStream e = CodedOutputStream.newInstance(entry);
+      if (valueFirst) {
+        e.writeString(2, "v");
+        e.writeString(1, "ETag");
+      } else {
+        // A value longer than a one-byte length.
+        e.writeString(1, "ETag");
+        e.writeString(2, longValue);
+      }
+      e.flush();
+      out.writeByteArray(KeyInfo.METADATA_FIELD_NUMBER, entry.toByteArray());
+      out.flush();
+      byte[] row = bytes.toByteArray();
+      KeyColumnsWriter writer = new KeyColumnsWriter();
+      writer.add(row);
+      KeyColumnsReader columns = KeyColumnsReader.parse(writer.finish());
+      assertEquals(valueFirst ? "v" : longValue, columns.etag(0));
+      assertEquals(KeyInfo.parseFrom(KeyRowView.BASIC.of(row)), columns.keyInfo(0));
+    }
   }
 
   @Test
