@@ -7,7 +7,7 @@ import java.util.Objects;
 /**
  * One table entry. Equality and hash are by content: two entries are equal when their keys and
  * values are equal, comparing {@code byte[]} by their bytes. The value is {@code null} when the
- * entry came from a key-only iterator.
+ * entry came from a key-only iterator, the key when it came from a value-only one.
  *
  * @param <K> key type
  * @param <V> value type
@@ -26,6 +26,12 @@ public final class KeyValue<K, V> {
     return new KeyValue<>(Objects.requireNonNull(key, "key"), value);
   }
 
+  /** An entry of a value-only iterator: a value without its key. */
+  public static <K, V> KeyValue<K, V> ofValue(V value) {
+    return new KeyValue<>(null, value);
+  }
+
+  /** The key, or {@code null} for an entry read by a value-only iterator. */
   public K getKey() {
     return key;
   }

@@ -52,14 +52,47 @@ public interface TableIterator<K, T> extends Iterator<T>, AutoCloseable {
   T seekAfter(K key);
 
   /**
+   * Reads the key of the entry this iterator is on: the one {@link #next()} returned last, until
+   * a later call moves past it ({@link #hasNext()} after it does), or the one a seek landed on.
+   * What a value-only iterator ({@link IteratorType#VALUE_ONLY}) offers instead of a key per
+   * entry; any iterator answers it. A key a buffer-reusing iterator returns is valid as the keys
+   * its {@code next()} returns are.
+   *
+   * @throws IllegalStateException if the iterator is on no entry it returned or landed on (fresh,
+   *     moved on, after a seek that found nothing) or is closed
+   */
+  K currentKey();
+
+  /**
    * Deletes from the table the current entry: the one last returned by {@link #next()} or
    * positioned at by a seek. The iterator's own view is unchanged.
    *
    * @throws IllegalStateException if there is no current entry
-   * @throws UnsupportedOperationException if the iterator is not attached to a table
+   * @throws UnsupportedOperationException if the iterator is not attached to a table or is
+   *     value-only
    */
   void removeFromDB();
 
+  /**
+   * Holds the store open for this iterator until the returned hold closes: the calls made on this
+   * iterator meanwhile, on this thread, share one guarded operation on the store instead of
+   * entering it once each, which is what a caller reading many entries in a row saves. The
+   * store's close waits for every open hold (up to its close timeout), so hold only across work
+   * that does not block, and close the hold in a {@code finally} (try-with-resources). Holds
+   * nest; closing a hold twice has no further effect. Use-after-close checks are kept: a call
+   * after this iterator's close still throws.
+   *
+   * @throws StoreClosedException if the store is closed
+   * @throws IllegalStateException if this iterator is closed
+   */
+  Hold hold();
+
   @Override
   void close();
+
+  /** What {@link #hold()} returns: closing it ends the hold. */
+  interface Hold extends AutoCloseable {
+    @Override
+    void close();
+  }
 }

@@ -186,6 +186,9 @@ public abstract class RDBStoreAbstractIterator<RAW>
   }
 
   private KeyValue<RAW, RAW> readEntry() {
+    if (!type.readKey()) {
+      return KeyValue.ofValue(readValue());
+    }
     RAW key = readKey();
     return KeyValue.of(key, type.readValue() ? readValue() : null);
   }
@@ -215,6 +218,10 @@ public abstract class RDBStoreAbstractIterator<RAW>
       seekToFirstNative();
       positioned();
     } else if (consumed) {
+      if (currentKey == null && nativeIterator.isCounting()) {
+        // A value-only entry: the walk's start is read only for a sampled iterator's report.
+        currentKey = readKey();
+      }
       nativeIterator.next();
       accountMove(currentKey, false);
       consumed = false;
@@ -255,6 +262,23 @@ public abstract class RDBStoreAbstractIterator<RAW>
     currentKey = entry.getKey();
     entriesReturned++;
     return entry;
+  }
+
+  @Override
+  public final Hold hold() {
+    checkOpen();
+    nativeIterator.begin();
+    return new Hold() {
+      private boolean ended;
+
+      @Override
+      public void close() {
+        if (!ended) {
+          ended = true;
+          nativeIterator.end();
+        }
+      }
+    };
   }
 
   @Override
@@ -314,11 +338,28 @@ public abstract class RDBStoreAbstractIterator<RAW>
   }
 
   @Override
+  public final RAW currentKey() {
+    checkOpen();
+    if (!(consumed || (checkedOnEntry && pending != null))) {
+      throw new IllegalStateException("The iterator is on no entry it returned or landed on");
+    }
+    nativeIterator.begin();
+    try {
+      return readKey();
+    } finally {
+      nativeIterator.end();
+    }
+  }
+
+  @Override
   public final void removeFromDB() {
     checkOpen();
     nativeIterator.checkUsable(); // after the store's close its buffers are gone: say closed
     if (table == null) {
       throw new UnsupportedOperationException("This iterator is not attached to a table");
+    }
+    if (!type.readKey()) {
+      throw new UnsupportedOperationException("A value-only iterator cannot remove entries");
     }
     if (!positioned) {
       seekToFirstNative();

@@ -22,8 +22,17 @@ final class TypedTableIterator<K, V> implements TableIterator<K, KeyValue<K, V>>
   }
 
   private KeyValue<K, V> decode(KeyValue<CodecBuffer, CodecBuffer> e) {
+    if (e.getKey() == null) {
+      return KeyValue.ofValue(
+          table.decodeValue(e.getValue(), "(not read: a value-only iterator)"));
+    }
     K key = table.decodeKey(e.getKey());
     return KeyValue.of(key, e.getValue() == null ? null : table.decodeValue(e.getValue(), key));
+  }
+
+  @Override
+  public K currentKey() {
+    return table.decodeKey(raw.currentKey());
   }
 
   @Override
@@ -80,6 +89,11 @@ final class TypedTableIterator<K, V> implements TableIterator<K, KeyValue<K, V>>
   @Override
   public void removeFromDB() {
     raw.removeFromDB();
+  }
+
+  @Override
+  public Hold hold() {
+    return raw.hold();
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.sediment.db.testing;
 
 import static io.sediment.db.IteratorType.KEY_AND_VALUE;
 import static io.sediment.db.IteratorType.KEY_ONLY;
+import static io.sediment.db.IteratorType.VALUE_ONLY;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -1157,6 +1158,69 @@ public abstract class TableIteratorContract<K, V> {
   }
 
   @Test
+  void aValueOnlyIteratorReturnsTheValuesInOrderWithoutTheirKeys() {
+    standardKeys();
+    try (var it = prefix("a", VALUE_ONLY)) {
+      List<String> values = new ArrayList<>();
+      it.forEachRemaining(kv -> {
+        assertNull(kv.getKey());
+        values.add(s(valueBytes(kv.getValue())));
+      });
+      assertEquals(List.of("v:a1", "v:a2", "v:a3"), values);
+    }
+    try (var it = whole(VALUE_ONLY)) {
+      KeyValue<K, V> landed = it.seek(toKeyAndKeep("b"));
+      assertNull(landed.getKey());
+      assertEquals("v:b1", s(valueBytes(landed.getValue())));
+      assertEquals("v:b1", s(valueBytes(it.next().getValue())));
+      assertEquals("v:b2", s(valueBytes(it.next().getValue())));
+    } finally {
+      releaseKept();
+    }
+  }
+
+  @Test
+  void currentKeyReadsTheEntryLastReturnedOrLandedOnUntilTheIteratorMovesOn() {
+    standardKeys();
+    for (IteratorType type : IteratorType.values()) {
+      try (var it = whole(type)) {
+        assertThrows(IllegalStateException.class, it::currentKey, "fresh");
+        assertTrue(it.hasNext());
+        assertThrows(IllegalStateException.class, it::currentKey, "on an entry not returned");
+        it.next();
+        assertEquals("a1", s(keyBytes(it.currentKey())), type.name());
+        assertEquals("a1", s(keyBytes(it.currentKey())), "asked again");
+        it.next();
+        assertEquals("a2", s(keyBytes(it.currentKey())));
+        assertTrue(it.hasNext());
+        assertThrows(IllegalStateException.class, it::currentKey, "moved on by hasNext");
+        assertNotNull(it.seek(toKeyAndKeep("b2")));
+        assertEquals("b2", s(keyBytes(it.currentKey())), "a seek's landing");
+        it.next();
+        assertEquals("b2", s(keyBytes(it.currentKey())), "returned by next");
+        assertNull(it.seek(toKeyAndKeep("d")));
+        assertThrows(IllegalStateException.class, it::currentKey, "a seek that found nothing");
+      } finally {
+        releaseKept();
+      }
+    }
+    var closed = whole(VALUE_ONLY);
+    closed.next();
+    closed.close();
+    assertThrows(IllegalStateException.class, closed::currentKey);
+  }
+
+  @Test
+  void aValueOnlyIteratorCannotRemoveEntries() {
+    standardKeys();
+    try (var it = whole(VALUE_ONLY)) {
+      it.next();
+      assertThrows(UnsupportedOperationException.class, it::removeFromDB);
+    }
+    assertEquals(6, allKeys().size(), "nothing was removed");
+  }
+
+  @Test
   void keyAndValueIteratorReturnsValues() {
     standardKeys();
     try (var it = prefix("a", KEY_AND_VALUE)) {
@@ -1251,7 +1315,8 @@ public abstract class TableIteratorContract<K, V> {
   private void assertEveryMethodThrows(Class<? extends RuntimeException> expected,
       TableIterator<K, KeyValue<K, V>> it) {
     List<Executable> calls = List.of(it::hasNext, it::next, it::seekToFirst, it::seekToLast,
-        () -> seek(it, "a1"), it::removeFromDB, () -> it.forEachRemaining(kv -> { }));
+        () -> seek(it, "a1"), it::removeFromDB, () -> it.forEachRemaining(kv -> { }),
+        () -> it.hold().close());
     for (Executable call : calls) {
       assertThrows(expected, call);
     }
@@ -1327,6 +1392,102 @@ public abstract class TableIteratorContract<K, V> {
       sought.close();
       other.close();
     }
+  }
+
+  // ---- holds -------------------------------------------------------------------------------
+
+  @Test
+  void readsInsideAHoldAnswerAsOutsideAndAHoldEndsOnce() {
+    standardKeys();
+    try (var it = prefix("a", KEY_AND_VALUE)) {
+      TableIterator.Hold outer = it.hold();
+      try (TableIterator.Hold inner = it.hold()) {
+        assertEntry("a1", next(it));
+        assertEntry("a2", seek(it, "a2"));
+        inner.close();
+        inner.close();
+        assertEntry("a2", next(it));
+      }
+      outer.close();
+      outer.close();
+      assertEquals(List.of("a3"), remainingKeys(it));
+    }
+    // Every hold ended: the store's close (a short timeout) finds nothing in flight.
+    DBStore other = openOther(Duration.ofMillis(50));
+    var it = newIterator(other, null, KEY_AND_VALUE);
+    try (TableIterator.Hold held = it.hold()) {
+      assertEntry("a1", next(it));
+    }
+    it.close();
+    other.close();
+  }
+
+  @Test
+  void theStoresCloseWaitsForAnOpenHoldWhoseReadsStillAnswer() throws Exception {
+    long mark = AbandonedIterators.mark();
+    DBStore other = openOther(Duration.ofSeconds(30));
+    Table<byte[], byte[]> otherTable = other.getTable(TestStores.BYTES.name());
+    var it = newIterator(other, null, KEY_AND_VALUE);
+    Thread closer;
+    java.util.concurrent.atomic.AtomicReference<Throwable> closeFailed =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    try (TableIterator.Hold held = it.hold()) {
+      assertEntry("a1", next(it));
+      closer = new Thread(() -> {
+        try {
+          other.close();
+        } catch (Throwable t) {
+          closeFailed.set(t);
+        }
+      });
+      closer.start();
+      // The close has begun once the store refuses new operations.
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (true) {
+        try {
+          otherTable.get(b("a1"));
+        } catch (StoreClosedException e) {
+          break;
+        }
+        assertTrue(System.nanoTime() < deadline, "the store's close never began");
+        Thread.sleep(1);
+      }
+      Thread.sleep(50);
+      assertTrue(closer.isAlive(), "the close waits while the hold is open");
+      assertEntry("a2", next(it));
+      assertFalse(it.hasNext());
+    }
+    closer.join(10_000);
+    assertFalse(closer.isAlive(), "the close ends once the hold does");
+    assertNull(closeFailed.get(), "the close freed the store: nothing was in flight");
+    assertEquals(1, AbandonedIterators.acknowledgeSince(mark),
+        "the store closed the iterator left open");
+    assertThrows(StoreClosedException.class, it::hasNext);
+    assertThrows(StoreClosedException.class, it::hold);
+    it.close();
+  }
+
+  @Test
+  void anIteratorClosedInsideItsHoldRefusesEveryCallAndTheHoldStillEnds() {
+    DBStore other = openOther(Duration.ofMillis(50));
+    var it = newIterator(other, null, KEY_AND_VALUE);
+    TableIterator.Hold held = it.hold();
+    assertEntry("a1", next(it));
+    it.close();
+    assertEveryMethodThrowsIllegalState(it);
+    held.close();
+    other.close();
+  }
+
+  /** A second store with keys a1 and a2, closing with {@code closeTimeout}. */
+  private DBStore openOther(Duration closeTimeout) {
+    DBStore other = DBStoreBuilder.newBuilder(definition())
+        .setPath(dir.resolve("other")).setProfile(TestStores.smallProfile())
+        .setCloseTimeout(closeTimeout).build();
+    Table<byte[], byte[]> otherTable = other.getTable(TestStores.BYTES.name());
+    otherTable.put(b("a1"), b("v:a1"));
+    otherTable.put(b("a2"), b("v:a2"));
+    return other;
   }
 
   // ---- against a TreeMap oracle ------------------------------------------------------------

@@ -5,6 +5,7 @@ import static io.sediment.db.tombstone.TombstoneBands.writeBand;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sediment.db.DBStore;
@@ -98,6 +99,34 @@ class TombstoneHealingTest {
         assertTrue(System.nanoTime() < deadline, "no second compaction: " + store.tombstoneStats());
         Thread.sleep(20);
       }
+    }
+  }
+
+  /**
+   * A value-only scan, whose entries carry no key, still reports the band it walked from the
+   * entry before it: the compaction covers exactly what a key-and-value scan's would.
+   */
+  @Test
+  void aValueOnlyScanReportsItsBandFromTheEntryBeforeIt() throws Exception {
+    TombstonePolicy policy = TombstonePolicy.defaults().withSampleEvery(1)
+        .withMinTombstonesPerPass(1_000).withSlowPassesToCompact(1)
+        .withMinCompactionInterval(Duration.ZERO);
+    try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, policy)) {
+      writeBand(store, "bytes", 30_000, 10_000, 25_000);
+      Table<byte[], byte[]> table = store.getTable("bytes");
+      try (TableIterator<byte[], KeyValue<byte[], byte[]>> it =
+               table.rangeIterator(key(9_990), null, IteratorType.VALUE_ONLY)) {
+        for (int i = 0; i < 10; i++) {
+          assertNull(it.next().getKey());
+        }
+        it.next();
+        assertArrayEquals(key(25_000), it.currentKey());
+      }
+      awaitCompactions(store, 1, Duration.ofSeconds(10));
+      CompactionEvent e = store.tombstoneStats().compactions().recent().stream()
+          .filter(c -> c.trigger() == CompactionEvent.Trigger.TRACKER).findFirst().orElseThrow();
+      assertArrayEquals(key(9_999), e.range().from());
+      assertArrayEquals(key(25_000), e.range().to());
     }
   }
 
