@@ -31,7 +31,7 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * The ListObjectsV2 page of freon's list workload in the store, no RPC, on a namespace built by
- * {@code freon build}: the service's page ({@code listObjectsV2}, the basic view, the page's
+ * {@code freon build}: the service's page ({@code listObjectsV2}, in {@code -p view}, the page's
  * bucket read as the server reads it) against floor (b)'s raw work on the same open store
  * ({@code rawScan}: one bounded rocksdbjni iterator, one seek, 1,000 rows copied out). Both walk
  * the same pages, chosen uniformly among the namespace's whole pages as freon chooses them, in
@@ -65,6 +65,12 @@ public class ListPageAtScaleBenchmark {
   @Param({""})
   public String store;
 
+  /** The page's view: {@code basic} (a message per key) or {@code columns} (the page's columns). */
+  @Param({"basic", "columns"})
+  public String view;
+
+  private KeyRowView pageView;
+
   private OmMetadataStore opened;
   private RawTables raw;
   private String[] startAfter;
@@ -82,6 +88,11 @@ public class ListPageAtScaleBenchmark {
       throw new IllegalArgumentException("-p store=DIR: a store built by freon build, not '"
           + store + "'");
     }
+    pageView = switch (view) {
+      case "basic" -> KeyRowView.BASIC;
+      case "columns" -> KeyRowView.COLUMNS;
+      default -> throw new IllegalArgumentException("-p view=basic|columns, not '" + view + "'");
+    };
     opened = OmMetadataStore.open(dir.resolve("om"), OmStoreOptions.defaults());
     raw = RawTables.of(opened.dbStore(), List.of("keyTable"));
     long keys = keyCount();
@@ -102,13 +113,14 @@ public class ListPageAtScaleBenchmark {
     }
     rawUpper = OmKeys.utf8(bucketPrefix); // a fresh array: its last byte becomes the bound
     rawUpper[rawUpper.length - 1]++;
-    samplePage = listObjectsV2();
+    samplePage = opened.listObjectsV2(ListObjectsV2Request.of(VOLUME, BUCKET)
+        .withStartAfter(startAfter[0]).withMaxKeys(PAGE).withView(KeyRowView.BASIC));
     sampleResponse = encodeResponse();
     sampleRows = opened.listObjectsV2(ListObjectsV2Request.of(VOLUME, BUCKET).withMaxKeys(PAGE)
         .withView(KeyRowView.FULL)).encodedContents().stream().map(ByteString::toByteArray)
         .toArray(byte[][]::new);
     for (int i = 0; i < 8; i++) {
-      if (listObjectsV2().encodedContents().size() != PAGE || rawScan() != PAGE) {
+      if (listObjectsV2().keyCount() != PAGE || rawScan() != PAGE) {
         throw new IllegalStateException("pages of " + PAGE + " keys expected in " + store);
       }
     }
@@ -148,7 +160,7 @@ public class ListPageAtScaleBenchmark {
   @Benchmark
   public ListObjectsV2Result listObjectsV2() {
     return opened.listObjectsV2(ListObjectsV2Request.of(VOLUME, BUCKET)
-        .withStartAfter(startAfter[nextStart()]).withMaxKeys(PAGE).withView(KeyRowView.BASIC));
+        .withStartAfter(startAfter[nextStart()]).withMaxKeys(PAGE).withView(pageView));
   }
 
   @Benchmark

@@ -14,6 +14,8 @@ import io.sediment.om.core.OmException;
 import io.sediment.om.core.OmKeys;
 import io.sediment.om.core.OmStoreOptions;
 import io.sediment.om.core.SyncPolicy;
+import io.sediment.om.listing.ListObjectsV2Request;
+import io.sediment.om.listing.ListObjectsV2Result;
 import io.sediment.om.testing.OmStoreExtension;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
@@ -68,6 +70,38 @@ class ParsedRowCacheTest {
     om.lookupKey("vol", "bkt", "key");
     assertEquals(2, om.dbStore().getTickerCount(READS) - before);
     assertEquals(0, om.parsedRows().hits());
+  }
+
+  @Test
+  void aListingTakesItsBucketFromMemoryUnlessAWriteChangedTheBucketRows() {
+    OmMetadataStore om = omStore.store();
+    om.createVolume("vol", "alice");
+    om.createBucket("vol", "bkt", BucketLayout.OBJECT_STORE, null, 0);
+    for (int i = 0; i < 3; i++) {
+      put(om, "vol", "bkt", "key" + i, i);
+    }
+    ListObjectsV2Request first = ListObjectsV2Request.of("vol", "bkt").withMaxKeys(2);
+    om.listObjectsV2(first);
+
+    long before = om.dbStore().getTickerCount(READS);
+    ListObjectsV2Result page = om.listObjectsV2(first);
+    assertEquals(0, om.dbStore().getTickerCount(READS) - before,
+        "RocksDB gets of a page whose bucket row no write changed");
+    assertEquals(2, page.keyCount());
+
+    // The bucket re-created under the same name: the page reads the new bucket, whose object id
+    // refuses the old bucket's token.
+    String token = page.nextContinuationToken();
+    for (int i = 0; i < 3; i++) {
+      om.deleteKey("vol", "bkt", "key" + i);
+    }
+    om.deleteBucket("vol", "bkt");
+    om.createBucket("vol", "bkt", BucketLayout.OBJECT_STORE, null, 0);
+    put(om, "vol", "bkt", "other", 1);
+    assertEquals(OmException.Code.INVALID_ARGUMENT, assertThrows(OmException.class,
+        () -> om.listObjectsV2(first.withContinuationToken(token))).code());
+    assertEquals(List.of("other"), om.listObjectsV2(first).contents().stream()
+        .map(k -> k.getKeyName()).toList());
   }
 
   @Test

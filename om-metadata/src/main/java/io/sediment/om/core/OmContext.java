@@ -177,8 +177,12 @@ public final class OmContext {
       }
       NamespaceCounters.Staged staged = counters.stage(txn, batch);
       if (batch.size() > 0) {
-        commit(batch);
-        parsedRows.invalidate(txn.changedVolumes(), txn.changedBuckets());
+        parsedRows.beginChange(txn.changedVolumes(), txn.changedBuckets());
+        try {
+          commit(batch);
+        } finally {
+          parsedRows.invalidate(txn.changedVolumes(), txn.changedBuckets());
+        }
         ticket = committer.applied();
       } else {
         // Nothing written, but the result may report what another writer applied and has not
@@ -373,7 +377,22 @@ public final class OmContext {
 
   /** An OBJECT_STORE or LEGACY bucket, else UNIMPLEMENTED/INVALID for FSO. */
   public BucketInfo requireObjectStoreBucket(ReadView view, String volume, String bucket) {
-    BucketInfo info = requireBucket(view, volume, bucket);
+    return objectStoreBucket(requireBucket(view, volume, bucket), volume, bucket);
+  }
+
+  /**
+   * As {@link #requireObjectStoreBucket(ReadView, String, String)} in {@code view}, opened after
+   * {@code stamp} was taken ({@link VolumeBucketCache#stamp()}): the bucket's parsed row when
+   * the cache vouches that the view holds it, else the view's.
+   */
+  public BucketInfo requireObjectStoreBucket(ReadView view, long stamp, String volume,
+      String bucket) {
+    BucketInfo info = parsedRows.bucketAsOf(stamp, volume, bucket);
+    return objectStoreBucket(info != null ? info : requireBucket(view, volume, bucket), volume,
+        bucket);
+  }
+
+  private static BucketInfo objectStoreBucket(BucketInfo info, String volume, String bucket) {
     if (info.getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED) {
       throw new OmException(Code.UNIMPLEMENTED, "Bucket '" + volume + "/" + bucket
           + "' is FILE_SYSTEM_OPTIMIZED; use the file-system operations for its keys");

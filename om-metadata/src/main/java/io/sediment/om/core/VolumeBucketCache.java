@@ -33,8 +33,10 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link #putBucket} and {@link #deleteBucket}, which record the key in the write's
  * {@link WriteTxn}; {@link OmContext#write} invalidates those keys once the batch is applied.
  *
- * <p>Every read of a volume or bucket row of the live store goes through it; reads in a {@link io.sediment.db.ReadView} (a
- * point in time) read the view. Thread-safe.
+ * <p>Every read of a volume or bucket row of the live store goes through it. A read in a
+ * {@link io.sediment.db.ReadView} (a point in time) may use it only for a row the cache vouches
+ * the view sees ({@link #bucketAsOf}): one no write changed between a {@link #stamp()} taken
+ * before the view opened and the read. Thread-safe.
  */
 public final class VolumeBucketCache {
 
@@ -42,7 +44,11 @@ public final class VolumeBucketCache {
   private final Table<String, BucketInfo> bucketTable;
   private final Cache<String, VolumeInfo> volumes;
   private final Cache<String, BucketInfo> buckets;
-  /** Incremented by every invalidation; a miss installs only if it is unchanged. */
+  /**
+   * A sequence lock over the rows: made odd by {@link #beginChange} before a write that changes
+   * volume or bucket rows is applied, made even again by {@link #invalidate} once the changed
+   * rows are forgotten (so every invalidation moves it). A miss installs only if it is unchanged.
+   */
   private final AtomicLong invalidations = new AtomicLong();
   private final LongAdder hits = new LongAdder();
   private final LongAdder misses = new LongAdder();
@@ -77,6 +83,30 @@ public final class VolumeBucketCache {
   public BucketInfo bucket(String volume, String bucket) {
     return volume.isEmpty() || bucket.isEmpty() ? null
         : read(buckets, bucketTable, OmKeys.bucketKey(volume, bucket));
+  }
+
+  /**
+   * A stamp of the rows' state for {@link #bucketAsOf}: taken before opening a view whose
+   * reads of bucket rows the cache may then answer.
+   */
+  public long stamp() {
+    return invalidations.get();
+  }
+
+  /**
+   * Bucket {@code volume/bucket} as a view opened after {@code stamp} was taken sees it, from
+   * memory, or {@code null} when the cache cannot vouch for that (the bucket is absent, the cache
+   * is disabled, or a write was changing volume or bucket rows when the stamp was taken or has
+   * changed one since): the caller then reads the view. A row is vouched for only if no such
+   * write was applied from before the stamp to after the read, so the row read is the one the
+   * view holds.
+   */
+  public BucketInfo bucketAsOf(long stamp, String volume, String bucket) {
+    if (!enabled || (stamp & 1) != 0) {
+      return null;
+    }
+    BucketInfo info = bucket(volume, bucket);
+    return info != null && invalidations.get() == stamp ? info : null;
   }
 
   private <V> V read(Cache<String, V> cache, Table<String, V> table, String key) {
@@ -128,16 +158,28 @@ public final class VolumeBucketCache {
   }
 
   /**
+   * Marks a write that changes the rows under {@code volumeKeys} and {@code bucketKeys} as being
+   * applied; called under the write lock before its batch is applied, and always followed by
+   * {@link #invalidate} with the same keys (also when the apply fails).
+   */
+  void beginChange(Collection<String> volumeKeys, Collection<String> bucketKeys) {
+    if (!volumeKeys.isEmpty() || !bucketKeys.isEmpty()) {
+      invalidations.incrementAndGet();
+    }
+  }
+
+  /**
    * Forgets the rows under {@code volumeKeys} and {@code bucketKeys}; called by a write after
-   * its batch is applied, before it is acknowledged.
+   * its batch is applied (or failed to apply), before it is acknowledged, to end what
+   * {@link #beginChange} began.
    */
   void invalidate(Collection<String> volumeKeys, Collection<String> bucketKeys) {
     if (volumeKeys.isEmpty() && bucketKeys.isEmpty()) {
       return;
     }
-    invalidations.incrementAndGet();
     volumeKeys.forEach(k -> volumes.asMap().remove(k));
     bucketKeys.forEach(k -> buckets.asMap().remove(k));
+    invalidations.incrementAndGet();
   }
 
   /** Reads answered from memory since the cache was built. */

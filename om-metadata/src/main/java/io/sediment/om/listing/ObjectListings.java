@@ -98,8 +98,9 @@ public final class ObjectListings {
     OmValidation.checkOptionalText("Prefix", prefix);
     OmValidation.checkOptionalText("Start-after", startAfter);
     int max = ctx.checkPageSize("maxKeys", maxKeys);
+    long stamp = ctx.parsedRows().stamp();
     try (ReadView view = ctx.store().openReadView()) {
-      BucketInfo info = ctx.requireObjectStoreBucket(view, volume, bucket);
+      BucketInfo info = ctx.requireObjectStoreBucket(view, stamp, volume, bucket);
       PageRequest request = PageRequest.of(ListKind.LIST_KEYS, volume, bucket,
           info.getObjectId(), prefix);
       return listPage(pager.page(request, token, Cursor.startAfter(startAfter), max,
@@ -131,8 +132,10 @@ public final class ObjectListings {
         request.delimiter());
     OmValidation.checkOptionalText("Start-after", request.startAfter());
     int max = ctx.clampPageSize("max-keys", request.maxKeys());
+    long stamp = ctx.parsedRows().stamp();
     try (ReadView view = ctx.store().openReadView()) {
-      BucketInfo info = ctx.requireObjectStoreBucket(view, request.volume(), request.bucket());
+      BucketInfo info = ctx.requireObjectStoreBucket(view, stamp, request.volume(),
+          request.bucket());
       PageRequest bound = PageRequest.of(ListKind.LIST_OBJECTS_V2, request.volume(),
           request.bucket(), info.getObjectId(), request.prefix())
           .with(PageRequest.DELIMITER, request.delimiter());
@@ -171,8 +174,9 @@ public final class ObjectListings {
     String prefix = OmContext.nz(request.prefix());
     String delimiter = request.delimiter() == null || request.delimiter().isEmpty()
         ? null : request.delimiter();
+    long stamp = ctx.parsedRows().stamp();
     try (ReadView view = ctx.store().openReadView()) {
-      ctx.requireObjectStoreBucket(view, request.volume(), request.bucket());
+      ctx.requireObjectStoreBucket(view, stamp, request.volume(), request.bucket());
       Page<TableScan.Entry> page = Pager.read(
           objects(view, request.volume(), request.bucket(), prefix, delimiter),
           markerCursor(prefix, delimiter, request.marker()), max);
@@ -193,7 +197,7 @@ public final class ObjectListings {
   private static PageSource<TableScan.Entry> objects(ReadView view, String volume, String bucket,
       String prefix, String delimiter) {
     return TableScan.source(view.getTable(KEY_TABLE.name()), OmKeys.bucketPrefix(volume, bucket),
-        prefix, delimiter, TableScan.ENTRIES);
+        prefix, delimiter, TableScan.VALUE_ENTRIES);
   }
 
   /**

@@ -30,6 +30,15 @@ public record PageRequest(ListKind kind, String volume, String bucket, long buck
   /** Marks the hash layout, so no request hashed under another layout can collide with one. */
   private static final String LAYOUT = "sediment.listing.request/2";
 
+  /** Each thread's digest, made once rather than per hash (finding the provider costs more). */
+  private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(() -> {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("SHA-256 unavailable", e);
+    }
+  });
+
   public PageRequest {
     Objects.requireNonNull(kind, "kind");
     prefix = prefix == null ? "" : prefix;
@@ -66,23 +75,20 @@ public record PageRequest(ListKind kind, String volume, String bucket, long buck
    * length-prefixed, so no two requests share an encoding.
    */
   public byte[] hash() {
-    try {
-      MessageDigest md = MessageDigest.getInstance("SHA-256");
-      update(md, LAYOUT);
-      update(md, kind.name());
-      update(md, volume);
-      update(md, bucket);
-      update(md, Long.toString(bucketObjectId));
-      update(md, prefix);
-      update(md, Integer.toString(extras.size()));
-      for (Map.Entry<String, String> e : extras.entrySet()) {
-        update(md, e.getKey());
-        update(md, e.getValue());
-      }
-      return md.digest();
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("SHA-256 unavailable", e);
+    MessageDigest md = SHA_256.get();
+    md.reset();
+    update(md, LAYOUT);
+    update(md, kind.name());
+    update(md, volume);
+    update(md, bucket);
+    update(md, Long.toString(bucketObjectId));
+    update(md, prefix);
+    update(md, Integer.toString(extras.size()));
+    for (Map.Entry<String, String> e : extras.entrySet()) {
+      update(md, e.getKey());
+      update(md, e.getValue());
     }
+    return md.digest();
   }
 
   private static void update(MessageDigest md, String field) {

@@ -71,7 +71,7 @@ public final class Pager {
       return Page.empty();
     }
     try (Scan<R> scan = source.open(after)) {
-      return read(scan, max);
+      return scan.reading(() -> read(scan, max));
     }
   }
 
@@ -85,7 +85,11 @@ public final class Pager {
     while (items.size() < max && (item = scan.next()) != null) {
       items.add(item);
     }
-    boolean truncated = max > 0 && items.size() == max && scan.hasMore();
-    return new Page<>(items, truncated, truncated ? scan.resumeCursor() : null, null);
+    if (max == 0 || items.size() < max) {
+      return new Page<>(items, false, null, null);
+    }
+    Cursor resume = scan.resumeCursor(); // before hasMore, which may move the scan's iterator
+    boolean truncated = scan.hasMore();
+    return new Page<>(items, truncated, truncated ? resume : null, null);
   }
 }

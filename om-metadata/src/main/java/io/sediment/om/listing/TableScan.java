@@ -8,6 +8,7 @@ import io.sediment.db.TableIterator;
 import io.sediment.db.codec.StringCodec;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.function.Supplier;
 
 /**
  * The {@link Scan} of the common listing: the rows of one table under {@code base + prefix}, in
@@ -36,38 +37,55 @@ public final class TableScan<R> implements Scan<R> {
     default R commonPrefix(String name) {
       throw new UnsupportedOperationException("No common prefixes in this listing");
     }
+
+    /**
+     * Whether an item may ask its row for its name once {@link #row} returned (true by default).
+     * When not, and without a delimiter, the scan reads rows without their keys, and the only
+     * row whose name is read is the one the page resumes after ({@link TableScan#resumeCursor()}).
+     */
+    default boolean keepsNames() {
+      return true;
+    }
   }
 
   /**
    * One row read (its value and its name, the key without the base), or a common prefix (no
    * value). The name is decoded from the key when first asked for, so a listing that returns
-   * values only decodes none but the last row's, for its cursor.
+   * values only decodes none but the last row's, for its cursor. A row read without its key
+   * ({@link Rows#keepsNames()} false) has a name only once the scan read it for its cursor.
    */
   public static final class Entry {
-    /** The row's key; {@code null} for a common prefix. */
-    private final byte[] key;
+    /** The row's key; {@code null} for a common prefix and for a row read without its key. */
+    private byte[] key;
     private final int nameOffset;
     private final byte[] value;
+    private final boolean prefix;
     private String name;
 
-    private Entry(byte[] key, int nameOffset, byte[] value, String name) {
+    private Entry(byte[] key, int nameOffset, byte[] value, String name, boolean prefix) {
       this.key = key;
       this.nameOffset = nameOffset;
       this.value = value;
       this.name = name;
+      this.prefix = prefix;
     }
 
     static Entry prefix(String name) {
-      return new Entry(null, 0, null, name);
+      return new Entry(null, 0, null, name, true);
     }
 
     /**
      * The row's key without the base, or the common prefix.
      *
      * @throws io.sediment.db.codec.CodecException if the key is not well-formed UTF-8
+     * @throws IllegalStateException for a row read without its key, other than the one the page
+     *     resumes after
      */
     public String name() {
       if (name == null) {
+        if (key == null) {
+          throw new IllegalStateException("This row was read without its key");
+        }
         name = StringCodec.get().decode(key, nameOffset, key.length - nameOffset);
       }
       return name;
@@ -79,13 +97,34 @@ public final class TableScan<R> implements Scan<R> {
     }
 
     public boolean isPrefix() {
-      return key == null;
+      return prefix;
     }
 
     Cursor cursor() {
       return new Cursor(name(), isPrefix());
     }
   }
+
+  /**
+   * Rows as {@link Entry}s whose names are not asked for (without a delimiter they are read
+   * without their keys), common prefixes included.
+   */
+  public static final Rows<Entry> VALUE_ENTRIES = new Rows<>() {
+    @Override
+    public Entry row(Entry row) {
+      return row;
+    }
+
+    @Override
+    public Entry commonPrefix(String name) {
+      return Entry.prefix(name);
+    }
+
+    @Override
+    public boolean keepsNames() {
+      return false;
+    }
+  };
 
   /** Rows as {@link Entry}s, common prefixes included. */
   public static final Rows<Entry> ENTRIES = new Rows<>() {
@@ -126,7 +165,8 @@ public final class TableScan<R> implements Scan<R> {
     this.afterPrefix = start.length;
     this.delimiter = delimiter == null || delimiter.isEmpty() ? null : utf8(delimiter);
     this.rows = rows;
-    this.it = table.iterator(start, IteratorType.KEY_AND_VALUE);
+    this.it = table.iterator(start, this.delimiter != null || rows.keepsNames()
+        ? IteratorType.KEY_AND_VALUE : IteratorType.VALUE_ONLY);
   }
 
   /**
@@ -193,8 +233,22 @@ public final class TableScan<R> implements Scan<R> {
   }
 
   @Override
+  public <T> T reading(Supplier<T> reads) {
+    try (TableIterator.Hold held = it.hold()) {
+      return reads.get();
+    }
+  }
+
+  @Override
   public Cursor resumeCursor() {
-    return resume == null ? null : resume.cursor();
+    if (resume == null) {
+      return null;
+    }
+    if (resume.key == null && !resume.isPrefix()) {
+      // Read without its key: the iterator is still on it (see Scan#resumeCursor).
+      resume.key = it.currentKey();
+    }
+    return resume.cursor();
   }
 
   /** Reads rows until one lists an item; {@code null} at the end. */
@@ -221,7 +275,7 @@ public final class TableScan<R> implements Scan<R> {
           return rows.commonPrefix(common);
         }
       }
-      Entry row = new Entry(key, baseLength, kv.getValue(), null);
+      Entry row = new Entry(key, baseLength, kv.getValue(), null, false);
       R item = rows.row(row);
       if (item != null) {
         found = row;

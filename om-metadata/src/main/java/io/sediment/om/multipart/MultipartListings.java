@@ -44,8 +44,9 @@ final class MultipartListings {
     }
     int max = ctx.clampPageSize("max-parts", maxParts);
     Page<PartInfo> page;
+    long stamp = ctx.parsedRows().stamp();
     try (ReadView view = ctx.store().openReadView()) {
-      ctx.requireObjectStoreBucket(view, volume, bucket);
+      ctx.requireObjectStoreBucket(view, stamp, volume, bucket);
       if (view.getTable(MULTIPART_INFO_TABLE)
           .get(OmKeys.multipartKey(volume, bucket, key, uploadId)) == null) {
         throw MultipartUploads.noSuchUpload(volume, bucket, key, uploadId);
@@ -79,8 +80,9 @@ final class MultipartListings {
     }
     int max = ctx.clampPageSize("max-uploads", maxUploads);
     Page<MultipartUploadInfo> page;
+    long stamp = ctx.parsedRows().stamp();
     try (ReadView view = ctx.store().openReadView()) {
-      ctx.requireObjectStoreBucket(view, volume, bucket);
+      ctx.requireObjectStoreBucket(view, stamp, volume, bucket);
       // Upload rows are named keyName + UPLOAD_SEPARATOR + uploadId after the bucket prefix: a
       // key marker alone resumes after every upload of that key, with an upload-id marker after
       // that one upload.

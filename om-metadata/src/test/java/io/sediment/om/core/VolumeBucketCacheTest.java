@@ -1,6 +1,7 @@
 package io.sediment.om.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -54,6 +55,43 @@ class VolumeBucketCacheTest {
     assertEquals(2, cache.bucket("vol", "bkt").getQuotaInBytes(), "the next read sees the write");
     assertEquals(2, cache.bucket("vol", "bkt").getQuotaInBytes());
     assertEquals(1, cache.hits(), "the write's row was cached by the read after it");
+  }
+
+  @Test
+  void aRowIsVouchedForAViewOnlyWhileNoWriteHasChangedTheRowsSinceTheStamp() {
+    OmMetadataStore om = omStore.store();
+    om.createVolume("vol", "alice");
+    BucketInfo row = om.createBucket("vol", "bkt", BucketLayout.OBJECT_STORE, null, 1);
+    VolumeBucketCache cache = new VolumeBucketCache(10,
+        om.dbStore().getTable(OmDBDefinition.VOLUME_TABLE),
+        om.dbStore().getTable(OmDBDefinition.BUCKET_TABLE));
+    String key = OmKeys.bucketKey("vol", "bkt");
+
+    long before = cache.stamp();
+    assertEquals(row, cache.bucketAsOf(before, "vol", "bkt"), "a miss, read from the table");
+    assertEquals(row, cache.bucketAsOf(before, "vol", "bkt"), "a hit");
+    assertNull(cache.bucketAsOf(before, "vol", "other"), "an absent bucket is the view's to read");
+
+    cache.beginChange(List.of(), Set.of(key));
+    long during = cache.stamp();
+    assertNull(cache.bucketAsOf(during, "vol", "bkt"), "a stamp taken while a write applies");
+    assertNull(cache.bucketAsOf(before, "vol", "bkt"), "a write began since the stamp");
+    cache.invalidate(List.of(), Set.of(key));
+    assertNull(cache.bucketAsOf(during, "vol", "bkt"));
+    assertNull(cache.bucketAsOf(before, "vol", "bkt"), "a write changed the rows since the stamp");
+    long after = cache.stamp();
+    assertEquals(row, cache.bucketAsOf(after, "vol", "bkt"), "a stamp taken after it");
+
+    cache.beginChange(List.of(), Set.of());
+    cache.invalidate(List.of(), Set.of());
+    assertEquals(row, cache.bucketAsOf(after, "vol", "bkt"),
+        "a write that changes no volume or bucket row moves nothing");
+
+    VolumeBucketCache disabled = new VolumeBucketCache(0,
+        om.dbStore().getTable(OmDBDefinition.VOLUME_TABLE),
+        om.dbStore().getTable(OmDBDefinition.BUCKET_TABLE));
+    assertNull(disabled.bucketAsOf(disabled.stamp(), "vol", "bkt"),
+        "a disabled cache vouches for nothing");
   }
 
   @Test

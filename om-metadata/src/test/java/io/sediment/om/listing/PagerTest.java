@@ -263,6 +263,25 @@ class PagerTest {
   }
 
   @Test
+  void tokensOfTwoStoresAlternatingOnOneThreadEachVerifyOnlyWithTheirOwnSecret() {
+    ListTokens mine = new ListTokens(SECRET, CLOCK, LIFETIME);
+    ListTokens theirs = new ListTokens("another secret, 16+ bytes".getBytes(
+        StandardCharsets.US_ASCII), CLOCK, LIFETIME);
+    Cursor at = new Cursor("k", false);
+    for (int i = 0; i < 3; i++) {
+      String a = mine.issue(REQUEST, at);
+      String b = theirs.issue(REQUEST, at);
+      assertEquals(at, mine.verify(a, REQUEST));
+      assertEquals(at, theirs.verify(b, REQUEST));
+      assertThrows(OmException.class, () -> mine.verify(b, REQUEST));
+      assertThrows(OmException.class, () -> theirs.verify(a, REQUEST));
+    }
+    String a = mine.issue(REQUEST, at);
+    assertEquals(at, java.util.concurrent.CompletableFuture
+        .supplyAsync(() -> mine.verify(a, REQUEST)).join(), "verified on another thread");
+  }
+
+  @Test
   void aStaleTokenIsRefused() {
     String token = tokenFor(REQUEST);
     Pager later = pagerAt(Clock.offset(CLOCK, LIFETIME.plusMillis(1)));
