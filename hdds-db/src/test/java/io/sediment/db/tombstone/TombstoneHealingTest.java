@@ -37,10 +37,7 @@ class TombstoneHealingTest {
 
   @Test
   void slowScansGetTheirBandCompactedInTheBackground() throws Exception {
-    TombstonePolicy policy = TombstonePolicy.defaults().withSampleEvery(1)
-        .withMinTombstonesPerPass(1_000).withSlowPassesToCompact(2)
-        .withMinCompactionInterval(Duration.ZERO);
-    try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, policy)) {
+    try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, everyScanSampled(2))) {
       writeBand(store, "bytes", 30_000, 10_000, 25_000);
       Table<byte[], byte[]> table = store.getTable("bytes");
       RocksDatabase db = ((RDBStore) store).database();
@@ -108,10 +105,7 @@ class TombstoneHealingTest {
    */
   @Test
   void aValueOnlyScanReportsItsBandFromTheEntryBeforeIt() throws Exception {
-    TombstonePolicy policy = TombstonePolicy.defaults().withSampleEvery(1)
-        .withMinTombstonesPerPass(1_000).withSlowPassesToCompact(1)
-        .withMinCompactionInterval(Duration.ZERO);
-    try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, policy)) {
+    try (DBStore store = TestStores.open(dir, TestStores.DEFINITION, everyScanSampled(1))) {
       writeBand(store, "bytes", 30_000, 10_000, 25_000);
       Table<byte[], byte[]> table = store.getTable("bytes");
       try (TableIterator<byte[], KeyValue<byte[], byte[]>> it =
@@ -214,6 +208,15 @@ class TombstoneHealingTest {
       assertEquals(0, store.tombstoneStats().compactions().requested());
       assertEquals(3_000, stats(store).sstDeletions());
     }
+  }
+
+  /**
+   * Every iterator sampled, a pass slow from 1,000 tombstones, a compaction after
+   * {@code slowPasses} slow passes over a range, at once.
+   */
+  private static TombstonePolicy everyScanSampled(int slowPasses) {
+    return TombstonePolicy.defaults().withSampleEvery(1).withMinTombstonesPerPass(1_000)
+        .withSlowPassesToCompact(slowPasses).withMinCompactionInterval(Duration.ZERO);
   }
 
   private static TableTombstoneStats stats(DBStore store) {

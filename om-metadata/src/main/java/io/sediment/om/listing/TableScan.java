@@ -105,11 +105,17 @@ public final class TableScan<R> implements Scan<R> {
     }
   }
 
+  /** Rows as {@link Entry}s, common prefixes included. */
+  public static final Rows<Entry> ENTRIES = new EntryRows(true);
+
   /**
    * Rows as {@link Entry}s whose names are not asked for (without a delimiter they are read
    * without their keys), common prefixes included.
    */
-  public static final Rows<Entry> VALUE_ENTRIES = new Rows<>() {
+  public static final Rows<Entry> VALUE_ENTRIES = new EntryRows(false);
+
+  /** Rows as themselves; whether their names are asked for is the constant's. */
+  private record EntryRows(boolean keepsNames) implements Rows<Entry> {
     @Override
     public Entry row(Entry row) {
       return row;
@@ -119,25 +125,7 @@ public final class TableScan<R> implements Scan<R> {
     public Entry commonPrefix(String name) {
       return Entry.prefix(name);
     }
-
-    @Override
-    public boolean keepsNames() {
-      return false;
-    }
-  };
-
-  /** Rows as {@link Entry}s, common prefixes included. */
-  public static final Rows<Entry> ENTRIES = new Rows<>() {
-    @Override
-    public Entry row(Entry row) {
-      return row;
-    }
-
-    @Override
-    public Entry commonPrefix(String name) {
-      return Entry.prefix(name);
-    }
-  };
+  }
 
   private final TableIterator<byte[], KeyValue<byte[], byte[]>> it;
   private final String base;
