@@ -59,7 +59,8 @@ public interface TableIterator<K, T> extends Iterator<T>, AutoCloseable {
    * its {@code next()} returns are.
    *
    * @throws IllegalStateException if the iterator is on no entry it returned or landed on (fresh,
-   *     moved on, after a seek that found nothing) or is closed
+   *     moved on, after a seek that found nothing, after {@code seekToFirst}/{@code seekToLast}
+   *     until {@code next()} returns the entry) or is closed
    */
   K currentKey();
 

@@ -20,9 +20,10 @@ import java.util.concurrent.atomic.LongAdder;
  *       deleted. Writes {@linkplain #invalidate invalidate} the rows they change after their
  *       batch is applied and before they are acknowledged (inside {@link OmContext#write}, under
  *       its lock), so a write that reads a bucket under the lock sees every earlier write.</li>
- *   <li>A miss reads the table and installs the row only if no invalidation happened since the
- *       miss began (a store-wide change count, compared atomically with the install), so a slow
- *       reader never puts back a row a concurrent write has just replaced.</li>
+ *   <li>A miss reads the table and installs the row only if no write changing volume or bucket
+ *       rows was being applied when the miss began and none began since (a store-wide change
+ *       count, compared atomically with the install), so a slow reader never puts back a row a
+ *       concurrent write has just replaced.</li>
  *   <li>Absent rows are not cached: a missing bucket costs its reads every time.</li>
  *   <li>Bounded: at most {@code capacity} volumes and {@code capacity} buckets; beyond that the
  *       least useful are evicted (Caffeine's W-TinyLFU). Capacity 0 disables the cache: every read
@@ -121,9 +122,11 @@ public final class VolumeBucketCache {
     misses.increment();
     long seen = invalidations.get();
     V loaded = table.get(key);
-    if (loaded != null) {
-      // Atomic with invalidate's remove of the same key: an invalidation that ran after `seen`
-      // was read means `loaded` may predate a write, so keep whatever is there (nothing).
+    // Installed only if no write was changing rows when the miss began (`seen` even) and none
+    // began since (unchanged, checked atomically with invalidate's remove of the same key): a row
+    // read while a write was applied may predate it, and the write's remove may already have
+    // run, so it is returned but not kept.
+    if (loaded != null && (seen & 1) == 0) {
       cache.asMap().compute(key, (k, current) -> invalidations.get() == seen ? loaded : current);
     }
     return loaded;
@@ -176,6 +179,9 @@ public final class VolumeBucketCache {
   void invalidate(Collection<String> volumeKeys, Collection<String> bucketKeys) {
     if (volumeKeys.isEmpty() && bucketKeys.isEmpty()) {
       return;
+    }
+    if ((invalidations.get() & 1) == 0) {
+      throw new IllegalStateException("invalidate without beginChange");
     }
     volumeKeys.forEach(k -> volumes.asMap().remove(k));
     bucketKeys.forEach(k -> buckets.asMap().remove(k));

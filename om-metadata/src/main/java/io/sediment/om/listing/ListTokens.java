@@ -169,6 +169,7 @@ public final class ListTokens {
     SecretKeySpec key = key();
     ThreadMac m = MACS.get();
     if (m.key != key) {
+      m.key = null; // until init succeeds: a failed init leaves the Mac in no known state
       try {
         if (m.mac == null) {
           m.mac = Mac.getInstance(MAC);

@@ -27,8 +27,8 @@ public interface Scan<R> extends AutoCloseable {
   Cursor resumeCursor();
 
   /**
-   * Runs {@code reads} (calls of this scan's {@link #next()} and {@link #hasMore()}, on this
-   * thread, without blocking) and returns what it returns. A scan over one table iterator runs
+   * Runs {@code reads} (calls of this scan's {@link #next()}, {@link #hasMore()} and
+   * {@link #resumeCursor()}, on this thread, without blocking) and returns what it returns. A scan over one table iterator runs
    * them as one guarded operation on the store ({@link io.sediment.db.TableIterator#hold()});
    * by default it only runs them.
    */

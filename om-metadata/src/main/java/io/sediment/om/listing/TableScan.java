@@ -39,7 +39,8 @@ public final class TableScan<R> implements Scan<R> {
     }
 
     /**
-     * Whether an item may ask its row for its name once {@link #row} returned (true by default).
+     * Whether {@link #row}, or an item after it returned, may ask a row for its name (true by
+     * default).
      * When not, and without a delimiter, the scan reads rows without their keys, and the only
      * row whose name is read is the one the page resumes after ({@link TableScan#resumeCursor()}).
      */

@@ -46,6 +46,7 @@ class VolumeBucketCacheTest {
     assertTrue(readDone.await(10, TimeUnit.SECONDS));
 
     BucketInfo replaced = old.toBuilder().setQuotaInBytes(2).build();
+    cache.beginChange(List.of(), Set.of(key));
     table.put(key, replaced);
     cache.invalidate(List.of(), Set.of(key));
     written.countDown();
@@ -92,6 +93,31 @@ class VolumeBucketCacheTest {
         om.dbStore().getTable(OmDBDefinition.BUCKET_TABLE));
     assertNull(disabled.bucketAsOf(disabled.stamp(), "vol", "bkt"),
         "a disabled cache vouches for nothing");
+  }
+
+  /**
+   * A miss while a write is being applied returns the row it read but keeps nothing: the row may
+   * predate the write, whose remove may already have run before the install, and then nothing
+   * would ever take the old row out of the cache again.
+   */
+  @Test
+  void aMissWhileAWriteIsAppliedReturnsTheRowButDoesNotKeepIt() {
+    OmMetadataStore om = omStore.store();
+    om.createVolume("vol", "alice");
+    BucketInfo row = om.createBucket("vol", "bkt", BucketLayout.OBJECT_STORE, null, 1);
+    VolumeBucketCache cache = new VolumeBucketCache(10,
+        om.dbStore().getTable(OmDBDefinition.VOLUME_TABLE),
+        om.dbStore().getTable(OmDBDefinition.BUCKET_TABLE));
+    String key = OmKeys.bucketKey("vol", "bkt");
+
+    cache.beginChange(List.of(), Set.of(key));
+    assertEquals(row, cache.bucket("vol", "bkt"));
+    assertEquals(0, cache.size(), "nothing is kept while a write is being applied");
+    cache.invalidate(List.of(), Set.of(key));
+    assertEquals(row, cache.bucket("vol", "bkt"));
+    assertEquals(1, cache.size(), "a miss after the write keeps the row");
+    assertThrows(IllegalStateException.class, () -> cache.invalidate(List.of(), Set.of(key)),
+        "an invalidation without its beginChange");
   }
 
   @Test
