@@ -8,13 +8,10 @@ import static io.sediment.om.core.OmDBDefinition.VOLUME_TABLE;
 
 import io.sediment.db.BatchOperation;
 import io.sediment.db.DBStore;
-import io.sediment.db.IteratorType;
-import io.sediment.db.KeyValue;
 import io.sediment.db.ReadView;
 import io.sediment.db.StoreOutOfSpaceException;
 import io.sediment.db.Table;
 import io.sediment.db.TableDefinition;
-import io.sediment.db.TableIterator;
 import io.sediment.om.core.OmException.Code;
 import io.sediment.proto.om.BucketInfo;
 import io.sediment.proto.om.BucketLayout;
@@ -400,24 +397,6 @@ public final class OmContext {
     return info;
   }
 
-  /**
-   * Whether an open-key or open-file table holds a session of exactly {@code entryKey} (a row
-   * {@code entryKey/<16 hex digits>}), not of a longer name that merely shares the prefix. One
-   * bounded iterator; for error messages only (it may walk the sessions of longer names).
-   */
-  public static boolean hasOpenSession(Table<String, ?> openTable, String entryKey) {
-    String prefix = entryKey + OmKeys.SEPARATOR;
-    try (TableIterator<String, ? extends KeyValue<String, ?>> it =
-             openTable.iterator(prefix, IteratorType.KEY_ONLY)) {
-      while (it.hasNext()) {
-        String rest = it.next().getKey().substring(prefix.length());
-        if (rest.length() == OmKeys.ID_WIDTH && rest.indexOf(OmKeys.SEPARATOR) < 0) {
-          return true;
-        }
-      }
-    }
-    return false;
-  }
 
   /**
    * Takes a committed version out of the live counts ({@code live} one fewer, {@code liveBytes}

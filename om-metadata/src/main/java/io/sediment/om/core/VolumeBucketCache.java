@@ -48,7 +48,8 @@ public final class VolumeBucketCache {
   /**
    * A sequence lock over the rows: made odd by {@link #beginChange} before a write that changes
    * volume or bucket rows is applied, made even again by {@link #invalidate} once the changed
-   * rows are forgotten (so every invalidation moves it). A miss installs only if it is unchanged.
+   * rows are forgotten (so every invalidation moves it). A miss installs only if it was even when
+   * the miss began and is unchanged at the install.
    */
   private final AtomicLong invalidations = new AtomicLong();
   private final LongAdder hits = new LongAdder();

@@ -148,7 +148,7 @@ public final class FsoFiles {
       KeyInfo open = openFileTable.get(openKey);
       String key = OmKeys.pathKey(b.getVolumeId(), bid, parent, path.leaf());
       if (open == null) {
-        if (OmContext.hasOpenSession(openFileTable, key)) {
+        if (OpenKeySession.existsFor(openFileTable, key)) {
           throw new OmException(Code.FAILED_PRECONDITION, "File '" + path + "' in '" + volume
               + "/" + bucket + "' is open under another client id, not " + clientId
               + ": commit with the client id createFile returned");

@@ -154,7 +154,7 @@ public final class ObjectKeys {
       KeyInfo open = openKeyTable.get(openKey);
       String objectKey = OmKeys.objectKey(volume, bucket, key);
       if (open == null) {
-        if (OmContext.hasOpenSession(openKeyTable, objectKey)) {
+        if (OpenKeySession.existsFor(openKeyTable, objectKey)) {
           throw new OmException(Code.FAILED_PRECONDITION, "Key '" + key + "' in '" + volume + "/"
               + bucket + "' is open under another client id, not " + clientId
               + ": commit with the client id openKey returned");

@@ -63,9 +63,7 @@ class VolumeBucketCacheTest {
     OmMetadataStore om = omStore.store();
     om.createVolume("vol", "alice");
     BucketInfo row = om.createBucket("vol", "bkt", BucketLayout.OBJECT_STORE, null, 1);
-    VolumeBucketCache cache = new VolumeBucketCache(10,
-        om.dbStore().getTable(OmDBDefinition.VOLUME_TABLE),
-        om.dbStore().getTable(OmDBDefinition.BUCKET_TABLE));
+    VolumeBucketCache cache = cacheOf(om, 10);
     String key = OmKeys.bucketKey("vol", "bkt");
 
     long before = cache.stamp();
@@ -88,9 +86,7 @@ class VolumeBucketCacheTest {
     assertEquals(row, cache.bucketAsOf(after, "vol", "bkt"),
         "a write that changes no volume or bucket row moves nothing");
 
-    VolumeBucketCache disabled = new VolumeBucketCache(0,
-        om.dbStore().getTable(OmDBDefinition.VOLUME_TABLE),
-        om.dbStore().getTable(OmDBDefinition.BUCKET_TABLE));
+    VolumeBucketCache disabled = cacheOf(om, 0);
     assertNull(disabled.bucketAsOf(disabled.stamp(), "vol", "bkt"),
         "a disabled cache vouches for nothing");
   }
@@ -105,9 +101,7 @@ class VolumeBucketCacheTest {
     OmMetadataStore om = omStore.store();
     om.createVolume("vol", "alice");
     BucketInfo row = om.createBucket("vol", "bkt", BucketLayout.OBJECT_STORE, null, 1);
-    VolumeBucketCache cache = new VolumeBucketCache(10,
-        om.dbStore().getTable(OmDBDefinition.VOLUME_TABLE),
-        om.dbStore().getTable(OmDBDefinition.BUCKET_TABLE));
+    VolumeBucketCache cache = cacheOf(om, 10);
     String key = OmKeys.bucketKey("vol", "bkt");
 
     cache.beginChange(List.of(), Set.of(key));
@@ -123,6 +117,12 @@ class VolumeBucketCacheTest {
   @Test
   void aNegativeCapacityIsRefused() {
     assertThrows(IllegalArgumentException.class, () -> new VolumeBucketCache(-1, null, null));
+  }
+
+  /** A cache of {@code capacity} rows over the store's own volume and bucket tables. */
+  private static VolumeBucketCache cacheOf(OmMetadataStore om, int capacity) {
+    return new VolumeBucketCache(capacity, om.dbStore().getTable(OmDBDefinition.VOLUME_TABLE),
+        om.dbStore().getTable(OmDBDefinition.BUCKET_TABLE));
   }
 
   /**
